@@ -1,0 +1,55 @@
+"""The ``qpicross`` command: a thin layer over the Python API.
+
+Each sub-command lives in its own module of this package with two functions,
+``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them.
+
+Exit codes: 0 success, 1 the run found no solution, 2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ..puzzle import PuzzleFormatError
+from ._common import UsageError, error
+
+__all__ = ["main", "COMMANDS"]
+
+#: Sub-command modules, in the order ``--help`` lists them.
+COMMANDS = ["anneal", "show", "info"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="qpicross",
+        description="Picross puzzles (nonograms) as QUBO problems, solved by annealing.",
+    )
+    parser.add_argument("--version", action="version", version=f"qpicross {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        module = importlib.import_module(f".{name}", __name__)
+        module.add_parser(sub).set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args))
+    except (PuzzleFormatError, UsageError) as exc:
+        return error(str(exc))
+    except KeyboardInterrupt:
+        return error("interrupted", code=130)
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

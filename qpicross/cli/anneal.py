@@ -1,0 +1,83 @@
+"""``qpicross anneal PUZZLE``: build the QUBO, sample it, print the best board."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..anneal import anneal
+from ..formulation import PenaltyWeights
+from ..samplers import SAMPLERS
+from ._common import Progress, UsageError, add_puzzle_argument, board_text, load_puzzle_arg, print_json
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("anneal", help="solve a puzzle by annealing its QUBO",
+                       description="Build the puzzle's QUBO, sample it and print the best board.")
+    add_puzzle_argument(p)
+    p.add_argument("--reads", type=int, default=100, help="number of reads (default 100)")
+    p.add_argument("--sweeps", type=int, default=None, help="sweeps per read (SA; default: the sampler's)")
+    p.add_argument("--sampler", default="sa", help=f"one of: {', '.join(SAMPLERS)} (default sa)")
+    p.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible run")
+    p.add_argument("--beta-range", default=None, metavar="HOT,COLD", help="SA inverse temperatures")
+    p.add_argument("--weights", default="", metavar="NAME=W,...",
+                   help="penalty weights, e.g. one_hot=1,at_most_one=1,order=1,match=1")
+    p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
+                   help="prune starts outside the stacking bounds (default) or keep the published set")
+    p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def parse_options(args: argparse.Namespace) -> dict:
+    """Sampler options shared by every command that anneals."""
+    if args.sampler not in SAMPLERS:
+        raise UsageError(f"unknown sampler {args.sampler!r}; known: {', '.join(SAMPLERS)}")
+    if args.reads < 1:
+        raise UsageError(f"--reads must be at least 1, got {args.reads}")
+    if args.sweeps is not None and args.sweeps < 1:
+        raise UsageError(f"--sweeps must be at least 1, got {args.sweeps}")
+    beta_range = None
+    if args.beta_range:
+        try:
+            hot, cold = (float(v) for v in args.beta_range.split(","))
+        except ValueError:
+            raise UsageError(f"--beta-range wants HOT,COLD, got {args.beta_range!r}") from None
+        beta_range = (hot, cold)
+    try:
+        weights = PenaltyWeights.parse(args.weights)
+    except ValueError as exc:
+        raise UsageError(f"--weights: {exc}") from None
+    return dict(sampler=args.sampler, num_reads=args.reads, num_sweeps=args.sweeps, seed=args.seed,
+                beta_range=beta_range, weights=weights, bounds=args.bounds)
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle_arg(args)
+    options = parse_options(args)
+    try:
+        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), **options)
+    except ValueError as exc:  # e.g. the exact sampler refusing a large model
+        raise UsageError(str(exc)) from None
+    if args.plot:
+        from ..plot import plot_puzzle, save_figure
+
+        save_figure(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print_report(result)
+    return 0 if result.solved else 1
+
+
+def print_report(result) -> None:
+    d = result.to_dict()
+    t = d["timing"]
+    print(f"{result.puzzle}: {d['num_variables']} variables, {d['num_interactions']} interactions")
+    print(board_text(result.puzzle, result.board))
+    print()
+    verdict = "SOLVED" if result.solved else f"NOT SOLVED ({len(result.best.broken_lines)} broken lines: "
+    if not result.solved:
+        verdict += ", ".join(d["broken_lines"][:10]) + (", ..." if len(d["broken_lines"]) > 10 else "") + ")"
+    print(f"{verdict}; energy {d['energy']:g}")
+    print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})")
+    print(f"time: build {t['build_s']:.3f} s, sample {t['sample_s']:.3f} s, decode {t['decode_s']:.3f} s")

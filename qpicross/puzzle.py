@@ -1,0 +1,256 @@
+"""The puzzle model: clues, validation, boards and the independent checker.
+
+A :class:`Puzzle` holds a nonogram's row and column clues. A *board* is a
+``(num_rows, num_cols)`` numpy array of 0/1 (1 = filled). :func:`check` tells
+which lines of a board break their clue; it never looks at the QUBO, so it is
+the ground truth every sampler is judged by.
+
+Examples:
+    >>> from qpicross import Puzzle, check
+    >>> p = Puzzle(rows=[[1], [1, 1], [1, 1], [5], [1, 1]],
+    ...            cols=[[2], [3], [1, 1], [3], [2]], name="A")
+    >>> p.shape
+    (5, 5)
+    >>> board = board_from_strings(["..#..", ".#.#.", ".#.#.", "#####", "#...#"])
+    >>> check(p, board)
+    []
+    >>> check(p, board_from_strings(["#####"] * 5))[:2]
+    [BrokenLine(kind='row', index=0, clue=(1,), runs=(5,)), BrokenLine(kind='row', index=1, clue=(1, 1), runs=(5,))]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "Puzzle",
+    "PuzzleFormatError",
+    "BrokenLine",
+    "check",
+    "line_runs",
+    "board_from_strings",
+    "board_to_strings",
+    "min_line_length",
+]
+
+Clue = tuple[int, ...]
+
+
+class PuzzleFormatError(ValueError):
+    """A puzzle file or clue set that cannot be a puzzle.
+
+    The message names the file and line where known, so that the command line
+    can print it as a single line.
+
+    Args:
+        message: What was wrong and what was expected.
+        path: The file being read, if any.
+        line: The 1-based line number in that file, if known.
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.path = path
+        self.line = line
+        self.reason = message
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)
+
+
+class BrokenLine(NamedTuple):
+    """A row or column whose filled runs differ from its clue."""
+
+    kind: str  # "row" or "col"
+    index: int
+    clue: Clue
+    runs: Clue
+
+
+def min_line_length(clue: Sequence[int]) -> int:
+    """Fewest cells a clue needs: its blocks plus one gap between each pair.
+
+    >>> min_line_length([2, 1, 2])
+    7
+    >>> min_line_length([])
+    0
+    """
+    return int(sum(clue)) + max(len(clue) - 1, 0)
+
+
+def _normalise_clue(clue: Iterable[int], kind: str, index: int) -> Clue:
+    values = tuple(clue)
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise PuzzleFormatError(f"{kind} {index}: clue {values!r} holds a non-integer {v!r}")
+        if v <= 0:
+            raise PuzzleFormatError(
+                f"{kind} {index}: clue {values!r} holds {v}; block lengths must be positive "
+                "(write an empty line, or 0 alone, for a blank line)"
+            )
+    return tuple(int(v) for v in values)
+
+
+@dataclasses.dataclass(frozen=True)
+class Puzzle:
+    """A nonogram: one clue (tuple of block lengths) per row and per column.
+
+    An empty clue ``()`` is an all-blank line. Construction validates the
+    clues and raises :class:`PuzzleFormatError` when they cannot describe any
+    board of this size: a non-positive block, a clue longer than its line, or
+    row and column fill totals that differ.
+
+    Args:
+        rows: Row clues, top to bottom.
+        cols: Column clues, left to right.
+        name: A label used in reports and plots.
+    """
+
+    rows: tuple[Clue, ...]
+    cols: tuple[Clue, ...]
+    name: str = "puzzle"
+
+    def __init__(self, rows: Iterable[Iterable[int]], cols: Iterable[Iterable[int]], name: str = "puzzle"):
+        row_clues = tuple(_normalise_clue(c, "row", i) for i, c in enumerate(rows))
+        col_clues = tuple(_normalise_clue(c, "col", j) for j, c in enumerate(cols))
+        object.__setattr__(self, "rows", row_clues)
+        object.__setattr__(self, "cols", col_clues)
+        object.__setattr__(self, "name", str(name))
+        self._validate()
+
+    def _validate(self) -> None:
+        if not self.rows or not self.cols:
+            raise PuzzleFormatError(f"a puzzle needs at least one row and one column, got {self.shape}")
+        for kind, clues, length in (("row", self.rows, self.num_cols), ("col", self.cols, self.num_rows)):
+            for index, clue in enumerate(clues):
+                need = min_line_length(clue)
+                if need > length:
+                    raise PuzzleFormatError(
+                        f"{kind} {index}: clue {','.join(map(str, clue))} needs {need} cells "
+                        f"but the line has {length}"
+                    )
+        row_total = sum(map(sum, self.rows))
+        col_total = sum(map(sum, self.cols))
+        if row_total != col_total:
+            raise PuzzleFormatError(
+                f"row clues fill {row_total} cells but column clues fill {col_total}; they must agree"
+            )
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.rows)
+
+    @property
+    def num_cols(self) -> int:
+        return len(self.cols)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(num_rows, num_cols)``."""
+        return (len(self.rows), len(self.cols))
+
+    @property
+    def num_filled(self) -> int:
+        """Number of filled cells in any solution."""
+        return sum(map(sum, self.rows))
+
+    def lines(self) -> Iterable[tuple[str, int, Clue, int]]:
+        """Yield ``(kind, index, clue, length)`` for every row, then every column."""
+        for i, clue in enumerate(self.rows):
+            yield "row", i, clue, self.num_cols
+        for j, clue in enumerate(self.cols):
+            yield "col", j, clue, self.num_rows
+
+    @classmethod
+    def from_board(cls, board: np.ndarray | Sequence[str], name: str = "puzzle") -> Puzzle:
+        """The puzzle whose clues a board has (used to plant solutions).
+
+        >>> Puzzle.from_board(["#.#", "###"]).rows
+        ((1, 1), (3,))
+        """
+        grid = board_from_strings(board) if _is_strings(board) else np.asarray(board, dtype=np.uint8)
+        return cls(
+            rows=[line_runs(r) for r in grid],
+            cols=[line_runs(c) for c in grid.T],
+            name=name,
+        )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.num_rows}x{self.num_cols})"
+
+
+def line_runs(line: Iterable[int]) -> Clue:
+    """Lengths of the runs of filled cells in a line.
+
+    >>> line_runs([1, 1, 0, 1, 0, 0, 1, 1, 1])
+    (2, 1, 3)
+    """
+    runs: list[int] = []
+    current = 0
+    for cell in line:
+        if cell:
+            current += 1
+        elif current:
+            runs.append(current)
+            current = 0
+    if current:
+        runs.append(current)
+    return tuple(runs)
+
+
+def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]:
+    """Lines of ``board`` whose runs differ from the puzzle's clues.
+
+    This is the independent verifier: it reads only the clues and the board,
+    never the QUBO. An empty list means the board solves the puzzle.
+
+    Args:
+        puzzle: The puzzle.
+        board: A 0/1 array of shape ``puzzle.shape``, or strings of ``#``/``.``.
+
+    Returns:
+        Every broken row, then every broken column.
+
+    Raises:
+        ValueError: If the board's shape is not the puzzle's.
+    """
+    grid = board_from_strings(board) if _is_strings(board) else np.asarray(board)
+    if grid.shape != puzzle.shape:
+        raise ValueError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")
+    broken = []
+    for kind, lines, clues in (("row", grid, puzzle.rows), ("col", grid.T, puzzle.cols)):
+        for index, (line, clue) in enumerate(zip(lines, clues)):
+            runs = line_runs(line)
+            if runs != clue:
+                broken.append(BrokenLine(kind, index, clue, runs))
+    return broken
+
+
+def _is_strings(board) -> bool:
+    return isinstance(board, (list, tuple)) and len(board) > 0 and isinstance(board[0], str)
+
+
+def board_from_strings(lines: Sequence[str]) -> np.ndarray:
+    """Parse ``#``/``.`` strings (``1``/``0`` and ``X``/``x`` also accepted) into a 0/1 array.
+
+    >>> board_from_strings(["#.", ".#"]).tolist()
+    [[1, 0], [0, 1]]
+    """
+    filled = set("#1Xx■")
+    rows = [[1 if ch in filled else 0 for ch in line] for line in lines]
+    if len({len(r) for r in rows}) > 1:
+        raise ValueError("board rows have different lengths")
+    return np.array(rows, dtype=np.uint8).reshape(len(rows), -1)
+
+
+def board_to_strings(board: np.ndarray) -> list[str]:
+    """Render a 0/1 array as ``#``/``.`` strings.
+
+    >>> board_to_strings(np.array([[1, 0], [0, 1]]))
+    ['#.', '.#']
+    """
+    return ["".join("#" if cell else "." for cell in row) for row in np.asarray(board)]

@@ -1,0 +1,79 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from qpicross.cli import main
+
+from conftest import INSTANCES
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_anneal_json(capsys):
+    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "200", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0
+    for key in ("solved", "board", "energy", "num_reads", "success_probability", "num_variables",
+                "num_interactions", "timing"):
+        assert key in data
+    assert data["solved"] is True
+    assert data["board"] == ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+    assert set(data["timing"]) == {"build_s", "sample_s", "decode_s"}
+
+
+def test_anneal_text_and_plot(capsys, tmp_path):
+    png = tmp_path / "a.png"
+    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "100", "--seed", "2",
+                       "--plot", str(png))
+    assert code == 0
+    assert "SOLVED" in out and "# # # # #  | 5" in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_unsolved_anneal_exits_1(capsys):
+    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "1", "--sweeps", "1",
+                       "--seed", "4", "--beta-range", "5,5", "--weights", "match=0.1", "--json")
+    assert code == (0 if json.loads(out)["solved"] else 1)
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [("5,5\n1\nx\n", "bad.px:"), ("", "bad.px:1:"), ("2,2\n1\n1\n1\n1,1\n", "bad.px:")],
+)
+def test_bad_file_is_one_line_and_exit_2(capsys, tmp_path, content, fragment):
+    bad = tmp_path / "bad.px"
+    bad.write_text(content)
+    code, out, err = run(capsys, "anneal", str(bad))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [(["--weights", "nope=1"], "--weights"), (["--sampler", "x"], "unknown sampler"),
+     (["--reads", "0"], "--reads"), (["--sampler", "exact"], "refuses")],
+)
+def test_bad_options_exit_2(capsys, extra, fragment):
+    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), *extra)
+    assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_show_and_info(capsys, tmp_path):
+    code, out, _ = run(capsys, "show", str(INSTANCES / "5x5.px"), "--plot", str(tmp_path / "p.svg"))
+    assert code == 0 and "? ? ? ? ?  | 5" in out
+    assert (tmp_path / "p.svg").exists()
+    code, out, _ = run(capsys, "info", str(INSTANCES / "5x5.px"), "--json")
+    info = json.loads(out)
+    assert code == 0 and info["num_variables"] == 44 and "match" in info["terms"]
+
+
+def test_entry_point_runs_as_module():
+    proc = subprocess.run([sys.executable, "-m", "qpicross", "info", str(INSTANCES / "5x5.px")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "variables" in proc.stdout

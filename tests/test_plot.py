@@ -1,0 +1,30 @@
+import matplotlib.colors as mcolors
+import numpy as np
+
+from qpicross.plot import BROKEN_COLOUR, plot_puzzle
+
+
+def _red_patches(fig):
+    red = mcolors.to_rgba(BROKEN_COLOUR)[:3]
+    return [p for p in fig.axes[0].patches if tuple(p.get_edgecolor()[:3]) == red and not p.get_fill()]
+
+
+def test_solved_board_has_no_highlight(letter_a):
+    fig = plot_puzzle(letter_a, ["..#..", ".#.#.", ".#.#.", "#####", "#...#"])
+    assert _red_patches(fig) == []
+    assert fig.axes[0].get_title(loc="left").endswith("solved")
+
+
+def test_broken_lines_are_outlined(letter_a):
+    board = np.zeros((5, 5), dtype=int)
+    board[3] = 1  # only row 3 right: rows 0,1,2,4 and every column break
+    fig = plot_puzzle(letter_a, board)
+    assert len(_red_patches(fig)) == 4 + 5
+    assert "9 broken lines" in fig.axes[0].get_title(loc="left")
+
+
+def test_clues_are_drawn(letter_a):
+    fig = plot_puzzle(letter_a)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    # 8 row-clue numbers + 6 column-clue numbers
+    assert len(texts) == 14 and texts.count("5") == 1
