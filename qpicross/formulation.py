@@ -41,7 +41,7 @@ Examples:
     >>> bqm.num_variables
     44
     >>> sample = f.sample_from_board(["..#..", ".#.#.", ".#.#.", "#####", "#...#"])
-    >>> bqm.energy(sample)
+    >>> float(bqm.energy(sample))
     0.0
 """
 
