@@ -1,0 +1,161 @@
+"""``qpicross bench PUZZLES...``: success probability and TTS99 per puzzle and configuration."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import itertools
+import math
+import sys
+
+from ..bench import BASELINE, BenchConfig, expand_specs, machine_info, plot_results, run_bench, write_csv, write_json
+from ..formulation import PenaltyWeights
+from ..samplers import SAMPLERS
+from ._common import UsageError
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "bench", help="measure success probability and TTS99 on puzzles",
+        description="Run annealing configurations on puzzles and report, per puzzle: variables, couplers, "
+                    "build time, time per read, success probability (Wilson 95%% interval), "
+                    "TTS99 = t_read*ln(0.01)/ln(1-p) (inf when no read succeeds), best and residual energies.",
+    )
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
+                   help="puzzle files, directories, or multi-puzzle files with a range: FILE#1-100")
+    p.add_argument("--format", default=None, help="file format, overriding the extension")
+    p.add_argument("--reads", type=int, default=100, help="reads per puzzle and configuration (default 100)")
+    p.add_argument("--sweeps", default=None, metavar="N[,N...]",
+                   help="sweeps per read; several values give one configuration each (default: sampler's)")
+    p.add_argument("--sampler", default="sa", metavar="NAME[,NAME...]",
+                   help=f"samplers to run, from: {', '.join(SAMPLERS)} (default sa)")
+    p.add_argument("--weights", default="", metavar="NAME=W,...", help="penalty weights (default all 1)")
+    p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
+                   help="variable pruning (default stacking)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="extra sampler parameter, e.g. num_replicas=8 (repeatable)")
+    p.add_argument("--presolve", action="store_true", help="settle cells by line logic before annealing")
+    p.add_argument("--baseline", action="store_true",
+                   help="also run the published formulation with SA defaults and report TTS ratios to it")
+    p.add_argument("--time-budget", type=float, default=None, metavar="S",
+                   help="stop drawing reads after S seconds of sampling per puzzle and configuration")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="base random seed (default 0)")
+    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per puzzle and configuration")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write JSON (to stdout without FILE)")
+    p.add_argument("--plot", default=None, metavar="FILE", help="save a TTS99 bar chart")
+    return p
+
+
+def _value(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def configs_from_args(args: argparse.Namespace) -> list[BenchConfig]:
+    """The configurations a command line asks for (one per sampler and sweep count)."""
+    samplers = [s.strip() for s in args.sampler.split(",") if s.strip()]
+    for name in samplers:
+        if name not in SAMPLERS and name != BASELINE.name:
+            raise UsageError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}, baseline")
+    if args.reads < 1:
+        raise UsageError(f"--reads must be at least 1, got {args.reads}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise UsageError(f"--time-budget must be positive, got {args.time_budget}")
+    sweeps: list[int | None] = [None]
+    if args.sweeps:
+        try:
+            sweeps = [int(s) for s in args.sweeps.split(",")]
+        except ValueError:
+            raise UsageError(f"--sweeps wants N[,N...], got {args.sweeps!r}") from None
+        if min(sweeps) < 1:
+            raise UsageError(f"--sweeps must be at least 1, got {args.sweeps}")
+    try:
+        weights = PenaltyWeights.parse(args.weights)
+    except ValueError as exc:
+        raise UsageError(f"--weights: {exc}") from None
+    options = []
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option wants NAME=VALUE, got {item!r}")
+        options.append((name.strip(), _value(value.strip())))
+    configs = []
+    for name, n in itertools.product(samplers, sweeps):
+        if name == BASELINE.name:
+            if BASELINE not in configs:
+                configs.append(BASELINE)
+            continue
+        label = name + (f"-{n}" if len(sweeps) > 1 else "") + ("+presolve" if args.presolve else "")
+        configs.append(BenchConfig(label, name, n, args.bounds, weights, args.presolve, tuple(options)))
+    return configs
+
+
+def _fmt_time(t: float) -> str:
+    if not math.isfinite(t):
+        return "inf (never solved)"
+    return f"{t:.3g} s"
+
+
+def run(args: argparse.Namespace) -> int:
+    configs = configs_from_args(args)
+    try:
+        puzzles = expand_specs(args.puzzles, format=args.format)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    if not puzzles:
+        raise UsageError("no puzzles found in " + " ".join(args.puzzles))
+    meta = machine_info()
+
+    def progress(done, total, result):
+        status = f"p={result.p:.3f} TTS99={_fmt_time(result.tts99_s)}" if not result.error else result.error
+        print(f"[{done}/{total}] {result.puzzle} {result.config}: {status}", file=sys.stderr, flush=True)
+
+    results = run_bench(puzzles, configs, num_reads=args.reads, time_budget=args.time_budget, seed=args.seed,
+                        workers=args.workers, baseline=args.baseline, progress=progress)
+    meta["load_average_after"] = machine_info()["load_average"]
+    meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
+    if args.csv:
+        write_csv(results, args.csv)
+    if args.json == "-":
+        print(write_json(results, meta=meta))
+    else:
+        if args.json:
+            write_json(results, args.json, meta=meta)
+        print_table(results, meta)
+    if args.plot:
+        from ..plot import save_figure
+
+        save_figure(plot_results(results), args.plot)
+    return 0 if all(r.solved for r in results if not r.error) and not any(r.error for r in results) else 1
+
+
+def print_table(results, meta: dict) -> None:
+    """A markdown table: one row per puzzle and configuration."""
+    print(f"machine: {meta['cpus']} CPUs, load average {meta['load_average']} -> "
+          f"{meta.get('load_average_after', '?')}")
+    header = ["puzzle", "size", "config", "vars", "couplers", "reads", "p [95% CI]", "t_read", "TTS99",
+              "vs baseline", "best E"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in results:
+        if r.error:
+            print(f"| {r.puzzle} | {r.rows}x{r.cols} | {r.config} | error: {r.error} |" + " |" * 7)
+            continue
+        ratio = "-" if r.speedup_vs_baseline is None else f"{r.speedup_vs_baseline:.3g}x"
+        if r.baseline_tts99_s is not None and not math.isfinite(r.baseline_tts99_s) and r.config != BASELINE.name:
+            ratio = "baseline never solves"
+        cells = [
+            r.puzzle, f"{r.rows}x{r.cols}", r.config, str(r.num_variables), str(r.num_couplers),
+            str(r.num_reads) + ("*" if r.stopped_by_budget else ""),
+            f"{r.p:.3f} [{r.p_low:.3f}, {r.p_high:.3f}]", f"{r.t_read_s * 1e3:.3g} ms",
+            _fmt_time(r.tts99_s), ratio, f"{r.best_energy:g}",
+        ]
+        print("| " + " | ".join(cells) + " |")
+    if any(r.stopped_by_budget for r in results):
+        print("* fewer reads than asked: the time budget ran out")

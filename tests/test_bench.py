@@ -1,0 +1,164 @@
+"""The benchmark harness: its arithmetic on fixed inputs, and a tiny end-to-end run (never timed)."""
+
+import json
+import math
+
+import pytest
+
+from qpicross import Puzzle
+from qpicross.bench import (
+    BASELINE,
+    BenchConfig,
+    BenchResult,
+    _fill_ratios,
+    bench_puzzle,
+    read_results,
+    run_bench,
+    tts99,
+    wilson_interval,
+    write_csv,
+    write_json,
+)
+from qpicross.cli import main
+
+from conftest import INSTANCES
+
+LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+
+
+@pytest.mark.parametrize(
+    "t_read, p, expected",
+    [
+        (1.0, 0.5, math.log(0.01) / math.log(0.5)),  # 6.6439 reads
+        (0.01, 0.99, 0.01),  # one read reaches 99 % exactly
+        (2.0, 0.1, 2.0 * 43.7090),  # ln(0.01)/ln(0.9) = 43.709
+        (0.5, 1.0, 0.5),  # p = 1: one read
+    ],
+)
+def test_tts99_formula(t_read, p, expected):
+    assert tts99(t_read, p) == pytest.approx(expected, rel=1e-4)
+
+
+def test_tts99_infinite_when_nothing_solves():
+    assert tts99(0.1, 0.0) == math.inf
+
+
+def test_tts99_rejects_a_probability_outside_0_1():
+    with pytest.raises(ValueError):
+        tts99(1.0, 1.5)
+
+
+@pytest.mark.parametrize(
+    "k, n, low, high",
+    [
+        # Reference values: scipy.stats.binomtest(k, n).proportion_ci(method="wilson").
+        (5, 10, 0.236593, 0.763407),
+        (1, 20, 0.008881, 0.236131),
+        (0, 50, 0.0, 0.071348),
+        (50, 50, 0.928652, 1.0),
+        (37, 100, 0.281824, 0.467795),
+    ],
+)
+def test_wilson_interval_reference_values(k, n, low, high):
+    lo, hi = wilson_interval(k, n)
+    assert lo == pytest.approx(low, abs=1e-5)
+    assert hi == pytest.approx(high, abs=1e-5)
+
+
+def test_wilson_interval_contains_the_estimate_and_narrows():
+    for k, n in [(3, 10), (30, 100), (300, 1000)]:
+        lo, hi = wilson_interval(k, n)
+        assert lo < k / n < hi
+    assert wilson_interval(300, 1000)[1] - wilson_interval(300, 1000)[0] < wilson_interval(3, 10)[1] - wilson_interval(3, 10)[0]
+
+
+def _result(config, tts, puzzle="x"):
+    return BenchResult(puzzle, "", 5, 5, config, "sa", None, "stacking", "", False, 1, 1, 0, 0.0, 0.0, 10, 1,
+                       1.0, 0.1, 0.1, 0.0, 1.0, tts, tts, tts, 0.0, 0.0, 0.0, {}, False)
+
+
+def test_ratio_to_baseline_and_none_where_baseline_never_solves():
+    results = [_result("baseline", 10.0), _result("fast", 0.1), _result("baseline", math.inf, "y"),
+               _result("fast", 1.0, "y")]
+    _fill_ratios(results)
+    assert results[1].speedup_vs_baseline == pytest.approx(100.0)
+    assert results[0].speedup_vs_baseline == pytest.approx(1.0)
+    assert results[3].speedup_vs_baseline is None and results[3].baseline_tts99_s == math.inf
+
+
+def test_bench_puzzle_counts_and_consistency():
+    r = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=300), num_reads=40, seed=3)
+    assert r.num_reads == 40 and 0 <= r.num_solved <= 40
+    assert r.p == r.num_solved / 40
+    assert r.p_low <= r.p <= r.p_high
+    assert r.num_variables == 44 and r.num_couplers > 0
+    assert sum(r.residual_histogram.values()) == 40
+    assert r.best_energy == min(float(e) for e in r.residual_histogram)
+    if r.num_solved:
+        assert r.best_energy == 0
+        assert r.tts99_s - r.presolve_s == pytest.approx(tts99(r.t_read_s, r.p))
+    else:
+        assert r.tts99_s == math.inf
+
+
+def test_unsolvable_run_reports_infinite_tts():
+    # One sweep at a fixed hot temperature practically never solves the 5x5.
+    r = bench_puzzle(LETTER_A, BenchConfig("hot", num_sweeps=1, options=(("beta_range", (0.01, 0.01)),)),
+                     num_reads=5, seed=0)
+    assert r.num_solved == 0 and r.tts99_s == math.inf and r.tts99_high_s == math.inf
+    assert json.loads(json.dumps(r.to_dict()))["tts99_s"] == "inf"
+
+
+def test_same_seed_same_result():
+    a = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=100), num_reads=20, seed=11)
+    b = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=100), num_reads=20, seed=11)
+    assert (a.num_solved, a.residual_histogram) == (b.num_solved, b.residual_histogram)
+
+
+def test_run_bench_with_baseline_writes_csv_and_json(tmp_path):
+    results = run_bench([LETTER_A], [BenchConfig("sa", num_sweeps=200)], num_reads=30, seed=1, baseline=True)
+    assert [r.config for r in results] == [BASELINE.name, "sa"]
+    assert results[0].num_variables == 60  # the published formulation keeps every start
+    write_csv(results, tmp_path / "r.csv")
+    write_json(results, tmp_path / "r.json")
+    for path in (tmp_path / "r.csv", tmp_path / "r.json"):
+        rows = read_results(path)
+        assert [row["config"] for row in rows] == ["baseline", "sa"]
+        assert rows[1]["p"] == pytest.approx(results[1].p)
+        assert isinstance(rows[0]["residual_histogram"], dict)
+
+
+def test_cli_bench_end_to_end(tmp_path, capsys):
+    out_csv = tmp_path / "bench.csv"
+    out_png = tmp_path / "bench.png"
+    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES), "--reads", "20", "--sweeps", "200",
+                 "--baseline", "--csv", str(out_csv), "--plot", str(out_png), "--seed", "2"])
+    captured = capsys.readouterr()
+    assert code in (0, 1)
+    assert "| 5x5 | 5x5 | baseline |" in captured.out and "TTS99" in captured.out
+    rows = read_results(out_csv)
+    assert {row["config"] for row in rows} == {"baseline", "sa"}
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_bench_json_to_stdout(capsys):
+    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "10", "--sweeps", "100", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    assert data["meta"]["cpus"] >= 1
+    assert data["results"][0]["num_reads"] == 10
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--reads", "0"], "--reads"), (["--sampler", "nope"], "unknown sampler"), (["--sweeps", "a"], "--sweeps"),
+    (["--option", "x"], "--option"),
+])
+def test_cli_bench_bad_arguments_exit_2(capsys, argv, fragment):
+    code = main(["bench", str(INSTANCES / "5x5.px"), *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_cli_bench_missing_path_exits_2(capsys, tmp_path):
+    code = main(["bench", str(tmp_path / "nope.px")])
+    assert code == 2 and "nope.px" in capsys.readouterr().err
