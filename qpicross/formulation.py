@@ -558,3 +558,145 @@ def _fix_to_one(term: TermArrays, fixed: np.ndarray) -> TermArrays:
 def as_label_dict(labels: Sequence[tuple], values: np.ndarray) -> Mapping[tuple, int]:
     """Zip labels and a 0/1 vector into a sample dict."""
     return dict(zip(labels, np.asarray(values).tolist()))
+
+
+# -- size guard ----------------------------------------------------------------------------------
+
+#: Measured peak memory of a build (formulation + weighted BQM) per coupler
+#: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py, README).
+BYTES_PER_COUPLER = 100
+#: Default ceiling on coupler entries: a build of about 5 GiB, leaving room on
+#: a 24 GiB machine for the sampler's own copy of the model and the samples;
+#: override with ``QPICROSS_MAX_COUPLERS`` or ``max_couplers=``.
+DEFAULT_MAX_COUPLERS = 50_000_000
+
+
+def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray | None = None) -> dict:
+    """Variables and couplers of a puzzle's QUBO, counted from the clues without building it.
+
+    Counts are exact for the variables and for the coupler *entries* each
+    penalty term generates (the arrays a build allocates); the BQM's distinct
+    interactions are at most their sum, since terms may share a pair. Cost is
+    linear in the number of variables, far below a build's.
+
+    Args:
+        puzzle: The puzzle.
+        bounds: As for :func:`build_formulation`.
+        known: Settled cells (presolve); pruned and fixed starts are left out.
+
+    Returns:
+        ``{"num_variables", "num_couplers", "couplers_per_term": {term: n},
+        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER`).
+
+    Examples:
+        >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+        >>> est = estimate_size(p)
+        >>> f = build_formulation(p)
+        >>> est["num_variables"] == f.num_variables
+        True
+        >>> est["couplers_per_term"]["match"] == len(f.terms["match"].data)
+        True
+    """
+    n_rows, n_cols = puzzle.shape
+    kinds, lines, blocks, starts, lengths = [], [], [], [], []
+    for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
+        for index, clue in enumerate(clues):
+            for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
+                count = hi - lo + 1
+                starts.append(np.arange(lo, hi + 1))
+                kinds.append(np.full(count, kind, np.int8))
+                lines.append(np.full(count, index, np.int64))
+                blocks.append(np.full(count, k, np.int64))
+                lengths.append(np.full(count, clue[k], np.int64))
+    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
+    kind, line, block = cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64)
+    start, length = cat(starts, np.int64), cat(lengths, np.int64)
+    if known is not None:
+        keep, fixed = _prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
+        keep &= ~fixed  # fixed starts leave the BQM (their couplers become linear biases)
+        kind, line, block, start, length = (a[keep] for a in (kind, line, block, start, length))
+
+    def pairs(counts: np.ndarray) -> int:
+        counts = counts.astype(np.int64)
+        return int((counts * (counts - 1) // 2).sum())
+
+    line_len = np.where(kind == 0, n_cols, n_rows).astype(np.int64)
+    gline = line + kind.astype(np.int64) * n_rows
+    group = gline * (max(n_rows, n_cols) + 1) + block
+    _, group_sizes = np.unique(group, return_counts=True)
+    _, cell_starts = np.unique(gline * (max(n_rows, n_cols) + 1) + start, return_counts=True)
+    # order: each start j1 of block k clashes with the starts j2 <= j1 + h_k of block k+1.
+    span = int(start.max(initial=0)) + int(length.max(initial=0)) + 2
+    key = group * span + start  # sorted: groups are contiguous and ordered by start
+    sort = np.argsort(key, kind="stable")
+    key_sorted = key[sort]
+    next_first = np.searchsorted(key_sorted, (group + 1) * span, side="left")
+    last_clash = np.searchsorted(key_sorted, (group + 1) * span + start + length, side="right")
+    order = int(np.maximum(last_clash - next_first, 0).sum())
+    _, cover_cells = _cover(kind, line, start, length, line_len, n_cols)
+    couplers = {
+        "one_hot": pairs(group_sizes),
+        "at_most_one": pairs(cell_starts),
+        "order": order,
+        "match": pairs(np.bincount(cover_cells, minlength=n_rows * n_cols)),
+    }
+    total = sum(couplers.values())
+    return {
+        "num_variables": int(len(start)),
+        "num_couplers": total,
+        "couplers_per_term": couplers,
+        "estimated_bytes": total * BYTES_PER_COUPLER,
+    }
+
+
+def max_couplers_limit() -> int:
+    """The coupler ceiling in force: ``QPICROSS_MAX_COUPLERS`` if set, else :data:`DEFAULT_MAX_COUPLERS`.
+
+    Raises:
+        ValueError: If the variable is set but not a positive integer.
+    """
+    import os
+
+    text = os.environ.get("QPICROSS_MAX_COUPLERS", "").strip()
+    if not text:
+        return DEFAULT_MAX_COUPLERS
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"QPICROSS_MAX_COUPLERS must be a positive integer, got {text!r}")
+    return int(text)
+
+
+class ModelTooLargeError(ValueError):
+    """A QUBO whose estimated size is above the limit; carries the estimate."""
+
+    def __init__(self, puzzle: Puzzle, estimate: dict, limit: int):
+        self.estimate = estimate
+        self.limit = limit
+        size = estimate["estimated_bytes"]
+        human = f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB"
+        super().__init__(
+            f"{puzzle} would build a QUBO of {estimate['num_variables']:,} variables and "
+            f"{estimate['num_couplers']:,} couplers (about {human}), above the limit of {limit:,} "
+            "couplers (QPICROSS_MAX_COUPLERS); try --presolve (presolve=True) to shrink it, "
+            "or --force (force=True) to build it anyway"
+        )
+
+
+def check_size(
+    puzzle: Puzzle,
+    bounds: Bounds = "stacking",
+    known: np.ndarray | None = None,
+    max_couplers: int | None = None,
+) -> dict:
+    """:func:`estimate_size`, raising :class:`ModelTooLargeError` above the limit.
+
+    Args:
+        max_couplers: The ceiling; :func:`max_couplers_limit` when None.
+
+    Returns:
+        The estimate.
+    """
+    limit = max_couplers_limit() if max_couplers is None else max_couplers
+    estimate = estimate_size(puzzle, bounds, known)
+    if estimate["num_couplers"] > limit:
+        raise ModelTooLargeError(puzzle, estimate, limit)
+    return estimate

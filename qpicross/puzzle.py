@@ -108,19 +108,44 @@ class Puzzle:
         rows: Row clues, top to bottom.
         cols: Column clues, left to right.
         name: A label used in reports and plots.
+        goal: Optional intended solution read from a file (a read-only 0/1
+            array of the puzzle's shape). It is *not* checked against the
+            clues here -- ``check(puzzle, puzzle.goal)`` does that -- and it
+            takes no part in equality or hashing.
     """
 
     rows: tuple[Clue, ...]
     cols: tuple[Clue, ...]
     name: str = "puzzle"
+    goal: np.ndarray | None = dataclasses.field(default=None, compare=False, repr=False)
 
-    def __init__(self, rows: Iterable[Iterable[int]], cols: Iterable[Iterable[int]], name: str = "puzzle"):
+    def __init__(
+        self,
+        rows: Iterable[Iterable[int]],
+        cols: Iterable[Iterable[int]],
+        name: str = "puzzle",
+        goal: np.ndarray | Sequence[str] | None = None,
+    ):
         row_clues = tuple(_normalise_clue(c, "row", i) for i, c in enumerate(rows))
         col_clues = tuple(_normalise_clue(c, "col", j) for j, c in enumerate(cols))
         object.__setattr__(self, "rows", row_clues)
         object.__setattr__(self, "cols", col_clues)
         object.__setattr__(self, "name", str(name))
         self._validate()
+        object.__setattr__(self, "goal", None if goal is None else self._goal_array(goal))
+
+    def _goal_array(self, goal) -> np.ndarray:
+        try:
+            grid = board_from_strings(goal) if _is_strings(goal) else np.asarray(goal)
+        except ValueError as exc:
+            raise PuzzleFormatError(f"goal: {exc}") from None
+        if grid.shape != self.shape:
+            raise PuzzleFormatError(f"goal grid has shape {grid.shape}, the clues {self.shape}")
+        if grid.size and not np.isin(grid, (0, 1)).all():
+            raise PuzzleFormatError("goal grid holds values other than 0 and 1")
+        grid = grid.astype(np.uint8)  # a copy: the caller's array stays theirs
+        grid.flags.writeable = False
+        return grid
 
     def _validate(self) -> None:
         if not self.rows or not self.cols:

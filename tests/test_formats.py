@@ -40,7 +40,7 @@ def test_round_trip(tmp_path, letter_a):
         ("2,2\n1\n-1\n1\n1\n", 3, "non-negative integer"),
         ("2,2\n1\n1,0\n1\n1\n", 3, "holds a 0"),
         ("2,2\n3\n1\n1\n1\n", 2, "needs 3 cells"),
-        ("2,2\n1\n1\n1\n0\n", None, "must agree"),
+        ("2,2\n1\n1\n1\n0\n", 4, "must agree"),  # the first column clue line
         ("0,2\n", 1, "out of range"),
         ("2,2\n1\n1\n1\n1\n1\n1\n", 6, "5 lines in all"),
     ],

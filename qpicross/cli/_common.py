@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from ..formats import load_puzzle
 from ..puzzle import Puzzle, board_to_strings
 
-__all__ = ["UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress"]
+__all__ = ["UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
+           "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES"]
 
 
 class UsageError(ValueError):
@@ -23,13 +27,98 @@ def error(message: str, code: int = 2) -> int:
 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (.px)")
-    parser.add_argument("--format", default=None, help="file format, overriding the extension")
+    parser.add_argument("puzzle", metavar="PUZZLE",
+                        help="puzzle file (.px, .non, .xml, .json, tournament .txt); FILE#N picks puzzle N "
+                             "of a multi-puzzle file")
+    parser.add_argument("--format", default=None,
+                        help="file format, overriding the extension (px, non, nonpack, tournament, xml, json)")
 
 
 def load_puzzle_arg(args: argparse.Namespace) -> Puzzle:
-    """The puzzle named on the command line."""
-    return load_puzzle(Path(args.puzzle), format=args.format)
+    """The puzzle named on the command line (``FILE`` or ``FILE#N``)."""
+    return load_puzzle(args.puzzle, format=args.format)
+
+
+def _new_file_mode(path: Path) -> int:
+    if path.exists():
+        return path.stat().st_mode & 0o7777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+#: Figure formats the ``--plot`` options accept.
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str, ...] | None = None) -> Path:
+    """Fail early (before any long run) if an output file would be refused.
+
+    Raises:
+        UsageError: If ``path`` exists and ``force`` is false, or its extension
+            is not one of ``suffixes``.
+    """
+    path = Path(path)
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise UsageError(f"{path}: unsupported extension {path.suffix!r}; use one of {', '.join(suffixes)}")
+    if path.exists() and not force:
+        raise UsageError(f"{path} exists; pass --force to overwrite it")
+    return path
+
+
+def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
+    """Save a matplotlib figure atomically through :func:`write_output`."""
+    from ..plot import save_figure
+
+    check_output_path(path, force, PLOT_SUFFIXES)
+    return write_output(path, lambda tmp: save_figure(fig, tmp), force)
+
+
+def write_output(path: str | os.PathLike, content: bytes | str | Callable[[Path], object], force: bool) -> Path:
+    """Write a file the command produces atomically, refusing to overwrite without ``--force``.
+
+    The content goes to a temporary file in the same directory (keeping the
+    extension, so writers that infer the format from it still work), which is
+    then renamed over ``path`` with :func:`os.replace`: a reader never sees a
+    half-written file, and an interrupted write leaves the old file intact.
+
+    Args:
+        path: Where the file goes.
+        content: Bytes or text, or a function called with the temporary path
+            that writes the file there (e.g. ``lambda p: fig.savefig(p)``).
+        force: Overwrite an existing file.
+
+    Returns:
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises:
+        UsageError: If ``path`` exists and ``force`` is false, or cannot be written.
+    """
+    path = check_output_path(path, force)
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UsageError(f"cannot write {path}: no such directory {directory}")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=directory)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if isinstance(content, (bytes, str)):
+                handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+        if callable(content):
+            content(tmp)
+        os.chmod(tmp, _new_file_mode(path))  # mkstemp makes 0600; give the mode a plain open() would
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
 
 
 def print_json(obj) -> None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg
+from ..puzzle import check
+from ._common import add_puzzle_argument, board_text, load_puzzle_arg, save_plot
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="print a puzzle's clues", description="Print a puzzle's clues.")
     add_puzzle_argument(p)
     p.add_argument("--plot", default=None, metavar="FILE", help="save a figure of the empty puzzle")
+    p.add_argument("--force", action="store_true", help="overwrite the --plot file if it exists")
     return p
 
 
@@ -18,8 +20,12 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle_arg(args)
     print(f"{puzzle}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))
+    if puzzle.goal is not None:
+        broken = check(puzzle, puzzle.goal)
+        names = ", ".join(f"{b.kind} {b.index}" for b in broken[:10]) + (", ..." if len(broken) > 10 else "")
+        print("goal grid: matches the clues" if not broken else f"goal grid: breaks {len(broken)} lines ({names})")
     if args.plot:
-        from ..plot import plot_puzzle, save_figure
+        from ..plot import plot_puzzle
 
-        save_figure(plot_puzzle(puzzle), args.plot)
+        save_plot(plot_puzzle(puzzle), args.plot, args.force)
     return 0
