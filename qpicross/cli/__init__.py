@@ -19,7 +19,7 @@ from ._common import UsageError, error
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["anneal", "show", "info", "bench"]
+COMMANDS = ["anneal", "show", "info", "bench", "tune"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,156 @@
+"""``qpicross tune PUZZLE --grid ...``: sweep penalty weights, report the best point."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..samplers import SAMPLERS
+from ..tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
+from ._common import Progress, UsageError, add_puzzle_argument, load_puzzle_arg, print_json
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "tune", help="sweep penalty weights: success probability and TTS99 per point",
+        description="Sweep penalty weights over a grid (or random points), building the formulation once, "
+                    "and report success probability (Wilson 95 %% interval) and TTS99 per point.",
+    )
+    add_puzzle_argument(p)
+    p.add_argument("--grid", required=True, metavar="NAME=LOW:HIGH:N,...",
+                   help="weights to sweep, e.g. one_hot=0.5:4:8,match=0.5:4:8 (NAME=VALUE fixes one; "
+                        "unnamed weights stay 1)")
+    p.add_argument("--random", type=int, default=None, metavar="N",
+                   help="draw N random points in the grid's box instead of the full grid")
+    p.add_argument("--log", action="store_true", help="space (or draw) weights on a log scale")
+    p.add_argument("--reads", type=int, default=100, help="reads per run (default 100)")
+    p.add_argument("--sweeps", type=int, default=None, help="sweeps per read (SA; default: the sampler's)")
+    p.add_argument("--seeds", type=int, default=1, metavar="K", help="independent runs per point (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--beta-range", default=None, metavar="HOT,COLD", help="SA inverse temperatures")
+    p.add_argument("--sampler", default="sa", help=f"one of: {', '.join(SAMPLERS)} (default sa)")
+    p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
+                   help="variable pruning (default stacking)")
+    p.add_argument("--workers", type=int, default=None, metavar="W",
+                   help="local processes (default: every CPU; 1 runs in this process)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
+    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per point")
+    p.add_argument("--plot", default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def points_from_args(args: argparse.Namespace) -> list:
+    """The sweep's points from ``--grid``, ``--random``, ``--log`` and ``--seed``."""
+    try:
+        ranges = parse_grid(args.grid)
+        if args.random is not None:
+            return random_points(ranges, args.random, log=args.log, seed=args.seed)
+        return grid_points(ranges, log=args.log)
+    except ValueError as exc:
+        raise UsageError(f"--{'random' if 'random point' in str(exc) else 'grid'}: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.sampler not in SAMPLERS:
+        raise UsageError(f"unknown sampler {args.sampler!r}; known: {', '.join(SAMPLERS)}")
+    for flag, value in (("--reads", args.reads), ("--seeds", args.seeds), ("--sweeps", args.sweeps),
+                        ("--workers", args.workers)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
+    beta_range = None
+    if args.beta_range:
+        try:
+            hot, cold = (float(v) for v in args.beta_range.split(","))
+        except ValueError:
+            raise UsageError(f"--beta-range wants HOT,COLD, got {args.beta_range!r}") from None
+        beta_range = (hot, cold)
+    puzzle = load_puzzle_arg(args)
+    points = points_from_args(args)
+    if args.scheduler is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    try:
+        result = tune(
+            puzzle, points, num_reads=args.reads, num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
+            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, workers=args.workers, scheduler=args.scheduler,
+            progress=Progress(f"tuning {puzzle.name}"),
+        )
+    except TuneInterrupted as stop:
+        partial = stop.result
+        path = Path(args.csv) if args.csv else Path(f"tune-{_slug(puzzle.name)}-partial.csv")
+        write_csv(partial, path)
+        print(f"qpicross: interrupted: {len(partial.records)} of {len(partial.points)} points finished; "
+              f"kept in {path}", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:  # bad sampler options, unreachable scheduler, ...
+        raise UsageError(str(exc)) from None
+    if args.csv:
+        write_csv(result, Path(args.csv))
+    if args.plot:
+        from ..plot import save_figure
+
+        save_figure(plot_tuning(result), args.plot)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print_report(result)
+    best = result.best
+    return 0 if best is not None and best["successes"] > 0 else 1
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "puzzle"
+
+
+def write_csv(result: TuneResult, path: Path) -> None:
+    """One row per finished point, written atomically (a temporary file renamed into place)."""
+    buffer = io.StringIO()
+    columns = list(result.to_dict()["points"][0]) if result.records else ["point"]
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(result.records)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", newline="") as handle:
+            handle.write(buffer.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _fmt_tts(value: float) -> str:
+    return "inf" if math.isinf(value) else f"{value:.3g} s"
+
+
+def print_report(result: TuneResult) -> None:
+    varied = result.varied or ["one_hot"]
+    header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
+    print(f"{result.puzzle}: {len(result.records)} points x {result.seeds} seed(s), "
+          f"{result.records[0]['num_reads'] if result.records else 0} reads per point, {result.elapsed_s:.1f} s")
+    print(header)
+    ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
+    for r in ranked[:10]:
+        print(" ".join(f"{r[n]:>11.3g}" for n in varied)
+              + f" {r['success_probability']:>6.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}] {_fmt_tts(r['tts99_s']):>10}")
+    if len(ranked) > 10:
+        print(f"... {len(ranked) - 10} more points (--csv writes them all)")
+    best = result.best
+    weights = ", ".join(f"{n}={best[n]:.3g}" for n in ("one_hot", "at_most_one", "order", "match"))
+    if best["successes"] == 0:
+        print(f"no point solved the puzzle in any read (p < {best['p_high']:.3f} at every point, 95 %)")
+    else:
+        print(f"best: {weights}: p = {best['success_probability']:.3f} "
+              f"[{best['p_low']:.3f}, {best['p_high']:.3f}] (Wilson 95 %), "
+              f"TTS99 = {_fmt_tts(best['tts99_s'])} [{_fmt_tts(best['tts99_low_s'])}, {_fmt_tts(best['tts99_high_s'])}]")

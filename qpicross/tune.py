@@ -1,0 +1,527 @@
+"""Penalty-weight sweeps: success probability and TTS99 over a grid (or random set) of weights.
+
+The formulation's combinatorics are built **once** (:func:`~qpicross.formulation.build_formulation`);
+each point of the sweep only re-weights the per-term arrays with
+:meth:`~qpicross.formulation.PicrossFormulation.bqm`, samples, and checks every
+read with the independent verifier. Every (point, seed) run is independent, so
+the sweep runs in local processes (``workers``) or on a Dask cluster
+(``scheduler``, an address such as ``tcp://host:8786`` or a
+:class:`distributed.Client`).
+
+Each point reports the pooled success probability over all its reads with a
+Wilson 95 % interval and TTS99 (the definitions of :mod:`qpicross.bench`). All points use the
+same seeds (common random numbers), so differences between points come from
+the weights rather than from luck of the draw.
+
+Examples:
+    >>> from qpicross import Puzzle
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> points = grid_points(parse_grid("one_hot=1:2:2"))
+    >>> [w.one_hot for w in points]
+    [1.0, 2.0]
+    >>> result = tune(p, points, num_reads=20, seeds=2, workers=1)
+    >>> len(result.records), result.records[0]["num_reads"]
+    (2, 40)
+    >>> 0.0 <= result.best["p_low"] <= result.best["success_probability"] <= result.best["p_high"]
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .decode import evaluate_samples
+from .formulation import TERMS, Bounds, PenaltyWeights, PicrossFormulation, build_formulation
+from .puzzle import Puzzle
+from .samplers import sample
+from .bench import tts99, wilson_interval
+
+__all__ = [
+    "WeightRange",
+    "parse_grid",
+    "grid_points",
+    "random_points",
+    "run_point",
+    "summarize",
+    "TuneResult",
+    "TuneInterrupted",
+    "tune",
+    "plot_tuning",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class WeightRange:
+    """The values one penalty weight takes in a sweep: ``num`` values from ``low`` to ``high``.
+
+    Examples:
+        >>> WeightRange("match", 1, 4, 4).values().tolist()
+        [1.0, 2.0, 3.0, 4.0]
+        >>> WeightRange("match", 0.5, 4, 4).values(log=True).tolist()
+        [0.5, 1.0, 2.0, 4.0]
+    """
+
+    name: str
+    low: float
+    high: float
+    num: int = 1
+
+    def __post_init__(self):
+        if self.name not in TERMS:
+            raise ValueError(f"unknown weight {self.name!r}; known: {', '.join(TERMS)}")
+        if not (math.isfinite(self.low) and math.isfinite(self.high)) or self.low < 0 or self.high < self.low:
+            raise ValueError(f"{self.name}: need 0 <= LOW <= HIGH, got {self.low:g}:{self.high:g}")
+        if self.num < 1 or (self.num == 1 and self.low != self.high):
+            raise ValueError(f"{self.name}: need N >= 2 values between {self.low:g} and {self.high:g}, got {self.num}")
+
+    def values(self, log: bool = False) -> np.ndarray:
+        """Evenly spaced values (geometrically spaced when ``log``)."""
+        if self.num == 1:
+            return np.array([self.low])
+        if log:
+            self._check_log()
+            return np.geomspace(self.low, self.high, self.num)
+        return np.linspace(self.low, self.high, self.num)
+
+    def draw(self, rng: np.random.Generator, size: int, log: bool = False) -> np.ndarray:
+        """Uniform (log-uniform when ``log``) random values in ``[low, high]``."""
+        if log:
+            self._check_log()
+            return np.exp(rng.uniform(math.log(self.low), math.log(self.high), size))
+        return rng.uniform(self.low, self.high, size)
+
+    def _check_log(self) -> None:
+        if self.low <= 0:
+            raise ValueError(f"{self.name}: a log scale needs LOW > 0, got {self.low:g}")
+
+
+def parse_grid(text: str) -> list[WeightRange]:
+    """Parse ``name=LOW:HIGH:N,...`` (``name=VALUE`` fixes a weight).
+
+    Weights not named keep their default of 1.
+
+    Raises:
+        ValueError: On an unknown name, a repeated name, or a malformed range.
+
+    Examples:
+        >>> parse_grid("one_hot=0.5:4:8, match=2")
+        [WeightRange(name='one_hot', low=0.5, high=4.0, num=8), WeightRange(name='match', low=2.0, high=2.0, num=1)]
+    """
+    ranges: list[WeightRange] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, spec = (s.strip() for s in item.partition("="))
+        if not sep or not spec:
+            raise ValueError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
+        if any(r.name == name for r in ranges):
+            raise ValueError(f"weight {name!r} is given twice")
+        parts = spec.split(":")
+        try:
+            if len(parts) == 1:
+                ranges.append(WeightRange(name, float(parts[0]), float(parts[0]), 1))
+            elif len(parts) == 3:
+                ranges.append(WeightRange(name, float(parts[0]), float(parts[1]), int(parts[2])))
+            else:
+                raise ValueError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
+        except ValueError as exc:
+            if "could not convert" in str(exc) or "invalid literal" in str(exc):
+                raise ValueError(f"bad range {item!r}: LOW and HIGH must be numbers and N an integer") from None
+            raise
+    if not ranges:
+        raise ValueError("empty grid: give at least one NAME=LOW:HIGH:N")
+    return ranges
+
+
+def grid_points(
+    ranges: Sequence[WeightRange], *, log: bool = False, base: PenaltyWeights | None = None
+) -> list[PenaltyWeights]:
+    """Every combination of the ranges' values (the last range varies fastest).
+
+    Args:
+        ranges: From :func:`parse_grid`.
+        log: Space values geometrically.
+        base: Weights of the terms no range names (all 1 by default).
+    """
+    base = base or PenaltyWeights()
+    axes = [r.values(log) for r in ranges]
+    return [
+        dataclasses.replace(base, **{r.name: float(v) for r, v in zip(ranges, combo)})
+        for combo in itertools.product(*axes)
+    ]
+
+
+def random_points(
+    ranges: Sequence[WeightRange],
+    n: int,
+    *,
+    log: bool = False,
+    seed: int | None = None,
+    base: PenaltyWeights | None = None,
+) -> list[PenaltyWeights]:
+    """``n`` points drawn uniformly (log-uniformly when ``log``) in the box the ranges span.
+
+    Examples:
+        >>> pts = random_points(parse_grid("one_hot=0.5:4:2,match=1"), 3, seed=1)
+        >>> len(pts), all(0.5 <= w.one_hot <= 4 and w.match == 1 for w in pts)
+        (3, True)
+    """
+    if n < 1:
+        raise ValueError(f"need at least one random point, got {n}")
+    base = base or PenaltyWeights()
+    rng = np.random.default_rng(seed)
+    columns = {r.name: (r.draw(rng, n, log) if r.num > 1 else np.full(n, r.low)) for r in ranges}
+    return [dataclasses.replace(base, **{k: float(v[i]) for k, v in columns.items()}) for i in range(n)]
+
+
+def run_point(
+    formulation: PicrossFormulation,
+    weights: PenaltyWeights,
+    *,
+    seed: int | None = None,
+    num_reads: int = 100,
+    num_sweeps: int | None = None,
+    sampler: str = "sa",
+    beta_range: tuple[float, float] | None = None,
+) -> dict:
+    """One run at one point: weight the formulation, sample, and count solved reads.
+
+    Returns:
+        ``{"successes", "num_reads", "sample_s", "min_energy"}``.
+    """
+    bqm = formulation.bqm(weights)
+    sampleset = sample(
+        bqm, sampler, num_reads=num_reads, num_sweeps=num_sweeps, seed=seed, beta_range=beta_range
+    )
+    evaluation = evaluate_samples(formulation, sampleset)
+    return {
+        "successes": int(evaluation.num_occurrences[evaluation.solved].sum()),
+        "num_reads": evaluation.num_reads,
+        "sample_s": float(sampleset.info["timing"]["sample_s"]),
+        "min_energy": float(evaluation.energy.min()),
+    }
+
+
+def summarize(points: Sequence[PenaltyWeights], runs: Sequence[dict], seeds: int) -> list[dict]:
+    """Pool the runs of each point that finished all ``seeds`` runs into one record.
+
+    Args:
+        points: The sweep's points.
+        runs: Results of :func:`run_point`, each with a ``"point"`` index added.
+        seeds: Runs per point; points with fewer finished runs are left out.
+
+    Returns:
+        One record per finished point, in point order: the four weights,
+        ``num_reads``, ``successes``, ``success_probability`` with its Wilson
+        95 % interval ``p_low``/``p_high``, ``time_per_read_s``, ``tts99_s``
+        and its interval ``tts99_low_s``/``tts99_high_s`` (``inf`` when no read
+        succeeded), and ``min_energy``.
+    """
+    by_point: dict[int, list[dict]] = {}
+    for run in runs:
+        by_point.setdefault(run["point"], []).append(run)
+    records = []
+    for index in sorted(by_point):
+        point_runs = by_point[index]
+        if len(point_runs) < seeds:
+            continue
+        reads = sum(r["num_reads"] for r in point_runs)
+        successes = sum(r["successes"] for r in point_runs)
+        t_read = sum(r["sample_s"] for r in point_runs) / reads
+        p = successes / reads
+        low, high = wilson_interval(successes, reads)
+        records.append({
+            "point": index,
+            **points[index].as_dict(),
+            "seeds": len(point_runs),
+            "num_reads": reads,
+            "successes": successes,
+            "success_probability": p,
+            "p_low": low,
+            "p_high": high,
+            "time_per_read_s": t_read,
+            "tts99_s": tts99(t_read, p),
+            "tts99_low_s": tts99(t_read, high),
+            "tts99_high_s": tts99(t_read, low),
+            "min_energy": min(r["min_energy"] for r in point_runs),
+        })
+    return records
+
+
+def _best(records: Sequence[dict]) -> dict | None:
+    """Highest success probability; ties go to the lower TTS99, then the earlier point."""
+    if not records:
+        return None
+    return min(records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
+
+
+@dataclasses.dataclass
+class TuneResult:
+    """A sweep's results.
+
+    Attributes:
+        puzzle: The puzzle's name.
+        points: Every point of the sweep (finished or not).
+        records: One pooled record per finished point (see :func:`summarize`).
+        runs: Every finished (point, seed) run.
+        seeds: Runs per point.
+        interrupted: True when the sweep was stopped before every point finished.
+        elapsed_s: Wall time of the sweep.
+    """
+
+    puzzle: str
+    points: list[PenaltyWeights]
+    records: list[dict]
+    runs: list[dict]
+    seeds: int
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+
+    @property
+    def best(self) -> dict | None:
+        """The record with the highest success probability (None when no point finished)."""
+        return _best(self.records)
+
+    @property
+    def varied(self) -> list[str]:
+        """The weights that take more than one value in the sweep, in term order."""
+        return [name for name in TERMS if len({getattr(p, name) for p in self.points}) > 1]
+
+    def to_frame(self):
+        """The records as a :class:`pandas.DataFrame` (needs the ``tune`` extra)."""
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.records, columns=_COLUMNS)
+
+    def to_dict(self) -> dict:
+        """JSON-ready (infinite TTS99 becomes ``None``)."""
+        clean = lambda r: {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in r.items()}  # noqa: E731
+        return {
+            "puzzle": self.puzzle,
+            "num_points": len(self.points),
+            "finished_points": len(self.records),
+            "seeds": self.seeds,
+            "interrupted": self.interrupted,
+            "elapsed_s": self.elapsed_s,
+            "best": clean(self.best) if self.best else None,
+            "points": [clean(r) for r in self.records],
+        }
+
+
+_COLUMNS = ["point", *TERMS, "seeds", "num_reads", "successes", "success_probability", "p_low", "p_high",
+            "time_per_read_s", "tts99_s", "tts99_low_s", "tts99_high_s", "min_energy"]
+
+
+class TuneInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`tune`; ``.result`` holds every point that had finished."""
+
+    def __init__(self, result: TuneResult):
+        super().__init__(f"interrupted after {len(result.records)} of {len(result.points)} points")
+        self.result = result
+
+
+# -- running the (point, seed) tasks ------------------------------------------------
+
+_WORKER_FORMULATION: PicrossFormulation | None = None
+
+
+def _init_worker(formulation: PicrossFormulation) -> None:
+    # Ctrl-C is the parent's to handle: it cancels what is queued and keeps what finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _WORKER_FORMULATION
+    _WORKER_FORMULATION = formulation
+
+
+def _run_in_worker(weights: PenaltyWeights, **kwargs) -> dict:
+    return run_point(_WORKER_FORMULATION, weights, **kwargs)
+
+
+def _seed_values(seed: int | None, seeds: int) -> list[int]:
+    return [int(s.generate_state(1)[0] >> 1) for s in np.random.SeedSequence(seed).spawn(seeds)]
+
+
+def tune(
+    puzzle: Puzzle | PicrossFormulation,
+    points: Sequence[PenaltyWeights],
+    *,
+    num_reads: int = 100,
+    num_sweeps: int | None = None,
+    seeds: int = 1,
+    seed: int | None = 0,
+    sampler: str = "sa",
+    beta_range: tuple[float, float] | None = None,
+    bounds: Bounds = "stacking",
+    known: np.ndarray | None = None,
+    workers: int | None = None,
+    scheduler=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TuneResult:
+    """Measure success probability and TTS99 at every point of a penalty-weight sweep.
+
+    Args:
+        puzzle: The puzzle (built once here), or an already built formulation.
+        points: Weights to try, e.g. from :func:`grid_points` or :func:`random_points`.
+        num_reads: Reads per run.
+        num_sweeps: Sweeps per read (SA; the sampler's default when None).
+        seeds: Independent runs per point; their reads are pooled.
+        seed: Master seed the per-run seeds derive from (the same for every point).
+        sampler: A sampler name from :data:`~qpicross.samplers.SAMPLERS`.
+        beta_range: SA's ``(hot, cold)`` inverse temperatures.
+        bounds: Variable pruning when ``puzzle`` is a :class:`Puzzle`.
+        known: Settled cells (presolve) when ``puzzle`` is a :class:`Puzzle`.
+        workers: Local processes; ``1`` runs in this process; default: every CPU.
+            Ignored when ``scheduler`` is given.
+        scheduler: A Dask scheduler address or a :class:`distributed.Client`
+            (needs the ``tune`` extra); the formulation is sent to every worker once.
+        progress: Called as ``progress(runs_done, runs_total)``.
+
+    Returns:
+        The :class:`TuneResult`.
+
+    Raises:
+        TuneInterrupted: On Ctrl-C; its ``result`` holds the finished points.
+    """
+    if not points:
+        raise ValueError("no points to try")
+    if seeds < 1 or num_reads < 1:
+        raise ValueError(f"need seeds >= 1 and num_reads >= 1, got {seeds} and {num_reads}")
+    formulation = puzzle if isinstance(puzzle, PicrossFormulation) else build_formulation(
+        puzzle, bounds=bounds, known=known
+    )
+    if formulation.num_variables == 0:
+        raise ValueError("the formulation has no free variables: there are no weights to tune")
+    options = dict(num_reads=num_reads, num_sweeps=num_sweeps, sampler=sampler, beta_range=beta_range)
+    tasks = [(i, w, s) for i, w in enumerate(points) for s in _seed_values(seed, seeds)]
+    runs: list[dict] = []
+    start = time.perf_counter()
+
+    def finish(interrupted: bool) -> TuneResult:
+        return TuneResult(formulation.puzzle.name, list(points), summarize(points, runs, seeds), runs, seeds,
+                          interrupted, time.perf_counter() - start)
+
+    def record(index: int, run_seed: int, run: dict) -> None:
+        runs.append({"point": index, "seed": run_seed, **run})
+        if progress is not None:
+            progress(len(runs), len(tasks))
+
+    try:
+        if scheduler is not None:
+            _run_on_dask(scheduler, formulation, tasks, options, record)
+        elif (workers or os.cpu_count() or 1) <= 1:
+            for index, weights, run_seed in tasks:
+                record(index, run_seed, run_point(formulation, weights, seed=run_seed, **options))
+        else:
+            _run_in_processes(workers or os.cpu_count(), formulation, tasks, options, record)
+    except KeyboardInterrupt:
+        raise TuneInterrupted(finish(True)) from None
+    return finish(False)
+
+
+def _run_in_processes(workers, formulation, tasks, options, record) -> None:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
+                               initargs=(formulation,))
+    try:
+        pending = {pool.submit(_run_in_worker, weights, seed=run_seed, **options): (index, run_seed)
+                   for index, weights, run_seed in tasks}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                index, run_seed = pending.pop(future)
+                record(index, run_seed, future.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_on_dask(scheduler, formulation, tasks, options, record) -> None:
+    from distributed import Client, as_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    futures = []
+    try:
+        shared = client.scatter(formulation, broadcast=True)
+        futures = [client.submit(run_point, shared, weights, seed=run_seed, pure=False, **options)
+                   for _, weights, run_seed in tasks]
+        where = {f.key: (index, run_seed) for f, (index, _, run_seed) in zip(futures, tasks)}
+        for future in as_completed(futures):
+            record(*where[future.key], future.result())
+    finally:
+        if futures:
+            client.cancel(futures)
+        if client is not scheduler:
+            client.close()
+
+
+# -- the figure ---------------------------------------------------------------------
+
+def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, *, title: str | None = None):
+    """Success probability over two weights (a heat map for a grid, a scatter otherwise).
+
+    With one varied weight, success probability against it with its Wilson interval.
+
+    Args:
+        result: A finished (or interrupted) sweep.
+        x, y: The weights on the axes; default: the first two varied ones.
+        title: Defaults to the puzzle's name and the reads per point.
+
+    Returns:
+        The :class:`matplotlib.figure.Figure`.
+    """
+    from matplotlib.figure import Figure
+
+    varied = result.varied
+    x = x or (varied[0] if varied else "one_hot")
+    y = y if y is not None else next((v for v in varied if v != x), None)
+    records = result.records
+    reads = records[0]["num_reads"] if records else 0
+    title = title or f"{result.puzzle}: success probability ({reads} reads per point)"
+    fig = Figure(figsize=(5.6, 4.4) if y else (5.6, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_title(title, fontsize=10)
+    if not records:
+        ax.text(0.5, 0.5, "no finished point", ha="center", va="center", transform=ax.transAxes)
+        return fig
+    p = np.array([r["success_probability"] for r in records])
+    xs = np.array([r[x] for r in records])
+    if y is None:
+        order = np.argsort(xs)
+        low = p - np.array([r["p_low"] for r in records])
+        high = np.array([r["p_high"] for r in records]) - p
+        ax.errorbar(xs[order], p[order], yerr=[low[order], high[order]], marker="o", capsize=3)
+        ax.set_xlabel(f"{x} weight")
+        ax.set_ylabel("success probability (95 % Wilson)")
+        ax.set_ylim(-0.02, 1.02)
+        return fig
+    ys = np.array([r[y] for r in records])
+    ux, uy = np.unique(xs), np.unique(ys)
+    if len(ux) * len(uy) <= 2 * len(records):
+        # A grid: average over any other varied weight, one cell per (x, y).
+        grid = np.full((len(uy), len(ux)), np.nan)
+        for i, vy in enumerate(uy):
+            for j, vx in enumerate(ux):
+                here = (xs == vx) & (ys == vy)
+                if here.any():
+                    grid[i, j] = p[here].mean()
+        image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=max(1e-9, float(np.nanmax(grid))),
+                          aspect="auto")
+        ax.set_xticks(range(len(ux)), [f"{v:.3g}" for v in ux], fontsize=8)
+        ax.set_yticks(range(len(uy)), [f"{v:.3g}" for v in uy], fontsize=8)
+        best = result.best
+        if best is not None:
+            ax.plot(np.flatnonzero(ux == best[x])[0], np.flatnonzero(uy == best[y])[0], marker="*",
+                    color="#d62728", markersize=14, markeredgecolor="white", linestyle="none", label="best")
+            ax.legend(loc="upper right", fontsize=8, framealpha=0.8)
+    else:
+        image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=max(1e-9, float(p.max())), s=40,
+                           edgecolors="#444444", linewidths=0.4)
+    fig.colorbar(image, ax=ax, label="success probability")
+    ax.set_xlabel(f"{x} weight")
+    ax.set_ylabel(f"{y} weight")
+    return fig
