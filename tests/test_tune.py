@@ -215,3 +215,13 @@ def test_cli_ctrl_c_writes_the_finished_points(tmp_path, monkeypatch, capsys):
     assert "3 of 3 points" not in err and "2 of 3 points finished" in err and str(written.name) in err
     with open(written, newline="") as handle:
         assert len(list(csv.DictReader(handle))) == 2
+
+
+def test_cli_tune_refuses_to_overwrite_before_running(tmp_path, capsys):
+    existing = tmp_path / "old.csv"
+    existing.write_text("keep me\n")
+    assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing)]) == 2
+    assert "--force" in capsys.readouterr().err and existing.read_text() == "keep me\n"
+    assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing),
+                 "--force"]) == 0
+    assert existing.read_text().startswith("point,one_hot,")

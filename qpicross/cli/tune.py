@@ -6,14 +6,22 @@ import argparse
 import csv
 import io
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from ..samplers import SAMPLERS
 from ..tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
-from ._common import Progress, UsageError, add_puzzle_argument, load_puzzle_arg, print_json
+from ._common import (
+    PLOT_SUFFIXES,
+    Progress,
+    UsageError,
+    add_puzzle_argument,
+    check_output_path,
+    load_puzzle_arg,
+    print_json,
+    save_plot,
+    write_output,
+)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -43,6 +51,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write one row per point")
     p.add_argument("--plot", default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
+    p.add_argument("--force", action="store_true", help="overwrite existing --csv / --plot files")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -72,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             raise UsageError(f"--beta-range wants HOT,COLD, got {args.beta_range!r}") from None
         beta_range = (hot, cold)
+    # Refuse unwritable outputs before a long run, not after.
+    if args.csv:
+        check_output_path(args.csv, args.force, (".csv",))
+    if args.plot:
+        check_output_path(args.plot, args.force, PLOT_SUFFIXES)
     puzzle = load_puzzle_arg(args)
     points = points_from_args(args)
     if args.scheduler is not None:
@@ -87,19 +101,17 @@ def run(args: argparse.Namespace) -> int:
         )
     except TuneInterrupted as stop:
         partial = stop.result
-        path = Path(args.csv) if args.csv else Path(f"tune-{_slug(puzzle.name)}-partial.csv")
-        write_csv(partial, path)
+        path = Path(args.csv) if args.csv else _fresh_path(f"tune-{_slug(puzzle.name)}-partial", ".csv")
+        write_output(path, csv_text(partial), force=True)  # --csv was checked before the run
         print(f"qpicross: interrupted: {len(partial.records)} of {len(partial.points)} points finished; "
               f"kept in {path}", file=sys.stderr)
         return 130
     except (ValueError, OSError) as exc:  # bad sampler options, unreachable scheduler, ...
         raise UsageError(str(exc)) from None
     if args.csv:
-        write_csv(result, Path(args.csv))
+        write_output(args.csv, csv_text(result), args.force)
     if args.plot:
-        from ..plot import save_figure
-
-        save_figure(plot_tuning(result), args.plot)
+        save_plot(plot_tuning(result), args.plot, args.force)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -112,22 +124,23 @@ def _slug(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "puzzle"
 
 
-def write_csv(result: TuneResult, path: Path) -> None:
-    """One row per finished point, written atomically (a temporary file renamed into place)."""
+def _fresh_path(stem: str, suffix: str) -> Path:
+    """``stem.suffix``, or ``stem-2.suffix``, ... : never overwrite an earlier partial result."""
+    path, n = Path(stem + suffix), 1
+    while path.exists():
+        n += 1
+        path = Path(f"{stem}-{n}{suffix}")
+    return path
+
+
+def csv_text(result: TuneResult) -> str:
+    """One CSV row per finished point (infinite TTS99 written as ``inf``)."""
     buffer = io.StringIO()
-    columns = list(result.to_dict()["points"][0]) if result.records else ["point"]
+    columns = list(result.records[0]) if result.records else ["point"]
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows(result.records)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", newline="") as handle:
-            handle.write(buffer.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    return buffer.getvalue()
 
 
 def _fmt_tts(value: float) -> str:
