@@ -121,12 +121,15 @@ MAX_XML_DEPTH = 32
 
 
 def _decode_text(data: bytes, path: str | None) -> str:
-    if b"\x00" in data:
-        raise PuzzleFormatError("binary data, not a text puzzle file", path)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise PuzzleFormatError(f"binary data (a NUL byte at offset {nul}), not a text puzzle file", path,
+                                data.count(b"\n", 0, nul) + 1)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise PuzzleFormatError(f"not UTF-8 text (byte {exc.start})", path) from None
+        raise PuzzleFormatError(f"not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+                                "puzzle files are UTF-8", path, data.count(b"\n", 0, exc.start) + 1) from None
     return text
 
 
@@ -759,9 +762,12 @@ def _json_load(text: str, path: str | None):
     except json.JSONDecodeError as exc:
         raise PuzzleFormatError(f"not valid JSON: {exc.msg}", path, exc.lineno) from None
     except RecursionError:
-        raise PuzzleFormatError("JSON nested too deeply", path) from None
-    except ValueError as exc:  # huge integers, NaN / Infinity
-        raise PuzzleFormatError(f"not valid JSON for a puzzle: {str(exc)[:80]}", path) from None
+        raise PuzzleFormatError("JSON nested too deeply", path, 1) from None
+    except ValueError:  # huge integers, NaN / Infinity: find the culprit for its line
+        culprit = re.search(r"\d{4300,}|NaN|-?Infinity", text)
+        line = text.count("\n", 0, culprit.start()) + 1 if culprit else None
+        what = "NaN / Infinity" if culprit and not culprit.group()[-1].isdigit() else "a number with thousands of digits"
+        raise PuzzleFormatError(f"{what}: expected small non-negative integers", path, line) from None
 
 
 def parse_json(text: str, name: str = "puzzle", path: str | None = None) -> list[Puzzle]:
