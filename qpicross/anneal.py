@@ -24,7 +24,14 @@ import dimod
 import numpy as np
 
 from .decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
-from .formulation import Bounds, PenaltyWeights, PicrossFormulation, build_formulation, placement_windows
+from .formulation import (
+    Bounds,
+    PenaltyWeights,
+    PicrossFormulation,
+    build_formulation,
+    check_size,
+    placement_windows,
+)
 from .puzzle import Puzzle, board_to_strings
 from .samplers import sample
 
@@ -121,6 +128,8 @@ def anneal(
     known: np.ndarray | None = None,
     presolve: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
+    max_couplers: int | None = None,
     **sampler_kwargs,
 ) -> AnnealResult:
     """Build the puzzle's BQM, sample it, and decode and check every read.
@@ -141,13 +150,24 @@ def anneal(
             board is decoded in full; :attr:`AnnealResult.presolve` says how
             many variables remained (0 when logic alone solves the puzzle).
         progress: Called as ``progress(reads_done, num_reads)``.
+        force: Build even when the size guard
+            (:func:`~qpicross.formulation.check_size`) estimates the model
+            above ``max_couplers``.
+        max_couplers: The guard's ceiling on coupler entries (default
+            ``QPICROSS_MAX_COUPLERS`` or 50 million, about 5 GiB).
         **sampler_kwargs: Passed to the sampler.
+
+    Raises:
+        ModelTooLargeError: (a ``ValueError``) if the estimated model is too
+            large and ``force`` is false; its message gives the estimate.
     """
     weights = weights or PenaltyWeights()
     presolve_info = None
     timing = {}
     if presolve:
         known, presolve_info, timing["presolve_s"] = _presolve(puzzle, known, bounds)
+    if not force:
+        check_size(puzzle, bounds, known, max_couplers)  # from the clues alone, before any allocation
     t0 = time.perf_counter()
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     bqm = formulation.bqm(weights)

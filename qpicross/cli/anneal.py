@@ -7,7 +7,17 @@ import argparse
 from ..anneal import anneal
 from ..formulation import PenaltyWeights
 from ..samplers import SAMPLERS
-from ._common import Progress, UsageError, add_puzzle_argument, board_text, load_puzzle_arg, print_json
+from ._common import (
+    PLOT_SUFFIXES,
+    Progress,
+    UsageError,
+    add_puzzle_argument,
+    board_text,
+    check_output_path,
+    load_puzzle_arg,
+    print_json,
+    save_plot,
+)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -25,6 +35,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="prune starts outside the stacking bounds (default) or keep the published set")
     p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--force", action="store_true",
+                   help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
     return p
 
 
@@ -54,14 +66,16 @@ def parse_options(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle_arg(args)
     options = parse_options(args)
+    if args.plot:
+        check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     try:
-        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), **options)
+        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), force=args.force, **options)
     except ValueError as exc:  # e.g. the exact sampler refusing a large model
         raise UsageError(str(exc)) from None
     if args.plot:
-        from ..plot import plot_puzzle, save_figure
+        from ..plot import plot_puzzle
 
-        save_figure(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot)
+        save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot, args.force)
     if args.json:
         print_json(result.to_dict())
     else:
