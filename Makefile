@@ -26,5 +26,10 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
+# The README's figures (about a minute on 2 cores). FIGURE_ARGS=--results FILE plots a
+# `qpicross bench --json FILE` results file instead of measuring the shipped puzzles.
+figures: $(VENV)/.installed-test
+	$(BIN)/python -m qpicross.figures figures $(FIGURE_ARGS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

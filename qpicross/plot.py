@@ -15,7 +15,7 @@ Examples:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -40,6 +40,7 @@ def plot_puzzle(
     board: np.ndarray | Sequence[str] | None = None,
     *,
     broken: Sequence[BrokenLine] | None = None,
+    marked: Iterable[tuple[int, int]] | None = None,
     title: str | None = None,
     cell_size: float = 0.32,
     ax=None,
@@ -50,6 +51,8 @@ def plot_puzzle(
         puzzle: The puzzle whose clues are drawn.
         board: A 0/1 array or ``#``/``.`` strings; blank when None.
         broken: Lines to highlight; by default those :func:`check` finds in ``board``.
+        marked: ``(row, col)`` cells to cross out in red, e.g. where the row and
+            column variables of a read paint different boards.
         title: Defaults to the puzzle's name, size and verdict.
         cell_size: Inches per cell (the figure grows with the puzzle and its clues).
         ax: Draw into this Axes instead of a new figure.
@@ -117,6 +120,10 @@ def plot_puzzle(
         for slot, value in enumerate(reversed(numbers)):
             ax.text(j + 0.5, -(slot + 0.5) * 0.8 - 0.15, str(value), ha="center", va="center",
                     fontsize=fontsize, color=colour, fontweight="bold" if colour != "black" else "normal")
+
+    for r, c in marked or ():
+        ax.plot([c + 0.2, c + 0.8], [r + 0.2, r + 0.8], color=BROKEN_COLOUR, lw=2.2, zorder=5)
+        ax.plot([c + 0.2, c + 0.8], [r + 0.8, r + 0.2], color=BROKEN_COLOUR, lw=2.2, zorder=5)
 
     for i in broken_rows:
         ax.add_patch(Rectangle((0, i), n_cols, 1, fill=False, ec=BROKEN_COLOUR, lw=1.8, zorder=4))

@@ -28,3 +28,11 @@ def test_clues_are_drawn(letter_a):
     texts = [t.get_text() for t in fig.axes[0].texts]
     # 8 row-clue numbers + 6 column-clue numbers
     assert len(texts) == 14 and texts.count("5") == 1
+
+
+def test_marked_cells_are_crossed_out(letter_a):
+    fig = plot_puzzle(letter_a, ["..#..", ".#.#.", ".#.#.", "#####", "#...#"], marked=[(0, 0), (4, 2)])
+    red = mcolors.to_rgba(BROKEN_COLOUR)[:3]
+    crosses = [line for line in fig.axes[0].lines if tuple(mcolors.to_rgba(line.get_color())[:3]) == red]
+    assert len(crosses) == 4  # two strokes per cell
+    assert {(min(line.get_xdata()), min(line.get_ydata())) for line in crosses} == {(0.2, 0.2), (2.2, 4.2)}
