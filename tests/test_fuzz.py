@@ -117,6 +117,8 @@ CRASHERS = [
     ("json", b'{"rows": [[' + b"9" * 5000 + b"]], \"cols\": [[1]]}"),  # int() digit limit
     ("xml", b"<a>" * 100_000),  # nesting depth
     ("px", b"2,2\n" + b"9" * 5000 + b"\n1\n1\n1\n"),  # int() digit limit
+    # Found by atheris (run 1): a space inside a comma-separated clue slipped through the fast path.
+    ("px", b"3,3\n1\n1 1\n2?\n2\n1\n3\n"),
 ]
 
 
