@@ -210,3 +210,18 @@ def test_plot_options_refuse_to_overwrite_without_force(tmp_path, capsys):
     assert plot.read_bytes()[:4] == b"\x89PNG"
     assert main(["show", puzzle, "--plot", str(tmp_path / "a.bmp")]) == 2
     assert "unsupported extension" in capsys.readouterr().err
+
+
+# -- unsolvable but well-formed ----------------------------------------------------------------------------
+
+
+def test_unsolvable_puzzle_reports_lowest_energy_and_broken_lines(tmp_path, capsys):
+    # Column 2 needs two stacked cells, but rows 0 and 1 are blank: no board fits, totals agree.
+    path = tmp_path / "impossible.px"
+    path.write_text("3,3\n0\n0\n2\n0\n0\n2\n")
+    assert main(["anneal", str(path), "--reads", "20", "--seed", "2", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["solved"] is False and report["energy"] >= 1 and report["broken_lines"]
+    assert main(["anneal", str(path), "--reads", "20", "--seed", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT SOLVED" in out and "broken lines" in out and "energy" in out
