@@ -5,6 +5,8 @@ Built in:
 * ``sa`` -- :class:`dwave.samplers.SimulatedAnnealingSampler` (the default;
   ``dwave-neal`` is now a deprecated shim around this same sampler);
 * ``tabu`` -- :class:`dwave.samplers.TabuSampler`;
+* ``shift`` -- :class:`qpicross.structured.BlockShiftSampler`, which keeps every
+  block one-hot and anneals by shifting block starts;
 * ``exact`` -- :class:`dimod.ExactSolver` behind a size guard: it enumerates
   all :math:`2^n` assignments, so it refuses more than
   :data:`EXACT_MAX_VARIABLES` variables, and returns the ground states.
@@ -95,6 +97,12 @@ def _sa():
     return SimulatedAnnealingSampler()
 
 
+def _shift():
+    from .structured import BlockShiftSampler
+
+    return BlockShiftSampler()
+
+
 def _tabu():
     from dwave.samplers import TabuSampler
 
@@ -105,6 +113,8 @@ def _tabu():
 SAMPLERS: dict[str, SamplerEntry] = {
     "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)", chunkable=True),
     "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
+    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.structured)",
+                          chunkable=True),
     "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
 }
 
@@ -198,3 +208,8 @@ def sample(
         sampleset.info["timing"]["sample_s"] = elapsed
     return sampleset
 
+
+# Cloud annealers (qpu, hybrid, hybrid-cqm, amplify) register here; their SDKs load only when they sample.
+from .cloud import register_cloud_samplers  # noqa: E402
+
+register_cloud_samplers()
