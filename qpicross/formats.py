@@ -160,7 +160,8 @@ def _parse_clue(tokens: Sequence[str], path: str | None, line: int | None, what:
         return ()
     if 0 in numbers:
         text = ",".join(map(str, numbers))
-        raise PuzzleFormatError(f"{what} {text!r} holds a 0 among other blocks; blocks are positive", path, line)
+        raise PuzzleFormatError(f"{what} {text!r} holds a 0 among other blocks; blocks are positive",
+                                path, line)
     return numbers
 
 
@@ -315,7 +316,8 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
         elif key in ("rows", "columns"):
             dim = "height" if key == "rows" else "width"
             if dim not in dims:
-                raise PuzzleFormatError(f"'{key}' before '{dim}': the dimensions must come first", path, lineno)
+                raise PuzzleFormatError(f"'{key}' before '{dim}': the dimensions must come first",
+                                        path, lineno)
             if value:
                 raise PuzzleFormatError(f"expected '{key}' alone on its line, the clues on the next lines, "
                                         f"got {stripped[:40]!r}", path, lineno)
@@ -329,7 +331,8 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
                 word = body.split(None, 1)[0].lower() if body else ""
                 if word in _NON_KEYS:
                     raise PuzzleFormatError(f"'{key}' (line {lineno}) needs {dims[dim]} clue lines ({dim} "
-                                            f"{dims[dim]}) but '{word}' follows after {n}", path, offset + k + 1)
+                                            f"{dims[dim]}) but '{word}' follows after {n}",
+                                            path, offset + k + 1)
                 what = f"{'row' if key == 'rows' else 'column'} {n} clue"
                 clues.append(_parse_non_clue(body, path, offset + k + 1, what))
                 clue_lines.append(offset + k + 1)
@@ -345,7 +348,8 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
         # Anything else (catalogue, title, unknown keys) is ignored, as the format asks.
     end = offset + len(lines)
     if not any(line.strip() for line in lines):
-        raise PuzzleFormatError("empty file; expected 'width', 'height', 'rows' and 'columns'", path, end or 1)
+        raise PuzzleFormatError("empty file; expected 'width', 'height', 'rows' and 'columns'",
+                                path, end or 1)
     for key in ("width", "height", "rows", "columns"):
         if key not in dims and key not in sections:
             raise PuzzleFormatError(f"missing '{key}' (required: width, height, rows, columns)", path, end)
@@ -432,7 +436,8 @@ def _dollar_blocks(lines: Sequence[str], path: str | None, what: str) -> list[tu
     for b, s in enumerate(starts):
         number = _parse_number(lines[s][1:], path, s + 1, "puzzle number after '$'")
         if number in seen:
-            raise PuzzleFormatError(f"puzzle ${number} appears twice (first on line {seen[number]})", path, s + 1)
+            raise PuzzleFormatError(f"puzzle ${number} appears twice (first on line {seen[number]})",
+                                    path, s + 1)
         seen[number] = s + 1
         end = starts[b + 1] if b + 1 < len(starts) else len(lines)
         blocks.append((number, s + 1, end))
@@ -607,7 +612,8 @@ def _parse_xml_tree(text: str, path: str | None) -> _Element:
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
-        raise PuzzleFormatError(f"not well-formed XML: {expat.ErrorString(exc.code)}", path, exc.lineno) from None
+        raise PuzzleFormatError(f"not well-formed XML: {expat.ErrorString(exc.code)}",
+                                path, exc.lineno) from None
     except RecursionError:  # pragma: no cover - depth is capped above
         raise PuzzleFormatError("XML nested too deeply", path) from None
     if not root:  # pragma: no cover - expat reports "no element found" first
@@ -652,7 +658,8 @@ def parse_xml(text: str, name: str = "puzzle", path: str | None = None) -> list[
 def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
     kind = element.attrs.get("type", "grid")
     if kind != "grid":
-        raise PuzzleFormatError(f"puzzle type {kind[:40]!r} is not supported (only 'grid')", path, element.line)
+        raise PuzzleFormatError(f"puzzle type {kind[:40]!r} is not supported (only 'grid')",
+                                path, element.line)
     background = element.attrs.get("backgroundcolor", "white")
     default = element.attrs.get("defaultcolor", "black")
     chars = {c.attrs.get("name"): c.attrs.get("char") for c in element.find_all("color")}
@@ -661,7 +668,8 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
     for clues in element.find_all("clues"):
         which = clues.attrs.get("type")
         if which not in ("rows", "columns"):
-            raise PuzzleFormatError(f"<clues type={which!r}>: expected type 'rows' or 'columns'", path, clues.line)
+            raise PuzzleFormatError(f"<clues type={which!r}>: expected type 'rows' or 'columns'",
+                                    path, clues.line)
         if which in clue_sets:
             raise PuzzleFormatError(f"<clues type={which!r}> given twice", path, clues.line)
         lines, numbers = clue_sets.setdefault(which, ([], []))
@@ -671,12 +679,14 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
             for count in counts:
                 colour = count.attrs.get("color", default)
                 if colour == background:
-                    raise PuzzleFormatError(f"{what}: a block in the background colour {colour!r}", path, count.line)
+                    raise PuzzleFormatError(f"{what}: a block in the background colour {colour!r}",
+                                            path, count.line)
                 colours.add(colour)
             numbers.append(_parse_clue([c.text for c in counts], path, line.line, what))
             lines.append(line.line)
         if len(lines) > MAX_DIMENSION:
-            raise PuzzleFormatError(f"<clues type={which!r}> has more than {MAX_DIMENSION} lines", path, clues.line)
+            raise PuzzleFormatError(f"<clues type={which!r}> has more than {MAX_DIMENSION} lines",
+                                    path, clues.line)
     for which in ("columns", "rows"):
         if which not in clue_sets:
             raise PuzzleFormatError(f'missing <clues type="{which}">', path, element.line)
@@ -704,7 +714,8 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
 def _xml_image(image: _Element, background_char: str, num_rows: int, num_cols: int, path) -> np.ndarray:
     rows = [line.strip() for line in image.text.splitlines() if line.strip()]
     if len(rows) != num_rows:
-        raise PuzzleFormatError(f"goal image has {len(rows)} rows; the clues say {num_rows}", path, image.line)
+        raise PuzzleFormatError(f"goal image has {len(rows)} rows; the clues say {num_rows}",
+                                path, image.line)
     grid = np.zeros((num_rows, num_cols), np.uint8)
     for r, row in enumerate(rows):
         cells = row[1:-1] if len(row) >= 2 and row[0] == row[-1] == "|" else row
@@ -763,7 +774,8 @@ def _json_load(text: str, path: str | None):
     except ValueError:  # huge integers, NaN / Infinity: find the culprit for its line
         culprit = re.search(r"\d{4300,}|NaN|-?Infinity", text)
         line = text.count("\n", 0, culprit.start()) + 1 if culprit else None
-        what = "NaN / Infinity" if culprit and not culprit.group()[-1].isdigit() else "a number with thousands of digits"
+        digits = culprit is None or culprit.group()[-1].isdigit()
+        what = "a number with thousands of digits" if digits else "NaN / Infinity"
         raise PuzzleFormatError(f"{what}: expected small non-negative integers", path, line) from None
 
 
@@ -791,7 +803,8 @@ def parse_json(text: str, name: str = "puzzle", path: str | None = None) -> list
     puzzles = []
     for item in items:
         if not isinstance(item, dict):
-            raise PuzzleFormatError(f"expected a puzzle object, got {type(item).__name__}", path, line_of(data))
+            raise PuzzleFormatError(f"expected a puzzle object, got {type(item).__name__}",
+                                    path, line_of(data))
         puzzles.append(_json_puzzle(item, name, path, line_of))
     return puzzles
 
@@ -800,7 +813,8 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
     where = line_of(obj)
     unknown = sorted(set(obj) - set(_JSON_KEYS))
     if unknown:
-        raise PuzzleFormatError(f"unknown key {unknown[0][:40]!r}; expected {', '.join(_JSON_KEYS)}", path, where)
+        raise PuzzleFormatError(f"unknown key {unknown[0][:40]!r}; expected {', '.join(_JSON_KEYS)}",
+                                path, where)
     if obj.get("format", "qpicross-puzzle") != "qpicross-puzzle" or obj.get("version", 1) != 1:
         raise PuzzleFormatError("expected format 'qpicross-puzzle' version 1", path, where)
     title = obj.get("name", name)
@@ -814,15 +828,16 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
         if not isinstance(clues, list):
             raise PuzzleFormatError(f"'{key}' must be a list of clues (lists of block lengths)", path, where)
         if len(clues) > MAX_DIMENSION:
-            raise PuzzleFormatError(f"'{key}' has {len(clues)} lines, above {MAX_DIMENSION}", path, line_of(clues))
+            raise PuzzleFormatError(f"'{key}' has {len(clues)} lines, above {MAX_DIMENSION}",
+                                    path, line_of(clues))
         parsed, lines = [], []
         for k, clue in enumerate(clues):
             what = f"{key[:-1]} {k} clue".replace("col ", "column ")
             line = line_of(clue) if isinstance(clue, list) else line_of(clues)
             if not isinstance(clue, list) or not all(type(v) is int for v in clue):
-                raise PuzzleFormatError(f"{what}: expected a list of block lengths, got {json.dumps(clue)[:40]}",
-                                        path, line)
-            parsed.append(_parse_clue([str(v) if v >= 0 else f"-{-v}" for v in clue], path, line, what))
+                got = json.dumps(clue)[:40]
+                raise PuzzleFormatError(f"{what}: expected a list of block lengths, got {got}", path, line)
+            parsed.append(_parse_clue([str(v) for v in clue], path, line, what))
             lines.append(line)
         clue_sets[key] = (parsed, lines)
     goal, goal_line = obj.get("goal"), None
@@ -905,10 +920,12 @@ EXTENSIONS: dict[str, str] = {".px": "px", ".non": "non", ".nonpack": "nonpack",
 def _format_for(path: Path, format: str | None, table: dict) -> str:
     if format is not None:
         if format not in table:
-            raise PuzzleFormatError(f"unknown format {format!r}; known: {', '.join(sorted(table))}", str(path))
+            raise PuzzleFormatError(f"unknown format {format!r}; known: {', '.join(sorted(table))}",
+                                    str(path))
         return format
     fmt = EXTENSIONS.get(path.suffix.lower())
-    if fmt is None and path.suffix.lower() == ".txt" and table is MULTI_READERS and _looks_like_tournament(path):
+    sniff = fmt is None and path.suffix.lower() == ".txt" and table is MULTI_READERS
+    if sniff and _looks_like_tournament(path):
         fmt = "tournament"
     if fmt is None or fmt not in table:
         raise PuzzleFormatError(
@@ -998,7 +1015,8 @@ def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puz
         numbers = [n for n, _ in _read_numbered(path, format)]  # error path only: read it all
         asked = f"#{first}" if first == last else f"#{first}-{last} ({last - first + 1} puzzles)"
         raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
-                                f"({len(numbers)} puzzles numbered {min(numbers)}..{max(numbers)})", str(path))
+                                f"({len(numbers)} puzzles numbered {min(numbers)}..{max(numbers)})",
+                                str(path))
     return chosen
 
 
@@ -1050,7 +1068,9 @@ def _directory_files(directory: Path, format: str | None) -> list[Path]:
             if format == "tournament" and not _looks_like_tournament(child):
                 continue
             files.append(child)
-        elif child.suffix.lower() in EXTENSIONS or (child.suffix.lower() == ".txt" and _looks_like_tournament(child)):
+        elif child.suffix.lower() in EXTENSIONS:
+            files.append(child)
+        elif child.suffix.lower() == ".txt" and _looks_like_tournament(child):
             files.append(child)
     return files
 
