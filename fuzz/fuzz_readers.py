@@ -54,7 +54,8 @@ def write_seed_corpus(directory: Path) -> int:
     external = Path(__file__).resolve().parent.parent.parent / "shared" / "instances" / "external"
     for suffix, fmt in ((".non", "non"), (".xml", "xml")):
         for path in sorted(external.rglob(f"*{suffix}"))[:20]:
-            (directory / f"seed-{path.stem}{suffix}").write_bytes(bytes([FORMATS.index(fmt)]) + path.read_bytes())
+            seed = bytes([FORMATS.index(fmt)]) + path.read_bytes()
+            (directory / f"seed-{path.stem}{suffix}").write_bytes(seed)
             count += 1
     return count
 

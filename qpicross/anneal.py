@@ -33,7 +33,7 @@ from .formulation import (
     placement_windows,
 )
 from .puzzle import Puzzle, board_to_strings
-from .samplers import sample
+from .samplers import get_sampler, sample
 
 __all__ = ["AnnealResult", "anneal"]
 
@@ -111,6 +111,8 @@ class AnnealResult:
             "seed": self.seed,
             "weights": self.weights.as_dict(),
             "timing": dict(self.timing),
+            # Cloud runs: chain breaks, physical qubits, QPU access time (see qpicross.cloud).
+            **({"sampler_info": self.sampleset.info["sampler_info"]} if "sampler_info" in self.sampleset.info else {}),
             "presolve": None if self.presolve is None else dict(self.presolve),
         }
 
@@ -179,6 +181,9 @@ def anneal(
         sampleset = dimod.SampleSet.from_samples([{}], dimod.BINARY, energy=[bqm.offset])
         name = "none"
     else:
+        # Samplers that need the puzzle's structure, not just the BQM (hybrid-cqm), list "formulation".
+        if "formulation" in (get_sampler(sampler) if isinstance(sampler, str) else sampler).parameters:
+            sampler_kwargs.setdefault("formulation", formulation)
         sampleset = sample(
             bqm, sampler, num_reads=num_reads, num_sweeps=num_sweeps, seed=seed,
             beta_range=beta_range, progress=progress, **sampler_kwargs,

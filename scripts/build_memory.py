@@ -76,7 +76,8 @@ def main(argv=None) -> int:
         for row in rows:
             print(json.dumps(row))
         return 0
-    print("| puzzle | size | variables | couplers (estimate) | interactions (BQM) | build s | peak MiB | bytes/coupler |")
+    print("| puzzle | size | variables | couplers (estimate) | interactions (BQM) | build s | peak MiB "
+          "| bytes/coupler |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['puzzle']} | {r['shape'][0]}x{r['shape'][1]} | {r['num_variables']:,} | "

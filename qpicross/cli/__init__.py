@@ -14,12 +14,13 @@ import sys
 from collections.abc import Sequence
 
 from ..puzzle import PuzzleFormatError
+from ..samplers import SamplerUnavailableError
 from ._common import UsageError, error
 
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["anneal", "show", "info", "bench", "tune"]
+COMMANDS = ["anneal", "show", "info", "bench", "tune", "export"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args._run(args))
-    except (PuzzleFormatError, UsageError) as exc:
+    except (PuzzleFormatError, UsageError, SamplerUnavailableError) as exc:
         return error(str(exc))
     except KeyboardInterrupt:
         return error("interrupted", code=130)

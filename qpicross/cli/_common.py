@@ -13,8 +13,10 @@ from pathlib import Path
 from ..formats import load_puzzle
 from ..puzzle import Puzzle, board_to_strings
 
-__all__ = ["UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
-           "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES"]
+__all__ = [
+    "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
+    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES",
+]
 
 
 class UsageError(ValueError):
@@ -31,7 +33,8 @@ def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
                         help="puzzle file (.px, .non, .xml, .json, tournament .txt); FILE#N picks puzzle N "
                              "of a multi-puzzle file")
     parser.add_argument("--format", default=None,
-                        help="file format, overriding the extension (px, non, nonpack, tournament, xml, json)")
+                        help="file format, overriding the extension "
+                             "(px, non, nonpack, tournament, xml, json)")
 
 
 def load_puzzle_arg(args: argparse.Namespace) -> Puzzle:
@@ -74,7 +77,9 @@ def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
     return write_output(path, lambda tmp: save_figure(fig, tmp), force)
 
 
-def write_output(path: str | os.PathLike, content: bytes | str | Callable[[Path], object], force: bool) -> Path:
+def write_output(
+    path: str | os.PathLike, content: bytes | str | Callable[[Path], object], force: bool
+) -> Path:
     """Write a file the command produces atomically, refusing to overwrite without ``--force``.
 
     The content goes to a temporary file in the same directory (keeping the

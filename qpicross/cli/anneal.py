@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..anneal import anneal
+from ..cloud import cloud_options
 from ..formulation import PenaltyWeights
 from ..samplers import SAMPLERS
 from ._common import (
@@ -37,6 +38,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--force", action="store_true",
                    help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
+    cloud = p.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
+    cloud.add_argument("--chain-strength", type=float, default=None,
+                       help="qpu: chain coupling, Ising units (default: dwave-system's uniform torque compensation)")
+    cloud.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                       help="hybrid, hybrid-cqm, amplify: solver time limit")
+    cloud.add_argument("--profile", default=None, help="D-Wave: dwave-cloud-client configuration profile")
+    cloud.add_argument("--token-file", default=None, metavar="FILE",
+                       help="read the API token from FILE (default: dwave config / DWAVE_API_TOKEN, AMPLIFY_TOKEN)")
     return p
 
 
@@ -59,8 +68,13 @@ def parse_options(args: argparse.Namespace) -> dict:
         weights = PenaltyWeights.parse(args.weights)
     except ValueError as exc:
         raise UsageError(f"--weights: {exc}") from None
+    try:
+        cloud = cloud_options(args.sampler, **{name: getattr(args, name, None)
+                                               for name in ("chain_strength", "time_limit", "profile", "token_file")})
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return dict(sampler=args.sampler, num_reads=args.reads, num_sweeps=args.sweeps, seed=args.seed,
-                beta_range=beta_range, weights=weights, bounds=args.bounds)
+                beta_range=beta_range, weights=weights, bounds=args.bounds, **cloud)
 
 
 def run(args: argparse.Namespace) -> int:

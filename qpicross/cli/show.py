@@ -23,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
     if puzzle.goal is not None:
         broken = check(puzzle, puzzle.goal)
         names = ", ".join(f"{b.kind} {b.index}" for b in broken[:10]) + (", ..." if len(broken) > 10 else "")
-        print("goal grid: matches the clues" if not broken else f"goal grid: breaks {len(broken)} lines ({names})")
+        verdict = "matches the clues" if not broken else f"breaks {len(broken)} lines ({names})"
+        print(f"goal grid: {verdict}")
     if args.plot:
         from ..plot import plot_puzzle
 
