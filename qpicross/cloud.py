@@ -1,0 +1,456 @@
+"""Cloud annealers: D-Wave Leap (QPU, hybrid BQM, hybrid CQM) and Fixstars Amplify AE.
+
+Registered in :data:`qpicross.samplers.SAMPLERS` when :mod:`qpicross.samplers`
+is imported, without importing the cloud SDKs: each sampler imports its SDK,
+finds its credentials and connects only when it samples.
+
+* ``qpu`` -- :class:`QPUSampler`: ``DWaveSampler`` inside ``EmbeddingComposite``
+  (needs the ``cloud`` extra). ``chain_strength`` defaults to dwave-system's
+  uniform torque compensation. Reports chain breaks, physical qubits and QPU
+  access time in ``sampleset.info["sampler_info"]``.
+* ``hybrid`` -- :class:`HybridBQMSampler`: ``LeapHybridSampler`` on the BQM
+  (``time_limit`` in seconds).
+* ``hybrid-cqm`` -- :class:`HybridCQMSampler`: the formulation as a constrained
+  model (:func:`qpicross.cqm.build_cqm`) sent to ``LeapHybridCQMSampler``.
+* ``amplify`` -- :class:`AmplifyAESampler`: the BQM as an Amplify polynomial
+  (:func:`bqm_to_amplify`) sent to Fixstars Amplify AE (needs the ``amplify`` extra).
+
+Credentials: D-Wave through dwave-cloud-client's own mechanisms (``dwave config
+create`` writes a profile, or set ``DWAVE_API_TOKEN``; ``profile=`` picks a
+profile); Amplify through ``AMPLIFY_TOKEN`` or ``token=`` (e.g. read by
+:func:`read_token_file`). A missing SDK, token or network raises
+:class:`~qpicross.samplers.SamplerUnavailableError` with one line saying what
+to configure; no token is ever printed.
+
+Every cloud sampler takes its backend as a constructor argument too
+(``QPUSampler(qpu=MockDWaveSampler())``, ``HybridCQMSampler(hybrid=dimod.ExactCQMSolver())``),
+which is how the tests run offline.
+
+Examples:
+    >>> from qpicross.samplers import SAMPLERS
+    >>> [name for name in ("qpu", "hybrid", "hybrid-cqm", "amplify") if name in SAMPLERS]
+    ['qpu', 'hybrid', 'hybrid-cqm', 'amplify']
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dimod
+import numpy as np
+
+from .samplers import SamplerUnavailableError, register_sampler
+
+__all__ = [
+    "QPUSampler",
+    "HybridBQMSampler",
+    "HybridCQMSampler",
+    "AmplifyAESampler",
+    "bqm_to_amplify",
+    "qpu_sampler_info",
+    "read_token_file",
+    "cloud_options",
+    "leap_token_configured",
+    "register_cloud_samplers",
+    "AMPLIFY_TOKEN_ENV",
+]
+
+#: Environment variable holding the Fixstars Amplify token.
+AMPLIFY_TOKEN_ENV = "AMPLIFY_TOKEN"
+
+_LEAP_HELP = "run `dwave config create` (or `dwave auth login`), set DWAVE_API_TOKEN, or pass --profile / --token-file"
+_AMPLIFY_HELP = f"set {AMPLIFY_TOKEN_ENV} or pass --token-file with a Fixstars Amplify token"
+
+
+def read_token_file(path: str | os.PathLike) -> str:
+    """The token stored in a file (surrounding whitespace removed).
+
+    Raises:
+        SamplerUnavailableError: If the file cannot be read or is empty (the
+            message names the file, never its content).
+    """
+    try:
+        token = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise SamplerUnavailableError(f"cannot read token file {path}: {exc.strerror or exc}") from None
+    if not token:
+        raise SamplerUnavailableError(f"token file {path} is empty")
+    return token
+
+
+def cloud_options(sampler: str, *, chain_strength: float | None = None, time_limit: float | None = None,
+                  profile: str | None = None, token_file: str | os.PathLike | None = None) -> dict:
+    """Keyword arguments for :func:`qpicross.anneal` from the cloud options that were given.
+
+    Options left at None are dropped; ``token_file`` is read into ``token``.
+
+    Raises:
+        ValueError: If an option does not apply to the sampler, or is out of range.
+        SamplerUnavailableError: If the token file cannot be read.
+
+    Examples:
+        >>> cloud_options("qpu", chain_strength=2.0)
+        {'chain_strength': 2.0}
+        >>> cloud_options("sa", time_limit=5)
+        Traceback (most recent call last):
+        ...
+        ValueError: time_limit does not apply to sampler 'sa'
+    """
+    from .samplers import get_sampler
+
+    given = {"chain_strength": chain_strength, "time_limit": time_limit, "profile": profile, "token": token_file}
+    given = {k: v for k, v in given.items() if v is not None}
+    accepted = get_sampler(sampler).parameters
+    for name, value in given.items():
+        if name not in accepted:
+            shown = "token_file" if name == "token" else name
+            raise ValueError(f"{shown} does not apply to sampler {sampler!r}")
+        if name in ("chain_strength", "time_limit") and not value > 0:
+            raise ValueError(f"{name} must be positive, got {value}")
+    if "token" in given:
+        given["token"] = read_token_file(given["token"])
+    return given
+
+
+def _import(module: str, extra: str):
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise SamplerUnavailableError(
+            f"this sampler needs the '{extra}' extra: pip install 'qpicross[{extra}]'"
+        ) from None
+
+
+def leap_token_configured(profile: str | None = None, token: str | None = None) -> bool:
+    """Whether dwave-cloud-client finds a Leap API token (config file, profile or ``DWAVE_API_TOKEN``).
+
+    Looks at local configuration only; no network.
+    """
+    if token:
+        return True
+    try:
+        config = _import("dwave.cloud.config", "cloud")
+        return bool(config.load_config(profile=profile).get("token"))
+    except Exception:  # a broken or missing config file, an unknown profile, no SDK
+        return False
+
+
+def _scrub(message: str, token: str | None) -> str:
+    message = " ".join(str(message).split())
+    return message.replace(token, "***") if token else message
+
+
+def _leap_solver(factory_name: str, profile: str | None, token: str | None, solver) -> dimod.Sampler:
+    """Connect to a Leap solver, turning every configuration or network failure into one line."""
+    system = _import("dwave.system", "cloud")
+    if not leap_token_configured(profile, token):
+        where = f" (profile {profile!r})" if profile else ""
+        raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
+    config = {k: v for k, v in {"profile": profile, "token": token, "solver": solver}.items() if v is not None}
+    try:
+        return getattr(system, factory_name)(**config)
+    except Exception as exc:  # network, authentication, unknown solver, bad config file
+        raise SamplerUnavailableError(
+            f"cannot use D-Wave Leap ({type(exc).__name__}: {_scrub(exc, token)}); check the network, or {_LEAP_HELP}"
+        ) from None
+
+
+def _timing_us(info: dict, key: str) -> float | None:
+    timing = info.get("timing", info)
+    value = timing.get(key) if isinstance(timing, dict) else None
+    return float(value) if value is not None else None
+
+
+def qpu_sampler_info(sampleset: dimod.SampleSet, solver: str | None = None) -> dict:
+    """What a QPU run cost and how well its chains held, from an ``EmbeddingComposite`` sample set.
+
+    The sample set must come from ``EmbeddingComposite.sample(..., return_embedding=True)``.
+
+    Returns:
+        JSON-ready dict: ``solver``, ``chain_strength`` (the value used),
+        ``chain_break_fraction`` (mean over reads of the fraction of broken
+        chains), ``reads_with_chain_breaks`` (fraction of reads with at least
+        one), ``logical_variables``, ``physical_qubits``, ``max_chain_length``,
+        ``qpu_access_time_us`` and ``qpu_access_time_per_read_us`` (as the
+        solver reported them), ``problem_id``.
+    """
+    context = sampleset.info.get("embedding_context", {})
+    chains = [len(chain) for chain in context.get("embedding", {}).values()]
+    counts = np.asarray(sampleset.record.num_occurrences, dtype=float)
+    num_reads = float(counts.sum())
+    info: dict = {"solver": solver}
+    if context.get("chain_strength") is not None:
+        info["chain_strength"] = float(context["chain_strength"])
+    if "chain_break_fraction" in sampleset.record.dtype.names:
+        fraction = np.asarray(sampleset.record.chain_break_fraction, dtype=float)
+        info["chain_break_fraction"] = float(fraction @ counts / num_reads)
+        info["reads_with_chain_breaks"] = float(counts[fraction > 0].sum() / num_reads)
+    info.update(logical_variables=len(chains), physical_qubits=int(sum(chains)), max_chain_length=max(chains, default=0))
+    access = _timing_us(sampleset.info, "qpu_access_time")
+    info["qpu_access_time_us"] = access
+    info["qpu_access_time_per_read_us"] = access / num_reads if access is not None and num_reads else None
+    info["problem_id"] = sampleset.info.get("problem_id")
+    return info
+
+
+class QPUSampler(dimod.Sampler):
+    """A D-Wave QPU through Leap: ``EmbeddingComposite(DWaveSampler())``.
+
+    Args:
+        qpu: A structured sampler to embed onto instead of connecting to Leap
+            (e.g. ``dwave.system.testing.MockDWaveSampler()`` in tests).
+        profile: dwave-cloud-client configuration profile.
+        token: Leap API token (default: from the configuration or ``DWAVE_API_TOKEN``).
+        solver: Solver selection, as ``DWaveSampler`` takes it.
+    """
+
+    def __init__(self, qpu: dimod.Sampler | None = None, *, profile: str | None = None,
+                 token: str | None = None, solver=None):
+        self.qpu, self.profile, self.token, self.solver = qpu, profile, token, solver
+
+    @property
+    def parameters(self) -> dict:
+        return {"num_reads": [], "chain_strength": [], "profile": [], "token": [], "embedding_parameters": [],
+                "annealing_time": [], "label": []}
+
+    @property
+    def properties(self) -> dict:
+        return {"category": "qpu"}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 100, chain_strength: float | None = None,
+               profile: str | None = None, token: str | None = None, embedding_parameters: dict | None = None,
+               **qpu_parameters) -> dimod.SampleSet:
+        """Embed the BQM (minorminer), sample it on the QPU and unembed (majority vote on broken chains).
+
+        Args:
+            bqm: The model.
+            num_reads: Anneals (reads).
+            chain_strength: Coupling inside each chain, in Ising units (dwave-system
+                embeds the spin form of the BQM); None uses dwave-system's
+                uniform torque compensation.
+            profile: Overrides the constructor's profile.
+            token: Overrides the constructor's token.
+            embedding_parameters: Passed to ``minorminer.find_embedding`` (e.g. ``random_seed``).
+            **qpu_parameters: Passed to the QPU (``annealing_time``, ``label``...).
+
+        Raises:
+            SamplerUnavailableError: Without dwave-system, a token, or the network.
+            ValueError: If no embedding is found.
+        """
+        qpu = self.qpu
+        if qpu is None:
+            qpu = _leap_solver("DWaveSampler", profile or self.profile, token or self.token, self.solver)
+        from dwave.system import EmbeddingComposite
+
+        try:
+            sampleset = EmbeddingComposite(qpu).sample(
+                bqm, num_reads=num_reads, chain_strength=chain_strength, return_embedding=True,
+                embedding_parameters=embedding_parameters or {}, **qpu_parameters,
+            )
+        except ValueError as exc:
+            if "embedding" in str(exc).lower():
+                raise ValueError(f"no embedding of {bqm.num_variables} variables found on the QPU ({exc})") from None
+            raise
+        sampleset.resolve()
+        solver = getattr(getattr(qpu, "solver", None), "name", None) or qpu.properties.get("chip_id")
+        sampleset.info["sampler_info"] = qpu_sampler_info(sampleset, solver)
+        return sampleset
+
+
+def _hybrid_info(info: dict, solver: str | None, **extra) -> dict:
+    out = {"solver": solver, **extra}
+    for key in ("run_time", "charge_time", "qpu_access_time"):
+        out[f"{key}_us"] = _timing_us(info, key)
+    out["problem_id"] = info.get("problem_id")
+    return out
+
+
+class HybridBQMSampler(dimod.Sampler):
+    """Leap's hybrid BQM solver (``LeapHybridSampler``); one sample per run.
+
+    Args:
+        hybrid: A sampler to use instead of connecting to Leap (tests).
+        profile, token, solver: As for :class:`QPUSampler`.
+    """
+
+    def __init__(self, hybrid: dimod.Sampler | None = None, *, profile: str | None = None,
+                 token: str | None = None, solver=None):
+        self.hybrid, self.profile, self.token, self.solver = hybrid, profile, token, solver
+
+    @property
+    def parameters(self) -> dict:
+        return {"time_limit": [], "profile": [], "token": [], "label": []}
+
+    @property
+    def properties(self) -> dict:
+        return {"category": "hybrid"}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, time_limit: float | None = None,
+               profile: str | None = None, token: str | None = None, **kwargs) -> dimod.SampleSet:
+        """Send the BQM (relabelled to integers) to the hybrid solver.
+
+        Args:
+            time_limit: Seconds; None lets the solver pick its minimum for the problem size.
+        """
+        hybrid = self.hybrid or _leap_solver("LeapHybridSampler", profile or self.profile, token or self.token,
+                                             self.solver)
+        if time_limit is not None:
+            kwargs["time_limit"] = time_limit
+        # Integer labels travel through any serialisation; map back afterwards.
+        integer_bqm, mapping = bqm.relabel_variables_as_integers(inplace=False)
+        result = hybrid.sample(integer_bqm, **kwargs)
+        result.resolve()
+        sampleset = result.relabel_variables(mapping, inplace=False)
+        solver = getattr(getattr(hybrid, "solver", None), "name", None)
+        sampleset.info["sampler_info"] = _hybrid_info(result.info, solver, time_limit_s=time_limit)
+        return sampleset
+
+
+class HybridCQMSampler(dimod.Sampler):
+    """Leap's hybrid CQM solver on the formulation as a constrained model.
+
+    It needs the formulation, not just the BQM: :func:`qpicross.anneal` passes
+    it (``formulation=``). The returned reads carry the BQM's energy, so they
+    decode and rank exactly like any other sampler's.
+
+    Args:
+        hybrid: Anything with ``sample_cqm`` to use instead of Leap (e.g.
+            ``dimod.ExactCQMSolver()`` in tests).
+        matching: See :func:`qpicross.cqm.build_cqm`.
+        profile, token, solver: As for :class:`QPUSampler`.
+    """
+
+    def __init__(self, hybrid=None, *, matching: str = "objective", profile: str | None = None,
+                 token: str | None = None, solver=None):
+        self.hybrid, self.matching, self.profile, self.token, self.solver = hybrid, matching, profile, token, solver
+
+    @property
+    def parameters(self) -> dict:
+        return {"formulation": [], "time_limit": [], "matching": [], "profile": [], "token": [], "label": []}
+
+    @property
+    def properties(self) -> dict:
+        return {"category": "hybrid"}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, formulation=None, time_limit: float | None = None,
+               matching: str | None = None, profile: str | None = None, token: str | None = None,
+               **kwargs) -> dimod.SampleSet:
+        """Build the CQM from ``formulation``, solve it, and return its reads with their BQM energies.
+
+        Raises:
+            ValueError: Without ``formulation``.
+        """
+        if formulation is None:
+            raise ValueError("hybrid-cqm builds a constrained model from the puzzle's formulation: "
+                             "call it through qpicross.anneal() or pass formulation=")
+        from .cqm import build_cqm
+
+        cqm = build_cqm(formulation, matching or self.matching)
+        hybrid = self.hybrid or _leap_solver("LeapHybridCQMSampler", profile or self.profile,
+                                             token or self.token, self.solver)
+        if time_limit is not None:
+            kwargs["time_limit"] = time_limit
+        result = hybrid.sample_cqm(cqm, **kwargs)
+        result.resolve()
+        index = {v: i for i, v in enumerate(result.variables)}
+        samples = np.asarray(result.record.sample)[:, [index[v] for v in formulation.labels]]
+        sampleset = dimod.SampleSet.from_samples_bqm(
+            (samples, formulation.labels), bqm, num_occurrences=result.record.num_occurrences,
+        )
+        feasible = getattr(result.record, "is_feasible", None)
+        solver = getattr(getattr(hybrid, "solver", None), "name", None)
+        sampleset.info["sampler_info"] = _hybrid_info(
+            result.info, solver, time_limit_s=time_limit, num_constraints=len(cqm.constraints),
+            feasible_fraction=float(np.mean(feasible)) if feasible is not None and len(feasible) else None,
+        )
+        return sampleset
+
+
+def bqm_to_amplify(bqm: dimod.BinaryQuadraticModel):
+    """The BQM as an Amplify polynomial over one binary variable per BQM variable.
+
+    Vectorised: the couplings go in through ``PolyArray.take`` and one sum, so
+    a 55x55 puzzle (700 000 couplings) converts in about a second.
+
+    Returns:
+        ``(poly, variables, labels)``: the :class:`amplify.Poly`, the
+        :class:`amplify.PolyArray` of its variables, and the BQM label of each.
+        ``poly`` evaluated at ``x`` equals ``bqm.energy(dict(zip(labels, x)))``.
+
+    Raises:
+        SamplerUnavailableError: Without the ``amplify`` package.
+    """
+    amplify = _import("amplify", "amplify")
+    binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is not dimod.BINARY else bqm
+    linear, (irow, icol, quadratic), offset, labels = binary.to_numpy_vectors(variable_order=list(binary.variables),
+                                                                       return_labels=True)
+    variables = amplify.VariableGenerator().array("Binary", max(len(labels), 1))
+    poly = amplify.Poly(float(offset))
+    if len(labels):
+        poly += (variables * np.asarray(linear, dtype=float)).sum()
+    if len(quadratic):
+        pairs = variables.take(irow.tolist()) * variables.take(icol.tolist())
+        poly += (pairs * np.asarray(quadratic, dtype=float)).sum()
+    return poly, variables, list(labels)
+
+
+class AmplifyAESampler(dimod.Sampler):
+    """Fixstars Amplify Annealing Engine through the ``amplify`` SDK's ``AmplifyAEClient``.
+
+    Args:
+        client: A configured Amplify client to use instead of a new ``AmplifyAEClient``.
+        token: Amplify token (default: ``AMPLIFY_TOKEN``).
+    """
+
+    def __init__(self, client=None, *, token: str | None = None):
+        self.client, self.token = client, token
+
+    @property
+    def parameters(self) -> dict:
+        return {"time_limit": [], "token": []}
+
+    @property
+    def properties(self) -> dict:
+        return {"category": "cloud"}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, time_limit: float = 1.0,
+               token: str | None = None) -> dimod.SampleSet:
+        """Solve the BQM on Amplify AE for ``time_limit`` seconds; every returned solution is a read."""
+        amplify = _import("amplify", "amplify")
+        poly, variables, labels = bqm_to_amplify(bqm)
+        client = self.client
+        if client is None:
+            token = token or self.token or os.environ.get(AMPLIFY_TOKEN_ENV, "").strip()
+            if not token:
+                raise SamplerUnavailableError(f"no Fixstars Amplify token: {_AMPLIFY_HELP}")
+            client = amplify.AmplifyAEClient()
+            client.token = token
+            client.parameters.time_limit_ms = int(round(time_limit * 1000))
+        try:
+            result = amplify.solve(poly, client)
+        except Exception as exc:  # network, authentication, quota
+            raise SamplerUnavailableError(
+                f"cannot use Fixstars Amplify AE ({type(exc).__name__}: {_scrub(exc, token)}); "
+                f"check the network, or {_AMPLIFY_HELP}"
+            ) from None
+        rows = np.array([variables.evaluate(s.values) for s in result.solutions], dtype=np.int8)
+        rows = rows.reshape(len(result.solutions), -1)[:, : len(labels)]
+        sampleset = dimod.SampleSet.from_samples_bqm((rows, labels), bqm)
+        sampleset.info["sampler_info"] = {
+            "solver": "Fixstars Amplify AE",
+            "time_limit_s": time_limit,
+            "execution_time_s": result.execution_time.total_seconds(),
+            "response_time_s": result.response_time.total_seconds(),
+            "num_solutions": len(result.solutions),
+        }
+        return sampleset
+
+
+def register_cloud_samplers() -> None:
+    """Register ``qpu``, ``hybrid``, ``hybrid-cqm`` and ``amplify`` (no SDK is imported)."""
+    register_sampler("qpu", QPUSampler, "D-Wave QPU via Leap, minor-embedded (extra 'cloud'; Leap token)")
+    register_sampler("hybrid", HybridBQMSampler, "D-Wave Leap hybrid BQM solver (extra 'cloud'; Leap token)")
+    register_sampler("hybrid-cqm", HybridCQMSampler,
+                     "D-Wave Leap hybrid CQM solver on the constrained model (extra 'cloud'; Leap token)")
+    register_sampler("amplify", AmplifyAESampler, "Fixstars Amplify AE (extra 'amplify'; AMPLIFY_TOKEN)")
