@@ -20,7 +20,7 @@ from ._common import UsageError, error
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["anneal", "show", "info", "bench", "tune", "export"]
+COMMANDS = ["anneal", "solve", "generate", "show", "info", "bench", "tune", "export"]
 
 
 def build_parser() -> argparse.ArgumentParser:

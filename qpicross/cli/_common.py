@@ -136,7 +136,12 @@ def board_text(puzzle: Puzzle, board=None) -> str:
     Row clues follow each row; column clues are written downwards under the board.
     """
     n_rows, n_cols = puzzle.shape
-    rows = board_to_strings(board) if board is not None else ["?" * n_cols] * n_rows
+    if board is None:
+        rows = ["?" * n_cols] * n_rows
+    elif isinstance(board, (list, tuple)) and board and isinstance(board[0], str):
+        rows = list(board)  # already text, possibly with '?' (line logic)
+    else:
+        rows = board_to_strings(board)
     width = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))
     lines = [
         " ".join(ch.rjust(width) for ch in r) + "  | " + " ".join(map(str, clue or (0,)))

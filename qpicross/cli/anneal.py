@@ -36,6 +36,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="prune starts outside the stacking bounds (default) or keep the published set")
     p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--presolve", action="store_true",
+                   help="run line logic first and anneal only the cells it leaves open")
     p.add_argument("--force", action="store_true",
                    help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
     cloud = p.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
@@ -83,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     try:
-        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), force=args.force, **options)
+        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), force=args.force,
+                        presolve=args.presolve, **options)
     except ValueError as exc:  # e.g. the exact sampler refusing a large model
         raise UsageError(str(exc)) from None
     if args.plot:
@@ -101,6 +104,12 @@ def print_report(result) -> None:
     d = result.to_dict()
     t = d["timing"]
     print(f"{result.puzzle}: {d['num_variables']} variables, {d['num_interactions']} interactions")
+    if result.presolve is not None:
+        pre = result.presolve
+        done = "line logic solved the puzzle, nothing left to anneal" if pre["solved_by_logic"] else (
+            "line logic found a contradiction: no solution" if pre["contradiction"] else "annealing the rest")
+        print(f"presolve: line logic settled {pre['cells_settled']} cells ({100 * pre['fraction_settled']:.1f}%); "
+              f"variables {pre['variables_before']} -> {pre['variables_after']}; {done}")
     print(board_text(result.puzzle, result.board))
     print()
     verdict = "SOLVED" if result.solved else f"NOT SOLVED ({len(result.best.broken_lines)} broken lines: "

@@ -1,0 +1,69 @@
+"""``qpicross generate --size 15x15 --density 0.55 --seed 1 --unique -o out.px``: random puzzles."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..exact import METHODS
+from ..formats import format_px, save_puzzle
+from ..generate import generate_puzzle, parse_size
+from ._common import UsageError, board_text, print_json, write_output
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("generate", help="make a random puzzle (optionally with a unique solution)",
+                       description="Fill a random board with the given density and write its clues. "
+                                   "With --unique, retry until an exact solver proves the solution unique.")
+    p.add_argument("--size", default="15x15", metavar="ROWSxCOLS", help="board size (default 15x15)")
+    p.add_argument("--density", type=float, default=0.55, help="probability a cell is filled (default 0.55)")
+    p.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible puzzle")
+    p.add_argument("--unique", action="store_true", help="retry until the solution is provably unique")
+    p.add_argument("--method", choices=METHODS, default="sat", help="exact solver for --unique (default sat)")
+    p.add_argument("--max-tries", type=int, default=1000, help="boards to draw before giving up (default 1000)")
+    p.add_argument("--name", default=None, help="puzzle name (default random-RxC-dD-sS)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="write the puzzle here (format from the extension); default: .px text on stdout")
+    p.add_argument("--format", default=None, help="output format, overriding the extension")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--json", action="store_true", help="print one JSON object (clues, solution, tries)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        shape = parse_size(args.size)
+    except ValueError as exc:
+        raise UsageError(f"--size: {exc}") from None
+    if not 0.0 <= args.density <= 1.0:
+        raise UsageError(f"--density must be between 0 and 1, got {args.density}")
+    if args.max_tries < 1:
+        raise UsageError(f"--max-tries must be at least 1, got {args.max_tries}")
+    try:
+        generated = generate_puzzle(shape, density=args.density, seed=args.seed, unique=args.unique,
+                                    method=args.method, max_tries=args.max_tries, name=args.name)
+    except RuntimeError as exc:
+        print(f"qpicross generate: {exc}")
+        return 1
+    puzzle = generated.puzzle
+    if args.output:
+        path = write_output(args.output, lambda tmp: save_puzzle(puzzle, tmp, format=args.format), args.force)
+    if args.json:
+        print_json({
+            "puzzle": puzzle.name,
+            "shape": list(puzzle.shape),
+            "rows": [list(c) for c in puzzle.rows],
+            "cols": [list(c) for c in puzzle.cols],
+            "board": ["".join("#" if v else "." for v in row) for row in generated.board],
+            "unique": generated.unique,
+            "tries": generated.tries,
+            "seed": generated.seed,
+            "density": args.density,
+            "output": str(path) if args.output else None,
+        })
+    elif args.output:
+        verdict = f"unique solution ({generated.tries} tries)" if generated.unique else "uniqueness not checked"
+        print(f"wrote {path}: {puzzle}, {puzzle.num_filled} filled cells, {verdict}")
+        print(board_text(puzzle, generated.board))
+    else:
+        print(format_px(puzzle), end="")
+    return 0

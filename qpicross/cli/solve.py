@@ -1,0 +1,87 @@
+"""``qpicross solve PUZZLE``: solve exactly (SAT or CP-SAT) and check uniqueness, or see how far line logic gets."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..exact import MODELS, solve_exact
+from ..formats import load_puzzle
+from ._common import board_text, print_json
+
+METHODS = ("sat", "cpsat", "logic")
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "solve", help="solve a puzzle exactly and say whether its solution is unique",
+        description="Solve a puzzle with an exact classical solver (SAT or the CP report's CP-SAT model) "
+                    "and look for a second solution; or run line logic alone (--method logic).",
+    )
+    p.add_argument("puzzle", metavar="PUZZLE", nargs="+",
+                   help="puzzle file(s) (.px, .non, .xml, .json, tournament .txt; FILE#N picks puzzle N); "
+                        "several are solved in one run (--json then prints a list)")
+    p.add_argument("--format", default=None, help="file format, overriding the extension")
+    p.add_argument("--method", choices=METHODS, default="sat",
+                   help="sat: compact CNF with python-sat (default); cpsat: the CP report's model in "
+                        "OR-tools CP-SAT; logic: line logic to a fixpoint, no search")
+    p.add_argument("--model", choices=MODELS, default="M3",
+                   help="cpsat constraint set: M1 (1a-1f), M2 (+ stacking 1g-1j), M3 (+ blanks 1k-1n, default)")
+    p.add_argument("--no-unique", action="store_true", help="do not look for a second solution")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="cpsat: give up each solve after this long")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]  # bad input fails before solving
+    outputs, codes = [], []
+    for number, puzzle in enumerate(puzzles):
+        if number and not args.json:
+            print()
+        solve = _run_logic if args.method == "logic" else _run_exact
+        code, data = solve(puzzle, args)
+        outputs.append(data)
+        codes.append(code)
+    if args.json:
+        print_json(outputs[0] if len(outputs) == 1 else outputs)
+    return max(codes)
+
+
+def _run_exact(puzzle, args) -> tuple[int, dict]:
+    result = solve_exact(puzzle, args.method, model=args.model, check_unique=not args.no_unique,
+                         time_limit_s=args.time_limit)
+    if args.json:
+        return (0 if result.solved else 1), result.to_dict()
+    what = {"unique": "unique solution", "multiple": "solved, NOT unique (a second solution exists)",
+            "solved": "solved (uniqueness not checked)" if args.no_unique else "solved (uniqueness undecided)",
+            "infeasible": "no solution", "unknown": "no solution found within the time limit"}[result.status]
+    model = f" {result.model}" if result.model else ""
+    print(f"{puzzle}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
+    if result.solved:
+        print(board_text(puzzle, result.board))
+    if result.second_board is not None:
+        differ = int((result.board != result.second_board).sum())
+        print(f"\nanother solution (differs in {differ} cells):")
+        print(board_text(puzzle, result.second_board))
+    return (0 if result.solved else 1), result.to_dict()
+
+
+def _run_logic(puzzle, args) -> tuple[int, dict]:
+    from ..logic import propagate  # numba: imported only when needed
+
+    result = propagate(puzzle)
+    data = result.to_dict()
+    # Line logic settles only cells that hold in every solution: settling all proves uniqueness.
+    data.update(method="logic", unique=True if result.solved else None)
+    if args.json:
+        pass
+    elif result.contradiction:
+        print(f"{puzzle}: no solution (line logic: {result.message})")
+    else:
+        unknown = result.known.size - result.num_settled
+        verdict = "solved (unique)" if result.solved else f"not solved: {unknown} cells unknown"
+        print(f"{puzzle}: line logic settles {100 * result.fraction_settled:.1f}% of the cells, {verdict} "
+              f"[{result.line_solves} line solves, {result.time_s:.3f} s]")
+        print(board_text(puzzle, result.board_strings))
+    return (0 if result.solved else 1), data

@@ -1,0 +1,406 @@
+r"""Exact classical solvers: the ground truth that annealing results are checked against.
+
+Two independent models, both proving uniqueness by asking for a second solution
+that differs from the first in at least one cell:
+
+* :func:`solve_cpsat` -- the CP report's model in OR-tools CP-SAT: grid
+  booleans :math:`g_{i,j}`, block starts :math:`x_{i,k}` (rows) and
+  :math:`y_{j,\ell}` (columns) with one boolean per possible start
+  (:math:`x_{i,k} = \sum_s s\,b_{i,k,s}`, :math:`\sum_s b_{i,k,s} = 1`), and the
+  constraint sets of the report:
+
+  * ``M1`` = (1a)-(1f): line sums :math:`\sum_j g_{i,j} = \sum_k h_k`; order
+    :math:`x_{i,k} + h_k + 1 \le x_{i,k+1}`; channelling
+    :math:`g_{i,j} \Leftrightarrow \bigvee_k (x_{i,k} \le j \wedge x_{i,k} \ge j - h_k + 1)`;
+    starts range over the whole line;
+  * ``M2`` = M1 + (1g)-(1j): starts limited to the left/right stacking bounds;
+  * ``M3`` = M2 + (1k)-(1n): :math:`x_{i,k} = j \Rightarrow g_{i,j-1} = 0` and
+    :math:`x_{i,k} = j \Rightarrow g_{i,j+h_k} = 0` (the default, the strongest).
+
+* :func:`solve_sat` -- a compact CNF for python-sat (never the exponential
+  DNF-to-CNF expansion of a line's placements). Per block, *order-encoding*
+  variables :math:`u_{k,s}` = "block :math:`k` starts at or before :math:`s`"
+  (:math:`u_{k,s} \Rightarrow u_{k,s+1}`, constants outside the stacking
+  window), the order :math:`u_{k+1,s} \Rightarrow u_{k,s-h_k-1}`, cover
+  variables :math:`c_{k,j} \Leftrightarrow u_{k,j} \wedge \neg u_{k,j-h_k}` and
+  :math:`g_j \Leftrightarrow \bigvee_k c_{k,j}`: :math:`O(L \cdot K)` clauses per line.
+
+OR-tools and python-sat are imported only when a solver runs (the
+``classical`` extra).
+
+Examples:
+    >>> from qpicross import Puzzle
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> r = solve_exact(p, method="sat")
+    >>> r.solved, r.unique
+    (True, True)
+    >>> print("\n".join(r.board_strings))
+    ..#..
+    .#.#.
+    .#.#.
+    #####
+    #...#
+    >>> solve_exact(Puzzle([[1], [1]], [[1], [1]]), method="cpsat").unique  # two diagonals
+    False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from .formulation import placement_windows
+from .puzzle import Puzzle, board_to_strings, check
+
+__all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS"]
+
+#: Exact methods, in the order the CLI lists them.
+METHODS = ("cpsat", "sat")
+#: The CP report's constraint sets (CP-SAT only), weakest first.
+MODELS = ("M1", "M2", "M3")
+
+Model = Literal["M1", "M2", "M3"]
+
+
+@dataclasses.dataclass
+class ExactResult:
+    """What an exact solver found.
+
+    Attributes:
+        puzzle: The puzzle.
+        method: ``"cpsat"`` or ``"sat"``.
+        status: ``"unique"``, ``"multiple"`` (a second solution exists),
+            ``"solved"`` (uniqueness not checked or not decided in time),
+            ``"infeasible"`` (no solution) or ``"unknown"`` (out of time).
+        board: The first solution found (``None`` if none).
+        time_s: Total seconds, model building included.
+        timing: ``build_s``, ``first_s`` (first solution), ``second_s``
+            (looking for a second one).
+        model: The CP-SAT constraint set (``None`` for SAT).
+        size: Model size (variables, constraints or clauses).
+        second_board: A second, different solution when ``status == "multiple"``.
+    """
+
+    puzzle: Puzzle
+    method: str
+    status: str
+    board: np.ndarray | None
+    time_s: float
+    timing: dict[str, float]
+    model: str | None = None
+    size: dict[str, int] = dataclasses.field(default_factory=dict)
+    second_board: np.ndarray | None = None
+
+    @property
+    def solved(self) -> bool:
+        """A solution was found (and it passes the independent check)."""
+        return self.board is not None
+
+    @property
+    def unique(self) -> bool | None:
+        """True if proven unique, False if two solutions (or none) exist, None if undecided."""
+        if self.status == "unique":
+            return True
+        if self.status in ("multiple", "infeasible"):
+            return False
+        return None
+
+    @property
+    def board_strings(self) -> list[str] | None:
+        return None if self.board is None else board_to_strings(self.board)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary (the CLI's ``solve --json``), keys shared with ``anneal``."""
+        return {
+            "puzzle": self.puzzle.name,
+            "shape": list(self.puzzle.shape),
+            "solved": self.solved,
+            "board": self.board_strings,
+            "unique": self.unique,
+            "status": self.status,
+            "method": self.method,
+            "model": self.model,
+            "time_s": self.time_s,
+            "timing": dict(self.timing),
+            "size": dict(self.size),
+            "second_board": None if self.second_board is None else board_to_strings(self.second_board),
+        }
+
+
+def solve_exact(
+    puzzle: Puzzle,
+    method: str = "cpsat",
+    *,
+    model: Model = "M3",
+    check_unique: bool = True,
+    time_limit_s: float | None = None,
+) -> ExactResult:
+    """Solve a puzzle exactly with ``method`` (``"cpsat"`` or ``"sat"``).
+
+    Args:
+        puzzle: The puzzle.
+        method: One of :data:`METHODS`.
+        model: CP-SAT constraint set (ignored by ``"sat"``).
+        check_unique: Look for a second solution to decide uniqueness.
+        time_limit_s: Give up after about this long (CP-SAT: per solve; SAT: no limit).
+
+    Raises:
+        ValueError: On an unknown method or model.
+    """
+    if method == "cpsat":
+        return solve_cpsat(puzzle, model=model, check_unique=check_unique, time_limit_s=time_limit_s)
+    if method == "sat":
+        return solve_sat(puzzle, check_unique=check_unique)
+    raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+
+
+def _line_cells(kind: int, index: int, length: int, n_cols: int) -> list[int]:
+    """Flat cell indices of a row (kind 0) or column (kind 1)."""
+    if kind == 0:
+        return [index * n_cols + p for p in range(length)]
+    return [p * n_cols + index for p in range(length)]
+
+
+def _lines(puzzle: Puzzle):
+    """``(kind, index, clue, cells)`` for every row then column."""
+    n_rows, n_cols = puzzle.shape
+    for kind, clues, length in ((0, puzzle.rows, n_cols), (1, puzzle.cols, n_rows)):
+        for index, clue in enumerate(clues):
+            yield kind, index, clue, _line_cells(kind, index, length, n_cols)
+
+
+def _finish(puzzle, method, model, status, first, second, t0, timing, size) -> ExactResult:
+    board = None if first is None else first.reshape(puzzle.shape).astype(np.uint8)
+    if board is not None and check(puzzle, board):
+        raise AssertionError(f"{method} returned a board that breaks the clues of {puzzle.name}")
+    second_board = None if second is None else second.reshape(puzzle.shape).astype(np.uint8)
+    return ExactResult(puzzle, method, status, board, time.perf_counter() - t0, timing, model, size,
+                       second_board)
+
+
+# -- CP-SAT --------------------------------------------------------------------
+
+
+def solve_cpsat(
+    puzzle: Puzzle,
+    *,
+    model: Model = "M3",
+    check_unique: bool = True,
+    time_limit_s: float | None = None,
+    workers: int = 1,
+    seed: int = 0,
+) -> ExactResult:
+    """The CP report's model (see the module docstring) solved by OR-tools CP-SAT.
+
+    Args:
+        puzzle: The puzzle.
+        model: ``"M1"``, ``"M2"`` or ``"M3"`` (the report's constraint sets).
+        check_unique: Solve again with the first solution excluded.
+        time_limit_s: Per-solve time limit.
+        workers: CP-SAT search workers (1: deterministic for a seed).
+        seed: CP-SAT's random seed.
+
+    Examples:
+        >>> from qpicross import Puzzle
+        >>> r = solve_cpsat(Puzzle([[2], [1]], [[2], [1]]), model="M1")
+        >>> r.board_strings, r.unique, r.model
+        (['##', '#.'], True, 'M1')
+    """
+    from ortools.sat.python import cp_model
+
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
+    t0 = time.perf_counter()
+    n_rows, n_cols = puzzle.shape
+    m = cp_model.CpModel()
+    grid = [m.NewBoolVar(f"g{c // n_cols}_{c % n_cols}") for c in range(n_rows * n_cols)]
+    num_starts = 0
+    for kind, index, clue, cells in _lines(puzzle):
+        length = len(cells)
+        name = f"{'rc'[kind]}{index}"
+        m.Add(sum(grid[c] for c in cells) == sum(clue))  # (1a), (1b)
+        if model == "M1":
+            windows = [(0, length - 1)] * len(clue)  # starts anywhere in the line
+        else:
+            windows = placement_windows(clue, length)  # (1g)-(1j): stacking bounds
+        covering: list[list] = [[] for _ in range(length)]
+        starts = []
+        for k, (h, (lo, hi)) in enumerate(zip(clue, windows)):
+            x = m.NewIntVar(lo, hi, f"{name}x{k}")
+            b = {s: m.NewBoolVar(f"{name}b{k}_{s}") for s in range(lo, hi + 1)}
+            num_starts += len(b)
+            m.AddExactlyOne(b.values())
+            m.Add(x == sum(s * v for s, v in b.items()))
+            starts.append(x)
+            for s, v in b.items():
+                for p in range(s, min(s + h, length)):
+                    covering[p].append(v)
+                if model == "M3":
+                    if s > 0:
+                        m.AddImplication(v, grid[cells[s - 1]].Not())  # (1k), (1l)
+                    if s + h < length:
+                        m.AddImplication(v, grid[cells[s + h]].Not())  # (1m), (1n)
+        for k in range(len(clue) - 1):
+            m.Add(starts[k] + clue[k] + 1 <= starts[k + 1])  # (1c), (1d)
+        for p in range(length):
+            # (1e)/(1f): the order (1c) lets at most one start cover a cell, so the
+            # disjunction is a sum: g = 1 iff exactly one covering start is on.
+            m.Add(grid[cells[p]] == sum(covering[p]))
+    proto = m.Proto()
+    size = {"grid_variables": len(grid), "start_booleans": num_starts,
+            "variables": len(proto.variables), "constraints": len(proto.constraints)}
+    timing = {"build_s": time.perf_counter() - t0}
+
+    def run() -> tuple[str, np.ndarray | None]:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        solver.parameters.random_seed = seed
+        if time_limit_s is not None:
+            solver.parameters.max_time_in_seconds = float(time_limit_s)
+        status = solver.Solve(m)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "found", np.array([solver.BooleanValue(g) for g in grid], np.uint8)
+        return ("infeasible" if status == cp_model.INFEASIBLE else "unknown"), None
+
+    t1 = time.perf_counter()
+    outcome, first = run()
+    timing["first_s"] = time.perf_counter() - t1
+    if first is None:
+        return _finish(puzzle, "cpsat", model, outcome, None, None, t0, timing, size)
+    if not check_unique:
+        return _finish(puzzle, "cpsat", model, "solved", first, None, t0, timing, size)
+    m.AddBoolOr([g.Not() if v else g for g, v in zip(grid, first)])
+    t2 = time.perf_counter()
+    outcome, second = run()
+    timing["second_s"] = time.perf_counter() - t2
+    status = {"found": "multiple", "infeasible": "unique"}.get(outcome, "solved")
+    return _finish(puzzle, "cpsat", model, status, first, second, t0, timing, size)
+
+
+# -- SAT -----------------------------------------------------------------------
+
+
+class _Cnf:
+    """Clauses over integer literals, with ``True``/``False`` constants simplified away."""
+
+    def __init__(self, num_vars: int):
+        self.num_vars = num_vars
+        self.clauses: list[list[int]] = []
+
+    def new(self) -> int:
+        self.num_vars += 1
+        return self.num_vars
+
+    @staticmethod
+    def neg(lit):
+        return (not lit) if isinstance(lit, bool) else -lit
+
+    def add(self, *lits) -> None:
+        if any(lit is True for lit in lits):
+            return
+        self.clauses.append([lit for lit in lits if lit is not False])
+
+
+def encode_sat(puzzle: Puzzle) -> tuple[list[list[int]], int]:
+    """The compact CNF of a puzzle: ``(clauses, num_vars)``; variable ``1 + r * num_cols + c`` is cell (r, c).
+
+    An empty clause in the list means the clues cannot fit at all.
+
+    Examples:
+        >>> from qpicross import Puzzle
+        >>> clauses, num_vars = encode_sat(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+        >>> len(clauses), num_vars  # 25 cells + order and cover variables
+        (243, 109)
+    """
+    n_rows, n_cols = puzzle.shape
+    cnf = _Cnf(n_rows * n_cols)
+    for _, _, clue, cells in _lines(puzzle):
+        length = len(cells)
+        cell_lit = [c + 1 for c in cells]
+        covers: list[list[int]] = [[] for _ in range(length)]
+        windows = placement_windows(clue, length)
+        if windows and windows[0][0] > windows[0][1]:
+            cnf.add()  # the clue does not fit in the line
+            continue
+        started = []  # started[k](s): literal "block k starts at or before s"
+        for k, (lo, hi) in enumerate(windows):
+            first_var = cnf.num_vars + 1
+            cnf.num_vars += hi - lo  # u_{k,lo} .. u_{k,hi-1}
+
+            def u(s, lo=lo, hi=hi, first_var=first_var):
+                return False if s < lo else True if s >= hi else first_var + s - lo
+
+            started.append(u)
+            for s in range(lo, hi - 1):
+                cnf.add(-u(s), u(s + 1))
+            if k > 0:
+                gap = clue[k - 1] + 1
+                for s in range(lo, hi):
+                    cnf.add(-u(s), started[k - 1](s - gap))
+            h = clue[k]
+            for j in range(lo, hi + h):
+                a, b = u(j), u(j - h)
+                if a is False or b is True:
+                    continue  # block k cannot cover j
+                c = cnf.new()
+                cnf.add(-c, a)
+                cnf.add(-c, cnf.neg(b))
+                cnf.add(c, cnf.neg(a), b)
+                covers[j].append(c)
+        for j in range(length):
+            for c in covers[j]:
+                cnf.add(-c, cell_lit[j])
+            cnf.add(-cell_lit[j], *covers[j])
+    return cnf.clauses, cnf.num_vars
+
+
+def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "cadical195") -> ExactResult:
+    """The compact CNF of :func:`encode_sat` solved by a python-sat solver.
+
+    Args:
+        puzzle: The puzzle.
+        check_unique: Solve again (incrementally) with the first solution excluded.
+        solver: A python-sat solver name.
+
+    Examples:
+        >>> from qpicross import Puzzle
+        >>> solve_sat(Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])).status  # no solution
+        'infeasible'
+    """
+    from pysat.solvers import Solver
+
+    t0 = time.perf_counter()
+    clauses, num_vars = encode_sat(puzzle)
+    n_cells = puzzle.num_rows * puzzle.num_cols
+    size = {"variables": num_vars, "clauses": len(clauses)}
+    timing = {"build_s": time.perf_counter() - t0}
+    if any(len(c) == 0 for c in clauses):
+        timing["first_s"] = 0.0
+        return _finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
+    with Solver(name=solver, bootstrap_with=clauses) as sat:
+        t1 = time.perf_counter()
+        found = sat.solve()
+        timing["first_s"] = time.perf_counter() - t1
+        if not found:
+            return _finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
+        first = _cells_of(sat.get_model(), n_cells)
+        if not check_unique:
+            return _finish(puzzle, "sat", None, "solved", first, None, t0, timing, size)
+        sat.add_clause([-(c + 1) if v else (c + 1) for c, v in enumerate(first)])
+        t2 = time.perf_counter()
+        found = sat.solve()
+        timing["second_s"] = time.perf_counter() - t2
+        second = _cells_of(sat.get_model(), n_cells) if found else None
+    return _finish(puzzle, "sat", None, "multiple" if found else "unique", first, second, t0, timing, size)
+
+
+def _cells_of(model: Sequence[int], n_cells: int) -> np.ndarray:
+    values = np.zeros(n_cells, np.uint8)
+    for lit in model[:n_cells]:
+        if lit > 0 and lit <= n_cells:
+            values[lit - 1] = 1
+    return values

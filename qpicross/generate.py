@@ -1,0 +1,113 @@
+"""Random puzzles: a random board's clues, optionally retried until the solution is unique.
+
+Examples:
+    >>> g = generate_puzzle((6, 8), density=0.55, seed=1, unique=True)
+    >>> g.puzzle.shape, g.unique
+    ((6, 8), True)
+    >>> from qpicross import check
+    >>> check(g.puzzle, g.board)
+    []
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .puzzle import Puzzle
+
+__all__ = ["GeneratedPuzzle", "random_board", "generate_puzzle", "parse_size"]
+
+
+@dataclasses.dataclass
+class GeneratedPuzzle:
+    """A generated puzzle and the board it was made from.
+
+    Attributes:
+        puzzle: The puzzle (clues of :attr:`board`).
+        board: The planted solution.
+        unique: True if an exact solver proved the solution unique, None if not checked.
+        tries: Boards drawn (more than 1 when ``unique`` rejected some).
+        seed: The seed the generator started from.
+    """
+
+    puzzle: Puzzle
+    board: np.ndarray
+    unique: bool | None
+    tries: int
+    seed: int | None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"15x20"`` -> ``(15, 20)`` (rows x columns); ``"15"`` -> ``(15, 15)``.
+
+    >>> parse_size("15x20")
+    (15, 20)
+
+    Raises:
+        ValueError: If the text is not ``ROWSxCOLS`` with positive integers.
+    """
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        numbers = tuple(int(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"size must be ROWSxCOLS, e.g. 15x15, got {text!r}") from None
+    if len(numbers) == 1:
+        numbers = numbers * 2
+    if len(numbers) != 2 or min(numbers) < 1:
+        raise ValueError(f"size must be ROWSxCOLS with positive numbers, got {text!r}")
+    return numbers  # type: ignore[return-value]
+
+
+def random_board(shape: tuple[int, int], density: float, rng: np.random.Generator) -> np.ndarray:
+    """A board whose cells are filled independently with probability ``density``."""
+    return (rng.random(shape) < density).astype(np.uint8)
+
+
+def generate_puzzle(
+    shape: tuple[int, int],
+    *,
+    density: float = 0.55,
+    seed: int | None = None,
+    unique: bool = False,
+    method: str = "sat",
+    max_tries: int = 1000,
+    name: str | None = None,
+) -> GeneratedPuzzle:
+    """Draw random boards and return the first one's puzzle (with ``unique``: the first unique one).
+
+    Args:
+        shape: ``(rows, cols)``.
+        density: Probability that a cell is filled, in ``[0, 1]``.
+        seed: Random seed (the same seed gives the same puzzle).
+        unique: Retry until an exact solver (``method``) proves the solution unique.
+        method: Exact method for the uniqueness check (see :func:`~qpicross.exact.solve_exact`).
+        max_tries: Give up after this many boards.
+        name: The puzzle's name (default ``random-RxC-dD-sS``).
+
+    Raises:
+        ValueError: On a bad shape or density.
+        RuntimeError: If no unique puzzle turned up in ``max_tries`` boards.
+    """
+    rows, cols = shape
+    if rows < 1 or cols < 1:
+        raise ValueError(f"shape must be positive, got {shape}")
+    if not 0.0 <= density <= 1.0:
+        raise ValueError(f"density must be between 0 and 1, got {density}")
+    if max_tries < 1:
+        raise ValueError(f"max_tries must be at least 1, got {max_tries}")
+    name = name or f"random-{rows}x{cols}-d{density:g}-s{seed}"
+    rng = np.random.default_rng(seed)
+    for tries in range(1, max_tries + 1):
+        board = random_board((rows, cols), density, rng)
+        puzzle = Puzzle.from_board(board, name=name)
+        if not unique:
+            return GeneratedPuzzle(puzzle, board, None, tries, seed)
+        from .exact import solve_exact
+
+        if solve_exact(puzzle, method).unique:
+            return GeneratedPuzzle(puzzle, board, True, tries, seed)
+    raise RuntimeError(
+        f"no puzzle with a unique solution in {max_tries} random {rows}x{cols} boards of density {density:g}"
+    )

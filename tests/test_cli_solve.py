@@ -1,0 +1,109 @@
+"""CLI tests for ``solve``, ``generate`` and ``anneal --presolve``."""
+
+import json
+
+import pytest
+
+from qpicross import Puzzle, check, load_puzzle, save_puzzle
+from qpicross.cli import main
+
+from conftest import INSTANCES
+
+LETTER_A = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat"])
+def test_solve_json(capsys, method):
+    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", method, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["solved"] is True and data["unique"] is True and data["method"] == method
+    assert data["board"] == LETTER_A and data["time_s"] > 0
+    assert data["model"] == ("M3" if method == "cpsat" else None)
+
+
+@pytest.mark.parametrize("model", ["M1", "M2", "M3"])
+def test_solve_cpsat_models_text(capsys, model):
+    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", "cpsat", "--model", model)
+    assert code == 0 and f"unique solution [cpsat {model}" in out and "# # # # #  | 5" in out
+
+
+def test_solve_reports_a_second_solution(capsys, tmp_path):
+    path = tmp_path / "two.px"
+    save_puzzle(Puzzle([[1], [1]], [[1], [1]], name="two"), path)
+    code, out, _ = run(capsys, "solve", path)
+    assert code == 0 and "NOT unique" in out and "another solution" in out
+    code, out, _ = run(capsys, "solve", path, "--json")
+    data = json.loads(out)
+    assert data["unique"] is False and sorted([data["board"], data["second_board"]]) == [["#.", ".#"], [".#", "#."]]
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat", "logic"])
+def test_no_solution_exits_1(capsys, tmp_path, method):
+    path = tmp_path / "bad.px"
+    save_puzzle(Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]], name="bad"), path)
+    code, out, err = run(capsys, "solve", path, "--method", method)
+    assert code == 1 and "no solution" in out and err == ""
+
+
+def test_solve_logic_shows_unknown_cells(capsys, tmp_path):
+    path = tmp_path / "part.px"
+    save_puzzle(Puzzle.from_board(["#....", ".##..", "##..#", ".#.##", ".#.#."], name="part"), path)
+    code, out, _ = run(capsys, "solve", path, "--method", "logic")
+    assert code == 1 and "line logic settles 44.0% of the cells, not solved: 14 cells unknown" in out
+    assert "? ? ? . .  | 1" in out
+    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", "logic", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["solved"] and data["unique"] and data["fraction_settled"] == 1.0
+    assert data["board"] == LETTER_A and data["method"] == "logic"
+
+
+def test_solve_several_puzzles_and_bad_input(capsys, tmp_path):
+    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", INSTANCES / "5x5.px", "--json")
+    assert code == 0 and len(json.loads(out)) == 2
+    bad = tmp_path / "bad.px"
+    bad.write_text("5,5\n1\nx\n")
+    code, out, err = run(capsys, "solve", INSTANCES / "5x5.px", bad)
+    assert code == 2 and out == "" and "bad.px" in err and err.count("\n") == 1
+
+
+def test_generate_writes_a_unique_puzzle(capsys, tmp_path):
+    path = tmp_path / "out.px"
+    code, out, _ = run(capsys, "generate", "--size", "6x7", "--density", "0.55", "--seed", "1", "--unique",
+                       "-o", path)
+    assert code == 0 and "unique solution" in out
+    puzzle = load_puzzle(path)
+    assert puzzle.shape == (6, 7)
+    code, out, _ = run(capsys, "solve", path, "--json")
+    assert json.loads(out)["unique"] is True
+    code, _, err = run(capsys, "generate", "--size", "6x7", "-o", path)
+    assert code == 2 and "exists; pass --force" in err
+    code, out, _ = run(capsys, "generate", "--size", "6x7", "--seed", "1", "--unique", "-o", path, "--force",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["unique"] is True and check(load_puzzle(path), data["board"]) == []
+
+
+def test_generate_to_stdout_and_bad_size(capsys):
+    code, out, _ = run(capsys, "generate", "--size", "3x4", "--seed", "2")
+    assert code == 0 and out.splitlines()[0] == "3,4" and len(out.splitlines()) == 8
+    code, out, err = run(capsys, "generate", "--size", "0x4")
+    assert code == 2 and "--size" in err
+    code, out, err = run(capsys, "generate", "--density", "2")
+    assert code == 2 and "--density" in err
+
+
+def test_anneal_presolve_json(capsys):
+    code, out, _ = run(capsys, "anneal", INSTANCES / "5x5.px", "--presolve", "--json", "--seed", "1")
+    data = json.loads(out)
+    assert code == 0 and data["solved"] and data["num_variables"] == 0
+    assert data["presolve"]["variables_after"] == 0 and data["presolve"]["solved_by_logic"]
+    assert data["presolve"]["variables_before"] > 0
+    code, out, _ = run(capsys, "anneal", INSTANCES / "5x5.px", "--presolve", "--seed", "1")
+    assert "line logic solved the puzzle, nothing left to anneal" in out
