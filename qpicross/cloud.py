@@ -49,6 +49,7 @@ __all__ = [
     "AmplifyAESampler",
     "bqm_to_amplify",
     "qpu_sampler_info",
+    "describe_sampler_info",
     "read_token_file",
     "cloud_options",
     "leap_token_configured",
@@ -192,6 +193,35 @@ def qpu_sampler_info(sampleset: dimod.SampleSet, solver: str | None = None) -> d
     info["qpu_access_time_per_read_us"] = access / num_reads if access is not None and num_reads else None
     info["problem_id"] = sampleset.info.get("problem_id")
     return info
+
+
+def describe_sampler_info(info: dict) -> str:
+    """One line about a cloud run, for people (the CLI prints it under the board).
+
+    Examples:
+        >>> describe_sampler_info({"solver": "Advantage_system4.1", "logical_variables": 44,
+        ...     "physical_qubits": 70, "max_chain_length": 3, "chain_strength": 1.97,
+        ...     "chain_break_fraction": 0.004, "reads_with_chain_breaks": 0.1,
+        ...     "qpu_access_time_us": 31000.0, "qpu_access_time_per_read_us": 310.0})
+        'Advantage_system4.1: 44 variables on 70 qubits (chains up to 3, strength 1.97); chain breaks 0.4% (10.0% of reads); QPU access 31.0 ms (310 us per read)'
+    """
+    parts = []
+    if "physical_qubits" in info:
+        parts.append(f"{info['logical_variables']} variables on {info['physical_qubits']} qubits "
+                     f"(chains up to {info['max_chain_length']}, strength {info.get('chain_strength', 0):.3g})")
+    if info.get("chain_break_fraction") is not None:
+        parts.append(f"chain breaks {100 * info['chain_break_fraction']:.1f}% "
+                     f"({100 * info['reads_with_chain_breaks']:.1f}% of reads)")
+    if info.get("qpu_access_time_us") is not None:
+        per_read = info.get("qpu_access_time_per_read_us")
+        parts.append(f"QPU access {info['qpu_access_time_us'] / 1000:.1f} ms"
+                     + (f" ({per_read:.0f} us per read)" if per_read is not None and "physical_qubits" in info else ""))
+    for key, label in (("run_time_us", "run time"), ("charge_time_us", "charged")):
+        if info.get(key) is not None:
+            parts.append(f"{label} {info[key] / 1e6:.2f} s")
+    if info.get("execution_time_s") is not None:
+        parts.append(f"execution {info['execution_time_s']:.2f} s")
+    return f"{info.get('solver') or 'cloud'}: " + "; ".join(parts)
 
 
 class QPUSampler(dimod.Sampler):

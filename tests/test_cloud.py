@@ -91,6 +91,16 @@ def test_mock_qpu_embeds_the_letter_a_and_returns_a_decoded_board(letter_a):
     assert 0 <= info["chain_break_fraction"] <= info["reads_with_chain_breaks"] <= 1
 
 
+def test_text_report_shows_the_qpu_figures(letter_a, capsys):
+    from qpicross.cli.anneal import print_report
+
+    result = anneal(letter_a, sampler=QPUSampler(qpu=mock_qpu(seed=1, num_sweeps=10)), num_reads=10,
+                    embedding_parameters={"random_seed": 1})
+    print_report(result)
+    info = result.to_dict()["sampler_info"]
+    assert f"44 variables on {info['physical_qubits']} qubits" in capsys.readouterr().out
+
+
 def test_default_chain_strength_is_uniform_torque_compensation(letter_a):
     from dwave.embedding.chain_strength import uniform_torque_compensation
 

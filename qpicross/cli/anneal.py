@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..anneal import anneal
-from ..cloud import cloud_options
+from ..cloud import cloud_options, describe_sampler_info
 from ..formulation import PenaltyWeights
 from ..samplers import SAMPLERS
 from ._common import (
@@ -117,4 +117,6 @@ def print_report(result) -> None:
         verdict += ", ".join(d["broken_lines"][:10]) + (", ..." if len(d["broken_lines"]) > 10 else "") + ")"
     print(f"{verdict}; energy {d['energy']:g}")
     print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})")
+    if "sampler_info" in d:  # cloud runs: qubits, chain breaks, QPU time
+        print(describe_sampler_info(d["sampler_info"]))
     print(f"time: build {t['build_s']:.3f} s, sample {t['sample_s']:.3f} s, decode {t['decode_s']:.3f} s")
