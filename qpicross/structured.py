@@ -417,11 +417,17 @@ def _line_move(c, beta, x, field, current, energy, chain_ptr, group_ptr, group_v
         total = 0.0
         count = 0
         for p in range(size):
-            w = math.exp(-beta * (field[group_vars[first + p]] - lowest))
             if g > g0:
                 while count < psize and next_limit[pfirst + count] <= p:
                     count += 1
+            # weights below e^-50 of the best are dropped: they would only feed
+            # denormal numbers (very slow arithmetic) into the partition sums
+            arg = beta * (field[group_vars[first + p]] - lowest)
+            w = math.exp(-arg) if arg < 50.0 else 0.0
+            if g > g0:
                 w *= prefix[count]
+                if w < 1e-200:
+                    w = 0.0
             weight[first + p] = w
             total += w
         if not total > 0.0:
