@@ -169,7 +169,7 @@ def anneal(
     if presolve:
         known, presolve_info, timing["presolve_s"] = _presolve(puzzle, known, bounds)
     if not force:
-        check_size(puzzle, bounds, known, max_couplers)  # from the clues alone, before any allocation
+        check_size(puzzle, bounds, known, max_couplers, presolved=presolve)  # before any allocation
     t0 = time.perf_counter()
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     bqm = formulation.bqm(weights)

@@ -668,16 +668,18 @@ def max_couplers_limit() -> int:
 class ModelTooLargeError(ValueError):
     """A QUBO whose estimated size is above the limit; carries the estimate."""
 
-    def __init__(self, puzzle: Puzzle, estimate: dict, limit: int):
+    def __init__(self, puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False):
         self.estimate = estimate
         self.limit = limit
+        advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
         size = estimate["estimated_bytes"]
-        human = f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB"
+        human = (f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB" if size >= 2**20
+                 else f"{size / 2**10:.0f} KiB")
         super().__init__(
             f"{puzzle} would build a QUBO of {estimate['num_variables']:,} variables and "
-            f"{estimate['num_couplers']:,} couplers (about {human}), above the limit of {limit:,} "
-            "couplers (QPICROSS_MAX_COUPLERS); try --presolve (presolve=True) to shrink it, "
-            "or --force (force=True) to build it anyway"
+            f"{estimate['num_couplers']:,} couplers (about {human}){' after presolve' if presolved else ''}, "
+            f"above the limit of {limit:,} couplers (QPICROSS_MAX_COUPLERS); "
+            f"{advice}use --force (force=True) to build it anyway"
         )
 
 
@@ -686,11 +688,14 @@ def check_size(
     bounds: Bounds = "stacking",
     known: np.ndarray | None = None,
     max_couplers: int | None = None,
+    presolved: bool = False,
 ) -> dict:
     """:func:`estimate_size`, raising :class:`ModelTooLargeError` above the limit.
 
     Args:
         max_couplers: The ceiling; :func:`max_couplers_limit` when None.
+        presolved: ``known`` comes from presolve already (the message then
+            does not suggest it).
 
     Returns:
         The estimate.
@@ -698,5 +703,5 @@ def check_size(
     limit = max_couplers_limit() if max_couplers is None else max_couplers
     estimate = estimate_size(puzzle, bounds, known)
     if estimate["num_couplers"] > limit:
-        raise ModelTooLargeError(puzzle, estimate, limit)
+        raise ModelTooLargeError(puzzle, estimate, limit, presolved)
     return estimate

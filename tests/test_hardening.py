@@ -225,3 +225,12 @@ def test_unsolvable_puzzle_reports_lowest_energy_and_broken_lines(tmp_path, caps
     assert main(["anneal", str(path), "--reads", "20", "--seed", "2"]) == 1
     out = capsys.readouterr().out
     assert "NOT SOLVED" in out and "broken lines" in out and "energy" in out
+
+
+def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
+    from qpicross.formulation import check_size
+
+    with pytest.raises(ModelTooLargeError) as info:
+        check_size(letter_a, known=np.full(letter_a.shape, -1), max_couplers=1, presolved=True)
+    assert "after presolve" in str(info.value) and "--presolve" not in str(info.value)
+    assert check_size(letter_a, max_couplers=10**6)["num_variables"] == 44
