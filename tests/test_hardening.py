@@ -234,3 +234,12 @@ def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
         check_size(letter_a, known=np.full(letter_a.shape, -1), max_couplers=1, presolved=True)
     assert "after presolve" in str(info.value) and "--presolve" not in str(info.value)
     assert check_size(letter_a, max_couplers=10**6)["num_variables"] == 44
+
+
+def test_info_is_guarded_too(capsys, monkeypatch):
+    from conftest import INSTANCES
+
+    monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
+    assert main(["info", str(INSTANCES / "5x5.px")]) == 2
+    assert "above the limit of 10 couplers" in capsys.readouterr().err
+    assert main(["info", str(INSTANCES / "5x5.px"), "--force"]) == 0

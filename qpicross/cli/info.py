@@ -6,8 +6,8 @@ import argparse
 import statistics
 import time
 
-from ..formulation import build_formulation
-from ._common import add_puzzle_argument, load_puzzle_arg, print_json
+from ..formulation import build_formulation, check_size
+from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -18,6 +18,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--time", type=int, default=0, metavar="REPEATS",
                    help="also time the BQM build (median of REPEATS fresh builds)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--force", action="store_true", help="build even above the size guard (QPICROSS_MAX_COUPLERS)")
     return p
 
 
@@ -39,6 +40,11 @@ def time_build(puzzle, bounds: str, repeats: int) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle_arg(args)
+    if not args.force:
+        try:
+            check_size(puzzle, args.bounds)  # estimated from the clues, before building
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     info = build_formulation(puzzle, bounds=args.bounds).info()
     if args.time > 0:
         info["build_time"] = time_build(puzzle, args.bounds, args.time)
