@@ -8,7 +8,8 @@
 * ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
   (:func:`qpicross.tune.tune`) on the 7x7 smile;
 * ``scaling.png`` -- success probability and TTS99 against puzzle size for the
-  baseline, the package's formulation, and with presolve (:func:`plot_scaling`),
+  baseline, plain SA on the package's formulation, and the package's best sampler
+  without and with presolve (:func:`plot_scaling`),
   from a committed ``qpicross bench --json`` results file if one is given,
   else measured on the puzzles shipped in ``instances/``.
 
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["INSTANCES", "scaling_rows", "plot_scaling", "make_figures", "main"]
+__all__ = ["INSTANCES", "scaling_configs", "scaling_rows", "plot_scaling", "make_figures", "main"]
 
 #: The puzzles shipped with the repository.
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -91,6 +92,16 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
     return path
 
 
+def scaling_configs() -> list:
+    """What the scaling plot compares: the published baseline, the package's formulation under plain
+    SA, and the package's best sampler (``shift``, :class:`~qpicross.structured.BlockShiftSampler`)
+    without and with line-logic presolve."""
+    from .bench import BASELINE, BenchConfig
+
+    return [BASELINE, BenchConfig("stacking (SA)"), BenchConfig("shift", sampler="shift"),
+            BenchConfig("shift + presolve", sampler="shift", presolve=True)]
+
+
 def scaling_rows(
     results: str | os.PathLike | None = None,
     *,
@@ -102,8 +113,8 @@ def scaling_rows(
 
     Args:
         results: A file written by ``qpicross bench --json FILE`` (or ``--csv``).
-            When None, the shipped puzzles are benchmarked now with the baseline,
-            the package's formulation (``stacking``) and ``stacking + presolve``.
+            When None, the shipped puzzles are benchmarked now with
+            :func:`scaling_configs`.
         num_reads: Reads per puzzle and configuration (when measuring).
         time_budget: Seconds of sampling per puzzle and configuration (when measuring).
         workers: Processes (when measuring).
@@ -111,7 +122,7 @@ def scaling_rows(
     Returns:
         One dict per puzzle and configuration, with infinite TTS99 as ``inf``.
     """
-    from .bench import BASELINE, BenchConfig, read_results, run_bench
+    from .bench import read_results, run_bench
 
     if results is not None:
         rows = read_results(results)
@@ -121,8 +132,7 @@ def scaling_rows(
 
         puzzles = sorted((load_puzzle(p) for p in INSTANCES.glob("*.px")), key=lambda p: p.num_rows * p.num_cols)
         propagate(puzzles[0])  # compile the line solver once: no puzzle's presolve time includes it
-        configs = [BASELINE, BenchConfig("stacking"), BenchConfig("stacking + presolve", presolve=True)]
-        rows = [r.to_dict() for r in run_bench(puzzles, configs, num_reads=num_reads, time_budget=time_budget,
+        rows = [r.to_dict() for r in run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_budget=time_budget,
                                                 seed=0, workers=workers, baseline=True)]
     for row in rows:
         for key in ("tts99_s", "tts99_low_s", "tts99_high_s"):
