@@ -66,6 +66,7 @@ __all__ = [
     "write_json",
     "read_results",
     "plot_results",
+    "summarize",
     "CSV_FIELDS",
 ]
 
@@ -463,6 +464,32 @@ def _fill_ratios(results: list[BenchResult]) -> None:
         r.speedup_vs_baseline = b / r.tts99_s if math.isfinite(b) and r.tts99_s > 0 else None
 
 
+def summarize(results: Sequence[BenchResult]) -> dict[str, dict]:
+    """Per configuration: puzzles, how many were solved, median and worst TTS99, speedups.
+
+    Unsolved puzzles count as infinite TTS (so a median or worst can be ``inf``).
+
+    >>> rs = [_failed(Puzzle([[1]], [[1]], name="x"), BenchConfig("c"), "", "boom")]
+    >>> summarize(rs)["c"]["solved"], summarize(rs)["c"]["worst_tts99_s"]
+    (0, inf)
+    """
+    out: dict[str, dict] = {}
+    for name in dict.fromkeys(r.config for r in results):
+        rs = [r for r in results if r.config == name]
+        tts = np.array([r.tts99_s for r in rs], float)
+        ratios = [r.speedup_vs_baseline for r in rs if r.speedup_vs_baseline is not None]
+        out[name] = {
+            "puzzles": len(rs),
+            "solved": sum(r.solved for r in rs),
+            "median_tts99_s": float(np.median(tts)),
+            "worst_tts99_s": float(tts.max()),
+            "worst_puzzle": rs[int(np.argmax(tts))].puzzle,
+            "min_speedup_vs_baseline": min(ratios) if ratios else None,
+            "puzzles_with_baseline_solved": len(ratios),
+        }
+    return out
+
+
 def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
     """One row per result; infinite TTS is written as ``inf``; the histogram as JSON."""
     with open(path, "w", newline="") as handle:
@@ -476,7 +503,12 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
 
 def write_json(results: Sequence[BenchResult], path: str | os.PathLike | None = None, meta: dict | None = None) -> str:
     """Results (and ``meta``, e.g. the machine) as JSON; written to ``path`` if given."""
-    text = json.dumps({"meta": meta or machine_info(), "results": [r.to_dict() for r in results]}, indent=1)
+    summary = {
+        name: {k: ("inf" if isinstance(v, float) and math.isinf(v) else v) for k, v in row.items()}
+        for name, row in summarize(results).items()
+    }
+    text = json.dumps({"meta": meta or machine_info(), "summary": summary,
+                       "results": [r.to_dict() for r in results]}, indent=1)
     if path is not None:
         Path(path).write_text(text + "\n")
     return text

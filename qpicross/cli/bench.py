@@ -8,7 +8,17 @@ import itertools
 import math
 import sys
 
-from ..bench import BASELINE, BenchConfig, expand_specs, machine_info, plot_results, run_bench, write_csv, write_json
+from ..bench import (
+    BASELINE,
+    BenchConfig,
+    expand_specs,
+    machine_info,
+    plot_results,
+    run_bench,
+    summarize,
+    write_csv,
+    write_json,
+)
 from ..formulation import PenaltyWeights
 from ..samplers import SAMPLERS
 from ._common import UsageError
@@ -132,7 +142,9 @@ def run(args: argparse.Namespace) -> int:
         from ..plot import save_figure
 
         save_figure(plot_results(results), args.plot)
-    return 0 if all(r.solved for r in results if not r.error) and not any(r.error for r in results) else 1
+    # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
+    unsolved = any(not r.solved for r in results if r.config != BASELINE.name)
+    return 1 if unsolved or any(r.error for r in results) else 0
 
 
 def print_table(results, meta: dict) -> None:
@@ -159,3 +171,11 @@ def print_table(results, meta: dict) -> None:
         print("| " + " | ".join(cells) + " |")
     if any(r.stopped_by_budget for r in results):
         print("* fewer reads than asked: the time budget ran out")
+    print()
+    print("| config | puzzles | solved | median TTS99 | worst TTS99 (puzzle) | least speedup vs baseline |")
+    print("|---|---|---|---|---|---|")
+    for name, s in summarize(results).items():
+        least = "-" if s["min_speedup_vs_baseline"] is None else (
+            f"{s['min_speedup_vs_baseline']:.3g}x over {s['puzzles_with_baseline_solved']} puzzles")
+        print(f"| {name} | {s['puzzles']} | {s['solved']} | {_fmt_time(s['median_tts99_s'])} | "
+              f"{_fmt_time(s['worst_tts99_s'])} ({s['worst_puzzle']}) | {least} |")
