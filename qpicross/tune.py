@@ -273,6 +273,7 @@ class TuneResult:
         seeds: Runs per point.
         interrupted: True when the sweep was stopped before every point finished.
         elapsed_s: Wall time of the sweep.
+        num_variables: Variables of the swept model (after presolve, if any).
     """
 
     puzzle: str
@@ -282,6 +283,7 @@ class TuneResult:
     seeds: int
     interrupted: bool = False
     elapsed_s: float = 0.0
+    num_variables: int = 0
 
     @property
     def best(self) -> dict | None:
@@ -304,6 +306,7 @@ class TuneResult:
         clean = lambda r: {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in r.items()}  # noqa: E731
         return {
             "puzzle": self.puzzle,
+            "num_variables": self.num_variables,
             "num_points": len(self.points),
             "finished_points": len(self.records),
             "seeds": self.seeds,
@@ -358,6 +361,7 @@ def tune(
     beta_range: tuple[float, float] | None = None,
     bounds: Bounds = "stacking",
     known: np.ndarray | None = None,
+    presolve: bool = False,
     workers: int | None = None,
     scheduler=None,
     progress: Callable[[int, int], None] | None = None,
@@ -374,7 +378,9 @@ def tune(
         sampler: A sampler name from :data:`~qpicross.samplers.SAMPLERS`.
         beta_range: SA's ``(hot, cold)`` inverse temperatures.
         bounds: Variable pruning when ``puzzle`` is a :class:`Puzzle`.
-        known: Settled cells (presolve) when ``puzzle`` is a :class:`Puzzle`.
+        known: Settled cells when ``puzzle`` is a :class:`Puzzle`.
+        presolve: Settle cells by line logic (:func:`~qpicross.logic.propagate`)
+            first, when ``puzzle`` is a :class:`Puzzle`: only the rest is swept.
         workers: Local processes; ``1`` runs in this process; default: every CPU.
             Ignored when ``scheduler`` is given.
         scheduler: A Dask scheduler address or a :class:`distributed.Client`
@@ -391,11 +397,17 @@ def tune(
         raise ValueError("no points to try")
     if seeds < 1 or num_reads < 1:
         raise ValueError(f"need seeds >= 1 and num_reads >= 1, got {seeds} and {num_reads}")
+    if presolve and not isinstance(puzzle, PicrossFormulation):
+        from .logic import propagate
+
+        logic = propagate(puzzle, known)
+        known = known if logic.contradiction else logic.known
     formulation = puzzle if isinstance(puzzle, PicrossFormulation) else build_formulation(
         puzzle, bounds=bounds, known=known
     )
     if formulation.num_variables == 0:
-        raise ValueError("the formulation has no free variables: there are no weights to tune")
+        raise ValueError("the model has no free variables (presolve settled every cell?): there are no weights "
+                         "to tune")
     options = dict(num_reads=num_reads, num_sweeps=num_sweeps, sampler=sampler, beta_range=beta_range)
     tasks = [(i, w, s) for i, w in enumerate(points) for s in _seed_values(seed, seeds)]
     runs: list[dict] = []
@@ -403,7 +415,7 @@ def tune(
 
     def finish(interrupted: bool) -> TuneResult:
         return TuneResult(formulation.puzzle.name, list(points), summarize(points, runs, seeds), runs, seeds,
-                          interrupted, time.perf_counter() - start)
+                          interrupted, time.perf_counter() - start, formulation.num_variables)
 
     def record(index: int, run_seed: int, run: dict) -> None:
         runs.append({"point": index, "seed": run_seed, **run})

@@ -225,3 +225,16 @@ def test_cli_tune_refuses_to_overwrite_before_running(tmp_path, capsys):
     assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing),
                  "--force"]) == 0
     assert existing.read_text().startswith("point,one_hot,")
+
+
+def test_presolve_sweeps_the_smaller_model(capsys):
+    smile = str(INSTANCES / "smile7.px")
+    assert main(["tune", smile, "--grid", "match=1:2:2", "--reads", "10", "--workers", "1", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)["num_variables"]
+    assert main(["tune", smile, "--grid", "match=1:2:2", "--reads", "10", "--workers", "1", "--json",
+                 "--presolve"]) == 0
+    presolved = json.loads(capsys.readouterr().out)["num_variables"]
+    assert 0 < presolved < plain
+    # The 5x5 "A" is settled entirely by line logic: nothing is left to tune (exit 2, one line).
+    assert main(["tune", A5, "--grid", "match=1:2:2", "--workers", "1", "--presolve"]) == 2
+    assert "no free variables" in capsys.readouterr().err

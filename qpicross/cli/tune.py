@@ -45,6 +45,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--sampler", default="sa", help=f"one of: {', '.join(SAMPLERS)} (default sa)")
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
                    help="variable pruning (default stacking)")
+    p.add_argument("--presolve", action="store_true",
+                   help="settle cells by line logic first and sweep the smaller model that is left")
     p.add_argument("--workers", type=int, default=None, metavar="W",
                    help="local processes (default: every CPU; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = tune(
             puzzle, points, num_reads=args.reads, num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
-            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, workers=args.workers, scheduler=args.scheduler,
+            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, presolve=args.presolve, workers=args.workers, scheduler=args.scheduler,
             progress=Progress(f"tuning {puzzle.name}"),
         )
     except TuneInterrupted as stop:
@@ -150,7 +152,7 @@ def _fmt_tts(value: float) -> str:
 def print_report(result: TuneResult) -> None:
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
-    print(f"{result.puzzle}: {len(result.records)} points x {result.seeds} seed(s), "
+    print(f"{result.puzzle}: {result.num_variables} variables, {len(result.records)} points x {result.seeds} seed(s), "
           f"{result.records[0]['num_reads'] if result.records else 0} reads per point, {result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
