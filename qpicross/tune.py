@@ -533,6 +533,18 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
     else:
         image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=max(1e-9, float(p.max())), s=40,
                            edgecolors="#444444", linewidths=0.4)
+        best = result.best
+        ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none", markeredgecolor="#d62728",
+                markeredgewidth=2, linestyle="none", label="best")
+        ax.legend(loc="best", fontsize=8, framealpha=0.8)
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+        for values, axis, set_scale in ((xs, ax.xaxis, ax.set_xscale), (ys, ax.yaxis, ax.set_yscale)):
+            if values.min() > 0 and values.max() / values.min() >= 8:  # a wide (e.g. --log) range
+                set_scale("log")
+                axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+                axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+                axis.set_minor_formatter(NullFormatter())
     fig.colorbar(image, ax=ax, label="success probability")
     ax.set_xlabel(f"{x} weight")
     ax.set_ylabel(f"{y} weight")

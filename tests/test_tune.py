@@ -238,3 +238,11 @@ def test_presolve_sweeps_the_smaller_model(capsys):
     # The 5x5 "A" is settled entirely by line logic: nothing is left to tune (exit 2, one line).
     assert main(["tune", A5, "--grid", "match=1:2:2", "--workers", "1", "--presolve"]) == 2
     assert "no free variables" in capsys.readouterr().err
+
+
+def test_plot_tuning_scatters_random_points_on_log_axes(letter_a):
+    points = random_points(parse_grid("one_hot=0.1:10:2,match=0.1:10:2"), 6, log=True, seed=2)
+    result = tune(letter_a, points, num_reads=10, workers=1)
+    ax = plot_tuning(result).axes[0]
+    assert not ax.images and len(ax.collections[0].get_offsets()) == 6
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
