@@ -468,7 +468,7 @@ class AmplifyAESampler(dimod.Sampler):
         rows = rows.reshape(len(result.solutions), -1)[:, : len(labels)]
         sampleset = dimod.SampleSet.from_samples_bqm((rows, labels), bqm)
         sampleset.info["sampler_info"] = {
-            "solver": "Fixstars Amplify AE",
+            "solver": "Fixstars Amplify AE" if self.client is None else type(client).__name__,
             "time_limit_s": time_limit,
             "execution_time_s": result.execution_time.total_seconds(),
             "response_time_s": result.response_time.total_seconds(),

@@ -237,6 +237,53 @@ def test_amplify_polynomial_equals_bqm_energy(letter_a):
             assert float(value) == pytest.approx(binary_bqm.energy(dict(zip(labels, x))))
 
 
+class SimulatedAnnealingAmplifyClient:
+    """An Amplify custom client (amplify.CustomClientProtocol) that anneals locally: Amplify AE's stand-in."""
+
+    parameters = None
+    version = "stand-in"
+
+    @property
+    def acceptable_degrees(self):
+        import amplify
+
+        return amplify.AcceptableDegrees(objective={"Binary": "Quadratic"})
+
+    def solve(self, objective, constraints, dry_run=False):
+        import datetime
+
+        from dwave.samplers import SimulatedAnnealingSampler
+
+        if dry_run:
+            return None
+        position = {variable.id: i for i, variable in enumerate(objective.variables)}
+        bqm = dimod.BinaryQuadraticModel(len(position), "BINARY")
+        for key, coefficient in objective.as_dict().items():
+            if len(key) == 0:
+                bqm.offset += coefficient
+            elif len(key) == 1:
+                bqm.add_linear(position[key[0]], coefficient)
+            else:
+                bqm.add_quadratic(position[key[0]], position[key[1]], coefficient)
+        sampleset = SimulatedAnnealingSampler().sample(bqm, num_reads=20, seed=1, num_sweeps=1000)
+        columns = [sampleset.variables.index(i) for i in range(len(position))]
+        took = datetime.timedelta(milliseconds=5)
+        solutions = [(row[columns].astype(float).tolist(), took) for row in sampleset.record.sample]
+        return type("StandInResult", (), {"_solutions": solutions, "_response_time": took, "_execution_time": took})()
+
+
+def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
+    pytest.importorskip("amplify", reason="the amplify SDK (extra 'amplify') is not installed")
+    from qpicross.cloud import AmplifyAESampler
+
+    result = anneal(letter_a, sampler=AmplifyAESampler(client=SimulatedAnnealingAmplifyClient()))
+    # amplify.solve ran the model through the client and its solutions decoded back onto our labels.
+    dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)
+    assert result.solved and result.energy == 0
+    info = result.to_dict()["sampler_info"]
+    assert info["num_solutions"] == result.num_reads >= 1 and info["execution_time_s"] == pytest.approx(0.005)
+
+
 # --- credentials and the command line -------------------------------------------------------------
 
 
