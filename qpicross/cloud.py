@@ -60,7 +60,8 @@ __all__ = [
 #: Environment variable holding the Fixstars Amplify token.
 AMPLIFY_TOKEN_ENV = "AMPLIFY_TOKEN"
 
-_LEAP_HELP = "run `dwave config create` (or `dwave auth login`), set DWAVE_API_TOKEN, or pass --profile / --token-file"
+_LEAP_HELP = ("run `dwave config create` (or `dwave auth login`), set DWAVE_API_TOKEN, "
+              "or pass --profile / --token-file")
 _AMPLIFY_HELP = f"set {AMPLIFY_TOKEN_ENV} or pass --token-file with a Fixstars Amplify token"
 
 
@@ -100,7 +101,8 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, time_lim
     """
     from .samplers import get_sampler
 
-    given = {"chain_strength": chain_strength, "time_limit": time_limit, "profile": profile, "token": token_file}
+    given = {"chain_strength": chain_strength, "time_limit": time_limit, "profile": profile,
+             "token": token_file}
     given = {k: v for k, v in given.items() if v is not None}
     accepted = get_sampler(sampler).parameters
     for name, value in given.items():
@@ -148,12 +150,14 @@ def _leap_solver(factory_name: str, profile: str | None, token: str | None, solv
     if not leap_token_configured(profile, token):
         where = f" (profile {profile!r})" if profile else ""
         raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
-    config = {k: v for k, v in {"profile": profile, "token": token, "solver": solver}.items() if v is not None}
+    config = {"profile": profile, "token": token, "solver": solver}
+    config = {k: v for k, v in config.items() if v is not None}
     try:
         return getattr(system, factory_name)(**config)
     except Exception as exc:  # network, authentication, unknown solver, bad config file
         raise SamplerUnavailableError(
-            f"cannot use D-Wave Leap ({type(exc).__name__}: {_scrub(exc, token)}); check the network, or {_LEAP_HELP}"
+            f"cannot use D-Wave Leap ({type(exc).__name__}: {_scrub(exc, token)}); "
+            f"check the network, or {_LEAP_HELP}"
         ) from None
 
 
@@ -187,7 +191,8 @@ def qpu_sampler_info(sampleset: dimod.SampleSet, solver: str | None = None) -> d
         fraction = np.asarray(sampleset.record.chain_break_fraction, dtype=float)
         info["chain_break_fraction"] = float(fraction @ counts / num_reads)
         info["reads_with_chain_breaks"] = float(counts[fraction > 0].sum() / num_reads)
-    info.update(logical_variables=len(chains), physical_qubits=int(sum(chains)), max_chain_length=max(chains, default=0))
+    info.update(logical_variables=len(chains), physical_qubits=int(sum(chains)),
+                max_chain_length=max(chains, default=0))
     access = _timing_us(sampleset.info, "qpu_access_time")
     info["qpu_access_time_us"] = access
     info["qpu_access_time_per_read_us"] = access / num_reads if access is not None and num_reads else None
@@ -203,19 +208,22 @@ def describe_sampler_info(info: dict) -> str:
         ...     "physical_qubits": 70, "max_chain_length": 3, "chain_strength": 1.97,
         ...     "chain_break_fraction": 0.004, "reads_with_chain_breaks": 0.1,
         ...     "qpu_access_time_us": 31000.0, "qpu_access_time_per_read_us": 310.0})
-        'Advantage_system4.1: 44 variables on 70 qubits (chains up to 3, strength 1.97); chain breaks 0.4% (10.0% of reads); QPU access 31.0 ms (310 us per read)'
+        'Advantage_system4.1: 44 variables on 70 qubits (chains up to 3, strength 1.97);
+        chain breaks 0.4% (10.0% of reads); QPU access 31.0 ms (310 us per read)'
     """
     parts = []
     if "physical_qubits" in info:
         parts.append(f"{info['logical_variables']} variables on {info['physical_qubits']} qubits "
-                     f"(chains up to {info['max_chain_length']}, strength {info.get('chain_strength', 0):.3g})")
+                     f"(chains up to {info['max_chain_length']}, "
+                     f"strength {info.get('chain_strength', 0):.3g})")
     if info.get("chain_break_fraction") is not None:
         parts.append(f"chain breaks {100 * info['chain_break_fraction']:.1f}% "
                      f"({100 * info['reads_with_chain_breaks']:.1f}% of reads)")
     if info.get("qpu_access_time_us") is not None:
         per_read = info.get("qpu_access_time_per_read_us")
+        shown = per_read is not None and "physical_qubits" in info  # per read means little for hybrids
         parts.append(f"QPU access {info['qpu_access_time_us'] / 1000:.1f} ms"
-                     + (f" ({per_read:.0f} us per read)" if per_read is not None and "physical_qubits" in info else ""))
+                     + (f" ({per_read:.0f} us per read)" if shown else ""))
     for key, label in (("run_time_us", "run time"), ("charge_time_us", "charged")):
         if info.get(key) is not None:
             parts.append(f"{label} {info[key] / 1e6:.2f} s")
@@ -248,9 +256,9 @@ class QPUSampler(dimod.Sampler):
     def properties(self) -> dict:
         return {"category": "qpu"}
 
-    def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 100, chain_strength: float | None = None,
-               profile: str | None = None, token: str | None = None, embedding_parameters: dict | None = None,
-               **qpu_parameters) -> dimod.SampleSet:
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 100,
+               chain_strength: float | None = None, profile: str | None = None, token: str | None = None,
+               embedding_parameters: dict | None = None, **qpu_parameters) -> dimod.SampleSet:
         """Embed the BQM (minorminer), sample it on the QPU and unembed (majority vote on broken chains).
 
         Args:
@@ -280,7 +288,9 @@ class QPUSampler(dimod.Sampler):
             )
         except ValueError as exc:
             if "embedding" in str(exc).lower():
-                raise ValueError(f"no embedding of {bqm.num_variables} variables found on the QPU ({exc})") from None
+                raise ValueError(
+                    f"no embedding of {bqm.num_variables} variables found on the QPU ({exc})"
+                ) from None
             raise
         sampleset.resolve()
         solver = getattr(getattr(qpu, "solver", None), "name", None) or qpu.properties.get("chip_id")
@@ -323,8 +333,8 @@ class HybridBQMSampler(dimod.Sampler):
         Args:
             time_limit: Seconds; None lets the solver pick its minimum for the problem size.
         """
-        hybrid = self.hybrid or _leap_solver("LeapHybridSampler", profile or self.profile, token or self.token,
-                                             self.solver)
+        hybrid = self.hybrid or _leap_solver("LeapHybridSampler", profile or self.profile,
+                                             token or self.token, self.solver)
         if time_limit is not None:
             kwargs["time_limit"] = time_limit
         # Integer labels travel through any serialisation; map back afterwards.
@@ -353,7 +363,8 @@ class HybridCQMSampler(dimod.Sampler):
 
     def __init__(self, hybrid=None, *, matching: str = "objective", profile: str | None = None,
                  token: str | None = None, solver=None):
-        self.hybrid, self.matching, self.profile, self.token, self.solver = hybrid, matching, profile, token, solver
+        self.hybrid, self.matching = hybrid, matching
+        self.profile, self.token, self.solver = profile, token, solver
 
     @property
     def parameters(self) -> dict:
@@ -413,8 +424,9 @@ def bqm_to_amplify(bqm: dimod.BinaryQuadraticModel):
     """
     amplify = _import("amplify", "amplify")
     binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is not dimod.BINARY else bqm
-    linear, (irow, icol, quadratic), offset, labels = binary.to_numpy_vectors(variable_order=list(binary.variables),
-                                                                       return_labels=True)
+    linear, (irow, icol, quadratic), offset, labels = binary.to_numpy_vectors(
+        variable_order=list(binary.variables), return_labels=True,
+    )
     variables = amplify.VariableGenerator().array("Binary", max(len(labels), 1))
     poly = amplify.Poly(float(offset))
     if len(labels):

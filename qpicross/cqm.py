@@ -52,7 +52,9 @@ __all__ = ["build_cqm", "Matching"]
 Matching = Literal["objective", "constraints"]
 
 
-def build_cqm(formulation: PicrossFormulation, matching: Matching = "objective") -> dimod.ConstrainedQuadraticModel:
+def build_cqm(
+    formulation: PicrossFormulation, matching: Matching = "objective"
+) -> dimod.ConstrainedQuadraticModel:
     """Build the constrained model of a formulation.
 
     Args:
@@ -94,7 +96,8 @@ def build_cqm(formulation: PicrossFormulation, matching: Matching = "objective")
                     cqm.add_constraint_from_iterable([(labels[variables[0]], 1)], "==", rhs=1,
                                                      label=f"one_hot {name} {line} block {k}")
             for k in range(len(clue) - 1):
-                _add_order(cqm, formulation, free, fixed, kind, line, k, clue[k], f"order {name} {line} blocks {k}-{k + 1}")
+                _add_order(cqm, formulation, free, fixed, kind, line, k, clue[k],
+                           f"order {name} {line} blocks {k}-{k + 1}")
 
     if matching == "objective":
         cqm.set_objective(formulation.term_bqm("match"))

@@ -68,7 +68,9 @@ def export_format(path: str | os.PathLike, format: str | None = None) -> str:
     if format is None:
         suffix = Path(path).suffix.lower()
         if suffix not in EXPORT_FORMATS:
-            raise ValueError(f"{path}: unknown model extension {suffix!r}; use one of {', '.join(EXPORT_FORMATS)}")
+            raise ValueError(
+                f"{path}: unknown model extension {suffix!r}; use one of {', '.join(EXPORT_FORMATS)}"
+            )
         return EXPORT_FORMATS[suffix]
     if format not in EXPORT_FORMATS.values():
         raise ValueError(f"unknown model format {format!r}; use one of {', '.join(EXPORT_FORMATS.values())}")
@@ -100,7 +102,9 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
 
         logic = propagate(puzzle)
         if logic.contradiction:
-            raise ValueError(f"{puzzle.name or 'puzzle'}: line logic proves it has no solution; nothing to export")
+            raise ValueError(
+                f"{puzzle.name or 'puzzle'}: line logic proves it has no solution; nothing to export"
+            )
         known = logic.known
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     if format == "cqm":

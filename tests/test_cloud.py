@@ -204,7 +204,8 @@ def test_hybrid_cqm_through_anneal_decodes_like_any_sampler():
     puzzle = tiny_puzzles(1)[0]
     result = anneal(puzzle, sampler=HybridCQMSampler(hybrid=dimod.ExactCQMSolver()))
     assert result.solved and result.energy == 0
-    dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)  # BQM energies, not the CQM objective
+    # The reads carry the BQM's energies, not the CQM objective.
+    dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)
     info = result.to_dict()["sampler_info"]
     assert 0 < info["feasible_fraction"] <= 1 and info["num_constraints"] > 0
 
@@ -269,7 +270,8 @@ class SimulatedAnnealingAmplifyClient:
         columns = [sampleset.variables.index(i) for i in range(len(position))]
         took = datetime.timedelta(milliseconds=5)
         solutions = [(row[columns].astype(float).tolist(), took) for row in sampleset.record.sample]
-        return type("StandInResult", (), {"_solutions": solutions, "_response_time": took, "_execution_time": took})()
+        result = {"_solutions": solutions, "_response_time": took, "_execution_time": took}
+        return type("StandInResult", (), result)()
 
 
 def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
@@ -335,8 +337,10 @@ def test_cli_rejects_cloud_options_for_local_samplers(capsys):
 
 # --- the real services (skipped without credentials) ----------------------------------------------
 
-needs_leap = pytest.mark.skipif(not leap_token_configured(),
-                                reason="no D-Wave Leap token configured (dwave config create or DWAVE_API_TOKEN)")
+needs_leap = pytest.mark.skipif(
+    not leap_token_configured(),
+    reason="no D-Wave Leap token configured (dwave config create or DWAVE_API_TOKEN)",
+)
 needs_amplify = pytest.mark.skipif(not os.environ.get("AMPLIFY_TOKEN"), reason="AMPLIFY_TOKEN is not set")
 
 

@@ -68,8 +68,9 @@ def test_presolve_exports_the_reduced_model(tmp_path, shared_instances):
 
     puzzle = load_puzzle(shared_instances / "bompol" / "bird.px")
     full, reduced = tmp_path / "full.json", tmp_path / "reduced.coo"
-    assert main(["export", str(shared_instances / "bompol" / "bird.px"), "-o", str(full)]) == 0
-    assert main(["export", str(shared_instances / "bompol" / "bird.px"), "-o", str(reduced), "--presolve"]) == 0
+    bird = str(shared_instances / "bompol" / "bird.px")
+    assert main(["export", bird, "-o", str(full)]) == 0
+    assert main(["export", bird, "-o", str(reduced), "--presolve"]) == 0
     expected = build_formulation(puzzle, known=propagate(puzzle).known)
     model = load_model(reduced)
     assert model == expected.bqm()

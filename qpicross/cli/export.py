@@ -7,7 +7,14 @@ import json
 
 from ..export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
 from ..formulation import PenaltyWeights
-from ._common import UsageError, add_puzzle_argument, check_output_path, load_puzzle_arg, print_json, write_output
+from ._common import (
+    UsageError,
+    add_puzzle_argument,
+    check_output_path,
+    load_puzzle_arg,
+    print_json,
+    write_output,
+)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -44,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
                                                 presolve=args.presolve, matching=args.matching)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    comments = [f"puzzle {puzzle.name}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}", f"bounds {args.bounds}",
-                f"weights {json.dumps(weights.as_dict())}", f"presolve {args.presolve}"]
+    comments = [f"puzzle {puzzle.name}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
+                f"bounds {args.bounds}", f"weights {json.dumps(weights.as_dict())}",
+                f"presolve {args.presolve}"]
     comments += [f"fixed {json.dumps(label)} = 1" for label in formulation.fixed_labels]
     path = write_output(args.output, model_bytes(model, format, comments=comments), args.force)
     summary = {
