@@ -28,7 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "tune", help="sweep penalty weights: success probability and TTS99 per point",
         description="Sweep penalty weights over a grid (or random points), building the formulation once, "
-                    "and report success probability (Wilson 95 %% interval) and TTS99 per point.",
+                    "and report success probability (Wilson 95 % interval) and TTS99 per point.",
     )
     add_puzzle_argument(p)
     p.add_argument("--grid", required=True, metavar="NAME=LOW:HIGH:N,...",
