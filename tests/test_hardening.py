@@ -155,7 +155,8 @@ TIMING = re.compile(r'"timing": \{[^}]*\}')
 
 # Not tabu: dwave-samplers' TabuSampler stops on a wall-clock timeout (20 ms by default), so
 # its reads depend on machine speed even with a seed.
-@pytest.mark.parametrize("extra", [[], ["--reads", "120"], ["--bounds", "published", "--weights", "match=2"]])
+@pytest.mark.parametrize("extra", [[], ["--reads", "120"], ["--bounds", "published", "--weights", "match=2"],
+                                   ["--presolve"]])
 def test_same_seed_gives_byte_identical_json(tmp_path, capsys, extra):
     board = np.random.default_rng(5).integers(0, 2, (8, 8))
     path = tmp_path / "r.json"
