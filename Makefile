@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean
+.PHONY: demo test install figures clean bench bench-ablation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,45 @@ test: $(VENV)/.installed-test
 # `qpicross bench --json FILE` results file instead of measuring the shipped puzzles.
 figures: $(VENV)/.installed-test
 	$(BIN)/python -m qpicross.figures figures $(FIGURE_ARGS)
+
+# Annealing benchmarks behind the README's "Results: annealing at scale" (about 30 minutes
+# on 2 cores). They read the puzzle collections from SHARED, never copied into the repository.
+SHARED       ?= ../shared/instances
+TOURNAMENT   := $(SHARED)/external/NonogramRecord/question
+BENCH_PURE   := instances $(foreach p,pikachu clock layton bird knife ratz tardis panda,$(SHARED)/bompol/$(p).px) \
+                $(TOURNAMENT)/taai2011.txt\#1-20
+BENCH_HYBRID := $(SHARED)/bompol $(foreach f,taai2011 tcga2012 icga2016 icga2018 icga2023,$(TOURNAMENT)/$(f).txt\#1-100)
+SHIFT        := --sampler shift --option target_energy=0 --sweeps 5000
+
+bench: $(VENV)/.installed
+	mkdir -p results
+	-$(BIN)/qpicross bench $(BENCH_PURE) $(SHIFT) --baseline --reads 10 --time-budget 30 --workers 2 \
+	    --csv results/bench_pure.csv --json results/bench_pure.json --plot figures/bench_pure.png
+	-$(BIN)/qpicross bench $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
+	    --csv results/bench_phantom.csv --json results/bench_phantom.json
+	-$(BIN)/qpicross bench $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
+	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png
+
+# What was tried and what paid, on one small set (about 10 minutes).
+ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3
+bench-ablation: $(VENV)/.installed
+	mkdir -p results
+	-$(BIN)/qpicross bench $(ABLATION_SET) $(SHIFT) --reads 5 --label shift --csv results/ablation_shift.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) $(SHIFT) --reads 5 --option num_replicas=1 --label shift-anneal \
+	    --csv results/ablation_shift_anneal.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) $(SHIFT) --reads 5 --option line_moves=0.0 --label shift-no-line-moves \
+	    --csv results/ablation_shift_no_line_moves.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) $(SHIFT) --reads 5 --weights at_most_one=0 --label shift-no-at-most-one \
+	    --csv results/ablation_shift_no_at_most_one.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) $(SHIFT) --reads 5 --weights order=2 --label shift-order2 \
+	    --csv results/ablation_shift_order2.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --csv results/ablation_sa.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights match=2 --label sa-match2 \
+	    --csv results/ablation_sa_match2.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights one_hot=2,order=2 \
+	    --label sa-onehot2-order2 --csv results/ablation_sa_onehot2_order2.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights at_most_one=0 \
+	    --label sa-no-at-most-one --csv results/ablation_sa_no_at_most_one.csv
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -155,6 +155,7 @@ class BenchResult:
     bounds: str
     weights: str
     presolve: bool
+    options: str
     num_variables: int
     num_couplers: int
     num_fixed: int
@@ -197,6 +198,10 @@ CSV_FIELDS = [f.name for f in dataclasses.fields(BenchResult)]
 
 def _weights_text(weights: PenaltyWeights) -> str:
     return ",".join(f"{k}={v:g}" for k, v in weights.as_dict().items())
+
+
+def _options_text(options: tuple[tuple[str, object], ...]) -> str:
+    return ",".join(f"{k}={v!r}".replace(" ", "") for k, v in options)
 
 
 def _presolve(puzzle: Puzzle) -> np.ndarray:
@@ -298,6 +303,7 @@ def bench_puzzle(
         bounds=config.bounds,
         weights=_weights_text(config.weights),
         presolve=config.presolve,
+        options=_options_text(config.options),
         num_variables=bqm.num_variables,
         num_couplers=bqm.num_interactions,
         num_fixed=len(formulation.fixed_labels),
@@ -449,7 +455,7 @@ def _failed(puzzle: Puzzle, config: BenchConfig, source: str, message: str) -> B
     nan = math.nan
     return BenchResult(
         puzzle.name, source, puzzle.num_rows, puzzle.num_cols, config.name, config.sampler, config.num_sweeps,
-        config.bounds, _weights_text(config.weights), config.presolve, 0, 0, 0, 0.0, 0.0, 0, 0, 0.0, nan,
+        config.bounds, _weights_text(config.weights), config.presolve, _options_text(config.options), 0, 0, 0, 0.0, 0.0, 0, 0, 0.0, nan,
         0.0, 0.0, 1.0, math.inf, math.inf, math.inf, nan, nan, nan, {}, False, error=message,
     )
 

@@ -73,7 +73,7 @@ def test_wilson_interval_contains_the_estimate_and_narrows():
 
 
 def _result(config, tts, puzzle="x"):
-    return BenchResult(puzzle, "", 5, 5, config, "sa", None, "stacking", "", False, 1, 1, 0, 0.0, 0.0, 10, 1,
+    return BenchResult(puzzle, "", 5, 5, config, "sa", None, "stacking", "", False, "", 1, 1, 0, 0.0, 0.0, 10, 1,
                        1.0, 0.1, 0.1, 0.0, 1.0, tts, tts, tts, 0.0, 0.0, 0.0, {}, False)
 
 
@@ -142,11 +142,14 @@ def test_cli_bench_end_to_end(tmp_path, capsys):
 
 
 def test_cli_bench_json_to_stdout(capsys):
-    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "10", "--sweeps", "100", "--json"])
+    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "10", "--sweeps", "100", "--json",
+                 "--sampler", "shift", "--label", "mine", "--option", "num_replicas=2"])
     data = json.loads(capsys.readouterr().out)
     assert code in (0, 1)
     assert data["meta"]["cpus"] >= 1
-    assert data["results"][0]["num_reads"] == 10
+    row = data["results"][0]
+    assert row["num_reads"] == 10 and row["config"] == "mine" and row["options"] == "num_replicas=2"
+    assert data["summary"]["mine"]["puzzles"] == 1
 
 
 @pytest.mark.parametrize("argv, fragment", [

@@ -44,6 +44,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="variable pruning (default stacking)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="extra sampler parameter, e.g. num_replicas=8 (repeatable)")
+    p.add_argument("--label", default=None, metavar="NAME",
+                   help="name of the configuration in tables and files (default: the sampler's name)")
     p.add_argument("--presolve", action="store_true", help="settle cells by line logic before annealing")
     p.add_argument("--baseline", action="store_true",
                    help="also run the published formulation with SA defaults and report TTS ratios to it")
@@ -101,7 +103,9 @@ def configs_from_args(args: argparse.Namespace) -> list[BenchConfig]:
             if BASELINE not in configs:
                 configs.append(BASELINE)
             continue
-        label = name + (f"-{n}" if len(sweeps) > 1 else "") + ("+presolve" if args.presolve else "")
+        label = (args.label or name) + (f"-{n}" if len(sweeps) > 1 else "")
+        if args.label is None and args.presolve:
+            label += "+presolve"
         configs.append(BenchConfig(label, name, n, args.bounds, weights, args.presolve, tuple(options)))
     return configs
 
