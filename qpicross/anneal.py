@@ -63,7 +63,8 @@ class AnnealResult:
     seed: int | None
     timing: dict[str, float]
     #: What line-logic presolve did (None when off): ``variables_before``,
-    #: ``variables_after``, ``cells_settled``, ``fraction_settled``,
+    #: ``variables_after`` (the presolved QUBO), ``variables_annealed`` (0 when
+    #: logic settled every cell), ``cells_settled``, ``fraction_settled``,
     #: ``solved_by_logic``, ``contradiction``.
     presolve: dict | None = None
 
@@ -174,11 +175,16 @@ def anneal(
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     bqm = formulation.bqm(weights)
     t1 = time.perf_counter()
+    solved_by_logic = presolve_info is not None and presolve_info["solved_by_logic"]
     if presolve_info is not None:
         presolve_info["variables_after"] = bqm.num_variables
-    if bqm.num_variables == 0:
-        # Everything was fixed (or the puzzle is blank): one trivial read.
-        sampleset = dimod.SampleSet.from_samples([{}], dimod.BINARY, energy=[bqm.offset])
+        presolve_info["variables_annealed"] = 0 if solved_by_logic else bqm.num_variables
+    if bqm.num_variables == 0 or solved_by_logic:
+        # Everything was fixed, or line logic settled every cell (the pruning by cells can leave a few
+        # start variables that only the order of the blocks rules out): one read, the logic's board.
+        read = formulation.sample_from_board(known) if solved_by_logic else {}
+        sampleset = dimod.SampleSet.from_samples_bqm(read, bqm) if read else dimod.SampleSet.from_samples(
+            [{}], dimod.BINARY, energy=[bqm.offset])
         name = "none"
     else:
         # Samplers that need the puzzle's structure, not just the BQM (hybrid-cqm), list "formulation".

@@ -27,6 +27,7 @@ def test_logic_alone_solving_is_reported_as_zero_variables(letter_a):
     result = anneal(letter_a, presolve=True, num_reads=10, seed=1)
     assert result.solved and result.presolve["solved_by_logic"]
     assert result.presolve["variables_after"] == 0 == result.bqm.num_variables
+    assert result.presolve["variables_annealed"] == 0
     assert result.presolve["variables_before"] > 0
     assert result.success_probability == 1.0 and result.sampler == "none"
 
@@ -44,3 +45,14 @@ def test_presolve_respects_given_known_cells():
     result = anneal(puzzle, presolve=True, known=known, num_reads=100, seed=2)
     assert result.presolve["variables_before"] == build_formulation(puzzle, known=known).num_variables
     assert result.presolve["cells_settled"] >= propagate(puzzle).num_settled
+
+
+def test_logic_solved_puzzle_anneals_nothing_even_if_pruning_leaves_variables():
+    # Row "#.#...#" with clue (1, 1, 1): pruning by cells alone keeps block 0 at column 2
+    # (its neighbours are empty), though the order of the blocks rules it out.
+    puzzle = Puzzle.from_board(["#.#...#"])
+    result = anneal(puzzle, presolve=True, num_reads=10, seed=1)
+    info = result.presolve
+    assert info["solved_by_logic"] and info["variables_annealed"] == 0
+    assert info["variables_after"] == result.bqm.num_variables > 0
+    assert result.solved and result.sampler == "none" and result.num_reads == 1

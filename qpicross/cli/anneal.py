@@ -38,6 +38,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--presolve", action="store_true",
                    help="run line logic first and anneal only the cells it leaves open")
+    p.add_argument("--logic-rounds", type=int, default=0, metavar="N",
+                   help="with presolve: up to N anneals; between them, probe the cells the low-energy reads "
+                        "agree on with line logic and keep what it proves (qpicross.hybrid)")
     p.add_argument("--force", action="store_true",
                    help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
     cloud = p.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
@@ -85,8 +88,16 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     try:
-        result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), force=args.force,
-                        presolve=args.presolve, **options)
+        if args.logic_rounds < 0:
+            raise UsageError(f"--logic-rounds must be at least 0, got {args.logic_rounds}")
+        if args.logic_rounds:
+            from ..hybrid import anneal_with_logic
+
+            result = anneal_with_logic(puzzle, rounds=args.logic_rounds, force=args.force,
+                                       progress=Progress(f"annealing {puzzle.name}"), **options)
+        else:
+            result = anneal(puzzle, progress=Progress(f"annealing {puzzle.name}"), force=args.force,
+                            presolve=args.presolve, **options)
     except ValueError as exc:  # e.g. the exact sampler refusing a large model
         raise UsageError(str(exc)) from None
     if args.plot:
@@ -110,6 +121,12 @@ def print_report(result) -> None:
             "line logic found a contradiction: no solution" if pre["contradiction"] else "annealing the rest")
         print(f"presolve: line logic settled {pre['cells_settled']} cells ({100 * pre['fraction_settled']:.1f}%); "
               f"variables {pre['variables_before']} -> {pre['variables_after']}; {done}")
+        for number, step in enumerate(pre.get("rounds", [])):
+            print(f"  round {number}: {step['variables']} variables, {step['unknown_cells']} unknown cells, "
+                  f"success {step['success_probability']:.3f} over {step['num_reads']} reads, energy {step['energy']:g}")
+        if "rounds" in pre:
+            print(f"  probing: {pre['probes']} probes proved {pre['cells_proven']} cells; "
+                  f"{pre['cells_settled_final']} cells settled in the end")
     print(board_text(result.puzzle, result.board))
     print()
     verdict = "SOLVED" if result.solved else f"NOT SOLVED ({len(result.best.broken_lines)} broken lines: "
