@@ -124,7 +124,8 @@ def test_dask_local_cluster_gives_the_serial_answer(letter_a):
     distributed = pytest.importorskip("distributed")
     points = grid_points(parse_grid(MATCH_OFF_ON))
     serial = tune(letter_a, points, num_reads=20, seeds=2, workers=1)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+    # Worker processes: the formulation and the task travel pickled, as on a real cluster.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
                                   dashboard_address=None) as cluster:
         on_dask = tune(letter_a, points, num_reads=20, seeds=2, scheduler=cluster.scheduler_address)
     assert [r["successes"] for r in on_dask.records] == [r["successes"] for r in serial.records]
