@@ -312,7 +312,8 @@ def encode_sat(puzzle: Puzzle) -> tuple[list[list[int]], int]:
 
     Examples:
         >>> from qpicross import Puzzle
-        >>> clauses, num_vars = encode_sat(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+        >>> letter_a = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+        >>> clauses, num_vars = encode_sat(letter_a)
         >>> len(clauses), num_vars  # 25 cells + order and cover variables
         (243, 109)
     """

@@ -54,8 +54,10 @@ def read_agreement(result: AnnealResult, top_fraction: float = 0.25) -> np.ndarr
     return (np.tensordot(w, rows, axes=1) + np.tensordot(w, cols, axes=1)) / (2 * w.sum())
 
 
-def _probe(puzzle: Puzzle, known: np.ndarray, cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """Try each cell at the value opposite to ``values`` (then at ``values``); keep what a contradiction proves.
+def _probe(
+    puzzle: Puzzle, known: np.ndarray, cells: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, int, int]:
+    """Try each cell at the value opposite to ``values``, then at ``values``; keep what contradictions prove.
 
     Returns the new known cells, probes run, and cells proven by probing.
     """

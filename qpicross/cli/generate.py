@@ -19,7 +19,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible puzzle")
     p.add_argument("--unique", action="store_true", help="retry until the solution is provably unique")
     p.add_argument("--method", choices=METHODS, default="sat", help="exact solver for --unique (default sat)")
-    p.add_argument("--max-tries", type=int, default=1000, help="boards to draw before giving up (default 1000)")
+    p.add_argument("--max-tries", type=int, default=1000,
+                   help="boards to draw before giving up (default 1000)")
     p.add_argument("--name", default=None, help="puzzle name (default random-RxC-dD-sS)")
     p.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="write the puzzle here (format from the extension); default: .px text on stdout")
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
             "output": str(path) if args.output else None,
         })
     elif args.output:
-        verdict = f"unique solution ({generated.tries} tries)" if generated.unique else "uniqueness not checked"
+        verdict = (f"unique solution ({generated.tries} tries)" if generated.unique
+                   else "uniqueness not checked")
         print(f"wrote {path}: {puzzle}, {puzzle.num_filled} filled cells, {verdict}")
         print(board_text(puzzle, generated.board))
     else:

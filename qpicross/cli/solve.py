@@ -1,4 +1,4 @@
-"""``qpicross solve PUZZLE``: solve exactly (SAT or CP-SAT) and check uniqueness, or see how far line logic gets."""
+"""``qpicross solve PUZZLE``: solve exactly (SAT or CP-SAT) and check uniqueness, or run line logic alone."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="sat: compact CNF with python-sat (default); cpsat: the CP report's model in "
                         "OR-tools CP-SAT; logic: line logic to a fixpoint, no search")
     p.add_argument("--model", choices=MODELS, default="M3",
-                   help="cpsat constraint set: M1 (1a-1f), M2 (+ stacking 1g-1j), M3 (+ blanks 1k-1n, default)")
+                   help="cpsat constraint set: M1 (1a-1f), M2 (+ stacking 1g-1j), "
+                        "M3 (+ blanks 1k-1n, default)")
     p.add_argument("--no-unique", action="store_true", help="do not look for a second solution")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="cpsat: give up each solve after this long")
@@ -34,7 +35,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]  # bad input fails before solving
+    # Load every file first: bad input fails before any solving.
+    puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]
     outputs, codes = [], []
     for number, puzzle in enumerate(puzzles):
         if number and not args.json:
@@ -54,7 +56,7 @@ def _run_exact(puzzle, args) -> tuple[int, dict]:
     if args.json:
         return (0 if result.solved else 1), result.to_dict()
     what = {"unique": "unique solution", "multiple": "solved, NOT unique (a second solution exists)",
-            "solved": "solved (uniqueness not checked)" if args.no_unique else "solved (uniqueness undecided)",
+            "solved": "solved (uniqueness " + ("not checked)" if args.no_unique else "undecided)"),
             "infeasible": "no solution", "unknown": "no solution found within the time limit"}[result.status]
     model = f" {result.model}" if result.model else ""
     print(f"{puzzle}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
