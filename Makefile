@@ -26,8 +26,8 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
-# The README's figures (about a minute on 2 cores). FIGURE_ARGS=--results FILE plots a
-# `qpicross bench --json FILE` results file instead of measuring the shipped puzzles.
+# The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
+# when committed (else measures instances/); FIGURE_ARGS="--results FILE..." names other files.
 figures: $(VENV)/.installed-test
 	$(BIN)/python -m qpicross.figures figures $(FIGURE_ARGS)
 

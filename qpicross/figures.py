@@ -7,11 +7,11 @@
   cells where row and column variables disagree crossed out;
 * ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
   (:func:`qpicross.tune.tune`) on the 7x7 smile;
-* ``scaling.png`` -- success probability and TTS99 against puzzle size for the
-  baseline, plain SA on the package's formulation, and the package's best sampler
-  without and with presolve (:func:`plot_scaling`),
-  from a committed ``qpicross bench --json`` results file if one is given,
-  else measured on the puzzles shipped in ``instances/``.
+* ``scaling.png`` -- success probability and TTS99 against puzzle size
+  (:func:`plot_scaling`): from the ``make bench`` results in ``results/`` when they
+  are committed, else measured now on the puzzles shipped in ``instances/`` for
+  the baseline, plain SA on the package's formulation, and the package's best
+  sampler without and with presolve.
 
 Nothing here runs at import; matplotlib is imported by the functions that draw.
 
@@ -38,7 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["INSTANCES", "scaling_configs", "scaling_rows", "plot_scaling", "make_figures", "main"]
+__all__ = ["INSTANCES", "BENCH_RESULTS", "BEST_SHIFT", "committed_results", "scaling_configs", "scaling_rows",
+           "plot_scaling", "make_figures", "main"]
 
 #: The puzzles shipped with the repository.
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -92,40 +93,55 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
     return path
 
 
+#: Where ``make bench`` writes its results (pure annealing with the baseline; the hybrid).
+BENCH_RESULTS = tuple(INSTANCES.parent / "results" / name for name in ("bench_pure.json", "bench_hybrid.json"))
+
+#: The package's best sampler settings, as ``make bench`` runs them.
+BEST_SHIFT = {"sampler": "shift", "num_sweeps": 5000, "options": (("target_energy", 0),)}
+
+
+def committed_results() -> list[Path]:
+    """The files of :data:`BENCH_RESULTS` that exist (committed by ``make bench``)."""
+    return [path for path in BENCH_RESULTS if path.is_file()]
+
+
 def scaling_configs() -> list:
-    """What the scaling plot compares: the published baseline, the package's formulation under plain
-    SA, and the package's best sampler (``shift``, :class:`~qpicross.structured.BlockShiftSampler`)
-    without and with line-logic presolve."""
+    """What the scaling plot compares when it measures: the published baseline, plain SA on the
+    package's formulation, and the package's best sampler (``shift``,
+    :class:`~qpicross.structured.BlockShiftSampler`, stopping a read at energy 0) without and
+    with line-logic presolve."""
     from .bench import BASELINE, BenchConfig
 
-    return [BASELINE, BenchConfig("stacking (SA)"), BenchConfig("shift", sampler="shift"),
-            BenchConfig("shift + presolve", sampler="shift", presolve=True)]
+    return [BASELINE, BenchConfig("stacking (SA)"), BenchConfig("shift", **BEST_SHIFT),
+            BenchConfig("shift + presolve", presolve=True, **BEST_SHIFT)]
 
 
 def scaling_rows(
-    results: str | os.PathLike | None = None,
+    results: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
     *,
     num_reads: int = 100,
     time_budget: float = 1.0,
     workers: int = 1,
 ) -> list[dict]:
-    """Rows for :func:`plot_scaling`: read from a results file, or measured on ``instances/``.
+    """Rows for :func:`plot_scaling`: read from results files, or measured on ``instances/``.
 
     Args:
-        results: A file written by ``qpicross bench --json FILE`` (or ``--csv``).
-            When None, the shipped puzzles are benchmarked now with
+        results: One or more files written by ``qpicross bench --json FILE`` (or
+            ``--csv``). When None, the shipped puzzles are benchmarked now with
             :func:`scaling_configs`.
         num_reads: Reads per puzzle and configuration (when measuring).
         time_budget: Seconds of sampling per puzzle and configuration (when measuring).
         workers: Processes (when measuring).
 
     Returns:
-        One dict per puzzle and configuration, with infinite TTS99 as ``inf``.
+        One dict per puzzle and configuration, with infinite TTS99 as ``inf``;
+        a configuration that presolved is named ``... + presolve``.
     """
     from .bench import read_results, run_bench
 
     if results is not None:
-        rows = read_results(results)
+        paths = [results] if isinstance(results, (str, os.PathLike)) else list(results)
+        rows = [row for path in paths for row in read_results(path)]
     else:
         from .formats import load_puzzle
         from .logic import propagate
@@ -138,12 +154,17 @@ def scaling_rows(
         for key in ("tts99_s", "tts99_low_s", "tts99_high_s"):
             if key in row:
                 row[key] = math.inf if row[key] in (None, "", "inf") else float(row[key])
+        if str(row.get("presolve")).lower() in ("true", "1") and "presolve" not in row["config"]:
+            row["config"] = f"{row['config']} + presolve"
     return rows
 
 
 def plot_scaling(rows: Sequence[dict], title: str | None = None):
     """Success probability (Wilson 95 %) and TTS99 against puzzle size, one line per configuration.
 
+    With one puzzle per size, each configuration is a line through its puzzles.
+    With several puzzles of a size (a benchmark collection), every puzzle is a
+    faint marker and the line goes through the median per size.
     Runs that never solved the puzzle are drawn as ``x`` on a dotted line above
     every finite TTS99; puzzles that line logic settled entirely (no variable
     left to anneal) are hollow markers without an interval.
@@ -160,33 +181,48 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
     fig = Figure(figsize=(10, 3.9), layout="constrained")
     ax_p, ax_t = fig.subplots(1, 2)
     size = lambda r: int(r["rows"]) * int(r["cols"])  # noqa: E731
+    crowded = any(sum(1 for r in rows if r["config"] == c and size(r) == s) > 1
+                  for c in configs for s in {size(r) for r in rows})
     for i, name in enumerate(configs):
         mine = sorted((r for r in rows if r["config"] == name), key=size)
-        cells = np.array([size(r) for r in mine], dtype=float) * (1 + 0.03 * (i - (len(configs) - 1) / 2))
+        dodge = 1 + 0.03 * (i - (len(configs) - 1) / 2)
+        cells = np.array([size(r) for r in mine], dtype=float) * dodge
         p = np.array([float(r["p"]) for r in mine])
-        low = p - np.array([float(r["p_low"]) for r in mine])
-        high = np.array([float(r["p_high"]) for r in mine]) - p
-        by_logic = np.array([int(r["num_variables"]) == 0 for r in mine], dtype=bool)
-        low[by_logic] = high[by_logic] = 0
-        bars = ax_p.errorbar(cells, p, yerr=[low, high], marker=markers[name], capsize=3, label=name)
-        colour = bars.lines[0].get_color()
         tts = np.array([float(r["tts99_s"]) for r in mine])
         solved = np.isfinite(tts)
-        ax_t.plot(cells[solved], tts[solved], marker=markers[name], color=colour, label=name)
+        by_logic = np.array([int(r["num_variables"]) == 0 for r in mine], dtype=bool)
+        if crowded:
+            sizes = np.unique(cells)
+            median_p = [float(np.median(p[cells == c])) for c in sizes]
+            # The median TTS99 counts never-solved runs as infinite: no line where over half failed.
+            median_t = [float(np.median(tts[cells == c])) for c in sizes]
+            line, = ax_p.plot(sizes, median_p, marker=markers[name], label=f"{name} (median)")
+            colour = line.get_color()
+            ax_p.scatter(cells, p, marker=markers[name], s=12, color=colour, alpha=0.25, lw=0)
+            finite_median = np.isfinite(median_t)
+            ax_t.plot(sizes[finite_median], np.array(median_t)[finite_median], marker=markers[name], color=colour)
+            ax_t.scatter(cells[solved], tts[solved], marker=markers[name], s=12, color=colour, alpha=0.25, lw=0)
+        else:
+            low = p - np.array([float(r["p_low"]) for r in mine])
+            high = np.array([float(r["p_high"]) for r in mine]) - p
+            low[by_logic] = high[by_logic] = 0
+            bars = ax_p.errorbar(cells, p, yerr=[low, high], marker=markers[name], capsize=3, label=name)
+            colour = bars.lines[0].get_color()
+            ax_t.plot(cells[solved], tts[solved], marker=markers[name], color=colour, label=name)
+            for ax, values, keep in ((ax_p, p, by_logic), (ax_t, tts, by_logic & solved)):
+                ax.scatter(cells[keep], values[keep], marker=markers[name], s=90, facecolors="white",
+                           edgecolors=colour, zorder=3)
         ax_t.scatter(cells[~solved], np.full(int((~solved).sum()), ceiling), marker="x", s=60, color=colour)
-        for ax, values, keep in ((ax_p, p, by_logic), (ax_t, tts, by_logic & solved)):
-            ax.scatter(cells[keep], values[keep], marker=markers[name], s=90, facecolors="white",
-                       edgecolors=colour, zorder=3)
-    if any(int(r["num_variables"]) == 0 for r in rows):
+    if not crowded and any(int(r["num_variables"]) == 0 for r in rows):
         ax_p.scatter([], [], marker="o", facecolors="white", edgecolors="#555555", label="settled by logic alone")
     sizes = sorted({size(r) for r in rows})
     for ax in (ax_p, ax_t):
         ax.set_xscale("log")
-        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xticks(sizes, [str(s) for s in sizes], fontsize=8 if len(sizes) > 8 else 10)
         ax.minorticks_off()
         ax.set_xlabel("cells (rows x columns)")
     ax_p.set_ylim(-0.03, 1.03)
-    ax_p.set_ylabel("success probability per read (95 % Wilson)")
+    ax_p.set_ylabel("success probability per read" + ("" if crowded else " (95 % Wilson)"))
     ax_p.legend(fontsize=8)
     ax_t.set_yscale("log")
     ax_t.axhline(ceiling, color="#999999", lw=0.8, ls=":")
@@ -196,14 +232,14 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
     return fig
 
 
-def _scaling(out: Path, results: str | None, quick: bool) -> Path:
+def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
     from .bench import machine_info
     from .plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.
     rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0, workers=1)
     if results:
-        title = f"Scaling, from {Path(results).name}"
+        title = f"Scaling, from {', '.join(Path(r).name for r in results)}"
     else:
         info = machine_info()
         reads = max(int(r["num_reads"]) for r in rows)
@@ -217,7 +253,7 @@ def _scaling(out: Path, results: str | None, quick: bool) -> Path:
 def make_figures(
     out_dir: str | os.PathLike = "figures",
     *,
-    results: str | os.PathLike | None = None,
+    results: Sequence[str | os.PathLike] | None = None,
     workers: int = 2,
     quick: bool = False,
 ) -> list[Path]:
@@ -225,24 +261,29 @@ def make_figures(
 
     Args:
         out_dir: Folder for the PNGs (created if missing).
-        results: A ``qpicross bench`` results file for the scaling plot (else measured now).
+        results: ``qpicross bench`` results files for the scaling plot; default: those of
+            :data:`BENCH_RESULTS` that are committed, else the shipped puzzles are measured now.
         workers: Processes for the tuning sweep (the scaling benchmark runs in one, for fair timings).
         quick: Fewer reads (for a smoke test); the README's figures use the default.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if results is None:
+        results = committed_results() or None
     return [
         _solved_5x5(out),
         _broken_read(out),
         _tuning(out, workers, quick),
-        _scaling(out, str(results) if results else None, quick),
+        _scaling(out, [str(r) for r in results] if results else None, quick),
     ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m qpicross.figures", description=__doc__.split("\n\n")[0])
     parser.add_argument("out_dir", nargs="?", default="figures", help="folder for the PNGs (default figures/)")
-    parser.add_argument("--results", default=None, help="qpicross bench --json/--csv file for the scaling plot")
+    parser.add_argument("--results", nargs="+", default=None, metavar="FILE",
+                        help="qpicross bench --json/--csv files for the scaling plot (default: results/bench_*.json "
+                             "if committed, else measure the shipped puzzles)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--quick", action="store_true", help="fewer reads, for a smoke test")
     args = parser.parse_args(argv)

@@ -25,3 +25,29 @@ def test_plot_scaling_marks_never_solved_runs_above_every_finite_tts():
     assert ax_t.lines[-1].get_ydata()[0] == pytest.approx(0.1)  # the dotted line
     assert "settled by logic alone" in [t.get_text() for t in ax_p.get_legend().get_texts()]
     assert [t.get_text() for t in ax_p.get_xticklabels()] == ["25", "100"]
+
+
+def test_scaling_rows_read_several_bench_files(tmp_path):
+    import json
+
+    fields = dict(rows=5, cols=5, num_variables=44, p=1.0, p_low=0.9, p_high=1.0)
+    (tmp_path / "pure.json").write_text(json.dumps({"results": [
+        dict(puzzle="a", config="shift", presolve=False, tts99_s=0.01, **fields),
+        dict(puzzle="a", config="baseline", presolve=False, tts99_s="inf", **{**fields, "p": 0.0}),
+    ]}))
+    (tmp_path / "hybrid.json").write_text(json.dumps({"results": [
+        dict(puzzle="a", config="shift", presolve=True, tts99_s=0.002, **fields),
+    ]}))
+    from qpicross.figures import scaling_rows
+
+    rows = scaling_rows([tmp_path / "pure.json", tmp_path / "hybrid.json"])
+    assert [r["config"] for r in rows] == ["shift", "baseline", "shift + presolve"]
+    assert math.isinf(rows[1]["tts99_s"]) and rows[2]["tts99_s"] == 0.002
+
+
+def test_plot_scaling_draws_medians_for_collections():
+    rows = [_row(f"p{k}", "shift", size, p, 0.01 * size) for size in (10, 25) for k, p in enumerate((0.5, 0.7, 0.9))]
+    ax_p, _ = plot_scaling(rows).axes
+    (median,) = ax_p.lines
+    assert list(median.get_ydata()) == [0.7, 0.7]
+    assert [t.get_text() for t in ax_p.get_legend().get_texts()] == ["shift (median)"]
