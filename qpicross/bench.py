@@ -359,12 +359,13 @@ def expand_specs(specs: Iterable[str], format: str | None = None) -> list[tuple[
         expand_puzzle_specs = None
     if expand_puzzle_specs is not None:
         out = []
-        for item in expand_puzzle_specs(specs, format=format):
-            if isinstance(item, Puzzle):
-                out.append((item.name, item))
-            else:
-                source, puzzle = item
-                out.append((str(source), puzzle))
+        for spec in specs:  # one at a time, so each puzzle knows the spec it came from
+            for item in expand_puzzle_specs([spec], format=format):
+                if isinstance(item, Puzzle):
+                    out.append((str(spec), item))
+                else:
+                    source, puzzle = item
+                    out.append((str(source), puzzle))
         return out
     out = []
     for spec in specs:
@@ -470,18 +471,21 @@ def _fill_ratios(results: list[BenchResult]) -> None:
         r.speedup_vs_baseline = b / r.tts99_s if math.isfinite(b) and r.tts99_s > 0 else None
 
 
-def summarize(results: Sequence[BenchResult]) -> dict[str, dict]:
+def summarize(results: Sequence[BenchResult], by_source: bool = False) -> dict[str, dict]:
     """Per configuration: puzzles, how many were solved, median and worst TTS99, speedups.
 
     Unsolved puzzles count as infinite TTS (so a median or worst can be ``inf``).
+    With ``by_source`` the keys are ``"config source"`` (one entry per puzzle
+    spec of the command line, e.g. one per tournament file).
 
     >>> rs = [_failed(Puzzle([[1]], [[1]], name="x"), BenchConfig("c"), "", "boom")]
     >>> summarize(rs)["c"]["solved"], summarize(rs)["c"]["worst_tts99_s"]
     (0, inf)
     """
     out: dict[str, dict] = {}
-    for name in dict.fromkeys(r.config for r in results):
-        rs = [r for r in results if r.config == name]
+    key = (lambda r: f"{r.config} {r.source}") if by_source else (lambda r: r.config)
+    for name in dict.fromkeys(key(r) for r in results):
+        rs = [r for r in results if key(r) == name]
         tts = np.array([r.tts99_s for r in rs], float)
         ratios = [r.speedup_vs_baseline for r in rs if r.speedup_vs_baseline is not None]
         out[name] = {
@@ -509,11 +513,12 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
 
 def write_json(results: Sequence[BenchResult], path: str | os.PathLike | None = None, meta: dict | None = None) -> str:
     """Results (and ``meta``, e.g. the machine) as JSON; written to ``path`` if given."""
-    summary = {
-        name: {k: ("inf" if isinstance(v, float) and math.isinf(v) else v) for k, v in row.items()}
-        for name, row in summarize(results).items()
-    }
-    text = json.dumps({"meta": meta or machine_info(), "summary": summary,
+    def finite(summary):
+        return {name: {k: ("inf" if isinstance(v, float) and math.isinf(v) else v) for k, v in row.items()}
+                for name, row in summary.items()}
+
+    text = json.dumps({"meta": meta or machine_info(), "summary": finite(summarize(results)),
+                       "summary_by_source": finite(summarize(results, by_source=True)),
                        "results": [r.to_dict() for r in results]}, indent=1)
     if path is not None:
         Path(path).write_text(text + "\n")

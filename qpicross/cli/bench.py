@@ -178,7 +178,10 @@ def print_table(results, meta: dict) -> None:
     print()
     print("| config | puzzles | solved | median TTS99 | worst TTS99 (puzzle) | least speedup vs baseline |")
     print("|---|---|---|---|---|---|")
-    for name, s in summarize(results).items():
+    rows = dict(summarize(results))
+    if len({r.source for r in results}) > 1:
+        rows.update(summarize(results, by_source=True))
+    for name, s in rows.items():
         least = "-" if s["min_speedup_vs_baseline"] is None else (
             f"{s['min_speedup_vs_baseline']:.3g}x over {s['puzzles_with_baseline_solved']} puzzles")
         print(f"| {name} | {s['puzzles']} | {s['solved']} | {_fmt_time(s['median_tts99_s'])} | "
