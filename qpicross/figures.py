@@ -94,7 +94,7 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
 
 
 #: Where ``make bench`` writes its results (pure annealing with the baseline; the hybrid).
-BENCH_RESULTS = tuple(INSTANCES.parent / "results" / name for name in ("bench_pure.json", "bench_hybrid.json"))
+BENCH_RESULTS = tuple(INSTANCES.parent / "results" / f"bench_{name}.json" for name in ("pure", "hybrid"))
 
 #: The package's best sampler settings, as ``make bench`` runs them.
 BEST_SHIFT = {"sampler": "shift", "num_sweeps": 5000, "options": (("target_energy", 0),)}
@@ -146,10 +146,12 @@ def scaling_rows(
         from .formats import load_puzzle
         from .logic import propagate
 
-        puzzles = sorted((load_puzzle(p) for p in INSTANCES.glob("*.px")), key=lambda p: p.num_rows * p.num_cols)
+        puzzles = sorted((load_puzzle(p) for p in INSTANCES.glob("*.px")),
+                         key=lambda p: p.num_rows * p.num_cols)
         propagate(puzzles[0])  # compile the line solver once: no puzzle's presolve time includes it
-        rows = [r.to_dict() for r in run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_budget=time_budget,
-                                                seed=0, workers=workers, baseline=True)]
+        results_now = run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_budget=time_budget,
+                                seed=0, workers=workers, baseline=True)
+        rows = [r.to_dict() for r in results_now]
     for row in rows:
         for key in ("tts99_s", "tts99_low_s", "tts99_high_s"):
             if key in row:
@@ -176,7 +178,8 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
 
     configs = list(dict.fromkeys(r["config"] for r in rows))
     markers = dict(zip(configs, "osD^v<>p"))
-    finite = [float(r["tts99_s"]) for r in rows if math.isfinite(float(r["tts99_s"])) and float(r["tts99_s"]) > 0]
+    all_tts = [float(r["tts99_s"]) for r in rows]
+    finite = [t for t in all_tts if math.isfinite(t) and t > 0]
     ceiling = max(finite) * 5 if finite else 1.0
     fig = Figure(figsize=(10, 3.9), layout="constrained")
     ax_p, ax_t = fig.subplots(1, 2)
@@ -200,8 +203,10 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
             colour = line.get_color()
             ax_p.scatter(cells, p, marker=markers[name], s=12, color=colour, alpha=0.25, lw=0)
             finite_median = np.isfinite(median_t)
-            ax_t.plot(sizes[finite_median], np.array(median_t)[finite_median], marker=markers[name], color=colour)
-            ax_t.scatter(cells[solved], tts[solved], marker=markers[name], s=12, color=colour, alpha=0.25, lw=0)
+            ax_t.plot(sizes[finite_median], np.array(median_t)[finite_median], marker=markers[name],
+                      color=colour)
+            ax_t.scatter(cells[solved], tts[solved], marker=markers[name], s=12, color=colour, alpha=0.25,
+                         lw=0)
         else:
             low = p - np.array([float(r["p_low"]) for r in mine])
             high = np.array([float(r["p_high"]) for r in mine]) - p
@@ -214,7 +219,8 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
                            edgecolors=colour, zorder=3)
         ax_t.scatter(cells[~solved], np.full(int((~solved).sum()), ceiling), marker="x", s=60, color=colour)
     if not crowded and any(int(r["num_variables"]) == 0 for r in rows):
-        ax_p.scatter([], [], marker="o", facecolors="white", edgecolors="#555555", label="settled by logic alone")
+        ax_p.scatter([], [], marker="o", facecolors="white", edgecolors="#555555",
+                     label="settled by logic alone")
     sizes = sorted({size(r) for r in rows})
     for ax in (ax_p, ax_t):
         ax.set_xscale("log")
@@ -237,7 +243,8 @@ def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
     from .plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.
-    rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0, workers=1)
+    rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0,
+                        workers=1)
     if results:
         title = f"Scaling, from {', '.join(Path(r).name for r in results)}"
     else:
@@ -280,10 +287,11 @@ def make_figures(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m qpicross.figures", description=__doc__.split("\n\n")[0])
-    parser.add_argument("out_dir", nargs="?", default="figures", help="folder for the PNGs (default figures/)")
+    parser.add_argument("out_dir", nargs="?", default="figures",
+                        help="folder for the PNGs (default figures/)")
     parser.add_argument("--results", nargs="+", default=None, metavar="FILE",
-                        help="qpicross bench --json/--csv files for the scaling plot (default: results/bench_*.json "
-                             "if committed, else measure the shipped puzzles)")
+                        help="qpicross bench --json/--csv files for the scaling plot (default: "
+                             "results/bench_*.json if committed, else measure the shipped puzzles)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--quick", action="store_true", help="fewer reads, for a smoke test")
     args = parser.parse_args(argv)

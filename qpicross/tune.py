@@ -80,7 +80,9 @@ class WeightRange:
         if not (math.isfinite(self.low) and math.isfinite(self.high)) or self.low < 0 or self.high < self.low:
             raise ValueError(f"{self.name}: need 0 <= LOW <= HIGH, got {self.low:g}:{self.high:g}")
         if self.num < 1 or (self.num == 1 and self.low != self.high):
-            raise ValueError(f"{self.name}: need N >= 2 values between {self.low:g} and {self.high:g}, got {self.num}")
+            raise ValueError(
+                f"{self.name}: need N >= 2 values between {self.low:g} and {self.high:g}, got {self.num}"
+            )
 
     def values(self, log: bool = False) -> np.ndarray:
         """Evenly spaced values (geometrically spaced when ``log``)."""
@@ -112,8 +114,10 @@ def parse_grid(text: str) -> list[WeightRange]:
         ValueError: On an unknown name, a repeated name, or a malformed range.
 
     Examples:
-        >>> parse_grid("one_hot=0.5:4:8, match=2")
-        [WeightRange(name='one_hot', low=0.5, high=4.0, num=8), WeightRange(name='match', low=2.0, high=2.0, num=1)]
+        >>> for r in parse_grid("one_hot=0.5:4:8, match=2"):
+        ...     print(r)
+        WeightRange(name='one_hot', low=0.5, high=4.0, num=8)
+        WeightRange(name='match', low=2.0, high=2.0, num=1)
     """
     ranges: list[WeightRange] = []
     for item in filter(None, (part.strip() for part in text.split(","))):
@@ -132,7 +136,8 @@ def parse_grid(text: str) -> list[WeightRange]:
                 raise ValueError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
         except ValueError as exc:
             if "could not convert" in str(exc) or "invalid literal" in str(exc):
-                raise ValueError(f"bad range {item!r}: LOW and HIGH must be numbers and N an integer") from None
+                message = f"bad range {item!r}: LOW and HIGH must be numbers and N an integer"
+                raise ValueError(message) from None
             raise
     if not ranges:
         raise ValueError("empty grid: give at least one NAME=LOW:HIGH:N")
@@ -303,7 +308,9 @@ class TuneResult:
 
     def to_dict(self) -> dict:
         """JSON-ready (infinite TTS99 becomes ``None``)."""
-        clean = lambda r: {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in r.items()}  # noqa: E731
+        def clean(record: dict) -> dict:
+            return {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in record.items()}
+
         return {
             "puzzle": self.puzzle,
             "num_variables": self.num_variables,
@@ -406,8 +413,9 @@ def tune(
         puzzle, bounds=bounds, known=known
     )
     if formulation.num_variables == 0:
-        raise ValueError("the model has no free variables (presolve settled every cell?): there are no weights "
-                         "to tune")
+        raise ValueError(
+            "the model has no free variables (presolve settled every cell?): there are no weights to tune"
+        )
     options = dict(num_reads=num_reads, num_sweeps=num_sweeps, sampler=sampler, beta_range=beta_range)
     tasks = [(i, w, s) for i, w in enumerate(points) for s in _seed_values(seed, seeds)]
     runs: list[dict] = []
@@ -521,8 +529,8 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
                 here = (xs == vx) & (ys == vy)
                 if here.any():
                     grid[i, j] = p[here].mean()
-        image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=max(1e-9, float(np.nanmax(grid))),
-                          aspect="auto")
+        top = max(1e-9, float(np.nanmax(grid)))
+        image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
         ax.set_xticks(range(len(ux)), [f"{v:.3g}" for v in ux], fontsize=8)
         ax.set_yticks(range(len(uy)), [f"{v:.3g}" for v in uy], fontsize=8)
         best = result.best
@@ -534,8 +542,8 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
         image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=max(1e-9, float(p.max())), s=40,
                            edgecolors="#444444", linewidths=0.4)
         best = result.best
-        ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none", markeredgecolor="#d62728",
-                markeredgewidth=2, linestyle="none", label="best")
+        ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none",
+                markeredgecolor="#d62728", markeredgewidth=2, linestyle="none", label="best")
         ax.legend(loc="best", fontsize=8, framealpha=0.8)
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 

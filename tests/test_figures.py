@@ -46,7 +46,8 @@ def test_scaling_rows_read_several_bench_files(tmp_path):
 
 
 def test_plot_scaling_draws_medians_for_collections():
-    rows = [_row(f"p{k}", "shift", size, p, 0.01 * size) for size in (10, 25) for k, p in enumerate((0.5, 0.7, 0.9))]
+    rows = [_row(f"p{k}", "shift", size, p, 0.01 * size)
+            for size in (10, 25) for k, p in enumerate((0.5, 0.7, 0.9))]
     ax_p, _ = plot_scaling(rows).axes
     (median,) = ax_p.lines
     assert list(median.get_ydata()) == [0.7, 0.7]

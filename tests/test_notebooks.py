@@ -12,7 +12,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_the_three_notebooks_are_there():
-    assert [p.name for p in NOTEBOOKS] == ["01_formulation.ipynb", "02_penalty_tuning.ipynb", "03_scaling.ipynb"]
+    names = [p.name for p in NOTEBOOKS]
+    assert names == ["01_formulation.ipynb", "02_penalty_tuning.ipynb", "03_scaling.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -25,5 +26,6 @@ def test_notebook_runs(path: Path):
     client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     client.execute()  # raises CellExecutionError, naming the cell, when one fails
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    errors = [out for cell in notebook.cells if cell.cell_type == "code"
+              for out in cell.outputs if out.output_type == "error"]
     assert errors == []

@@ -74,7 +74,11 @@ def test_random_points_stay_in_the_box_and_repeat_with_the_seed():
 def test_one_formulation_serves_every_point(letter_a, monkeypatch):
     built = []
     real_build = tune_module.build_formulation
-    monkeypatch.setattr(tune_module, "build_formulation", lambda *a, **k: built.append(1) or real_build(*a, **k))
+    def counting_build(*args, **kwargs):
+        built.append(1)
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(tune_module, "build_formulation", counting_build)
     points = grid_points(parse_grid("one_hot=1:2:2,match=1:2:2"))
     result = tune(letter_a, points, num_reads=10, seeds=2, workers=1)
     assert len(built) == 1 and len(result.runs) == 8
@@ -221,10 +225,10 @@ def test_cli_ctrl_c_writes_the_finished_points(tmp_path, monkeypatch, capsys):
 def test_cli_tune_refuses_to_overwrite_before_running(tmp_path, capsys):
     existing = tmp_path / "old.csv"
     existing.write_text("keep me\n")
-    assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing)]) == 2
+    argv = ["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing)]
+    assert main(argv) == 2
     assert "--force" in capsys.readouterr().err and existing.read_text() == "keep me\n"
-    assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing),
-                 "--force"]) == 0
+    assert main([*argv, "--force"]) == 0
     assert existing.read_text().startswith("point,one_hot,")
 
 

@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = tune(
             puzzle, points, num_reads=args.reads, num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
-            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, presolve=args.presolve, workers=args.workers, scheduler=args.scheduler,
+            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, presolve=args.presolve,
+            workers=args.workers, scheduler=args.scheduler,
             progress=Progress(f"tuning {puzzle.name}"),
         )
     except TuneInterrupted as stop:
@@ -152,13 +153,15 @@ def _fmt_tts(value: float) -> str:
 def print_report(result: TuneResult) -> None:
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
-    print(f"{result.puzzle}: {result.num_variables} variables, {len(result.records)} points x {result.seeds} seed(s), "
-          f"{result.records[0]['num_reads'] if result.records else 0} reads per point, {result.elapsed_s:.1f} s")
+    reads = result.records[0]["num_reads"] if result.records else 0
+    print(f"{result.puzzle}: {result.num_variables} variables, {len(result.records)} points x "
+          f"{result.seeds} seed(s), {reads} reads per point, {result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
     for r in ranked[:10]:
         print(" ".join(f"{r[n]:>11.3g}" for n in varied)
-              + f" {r['success_probability']:>6.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}] {_fmt_tts(r['tts99_s']):>10}")
+              + f" {r['success_probability']:>6.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}]"
+              + f" {_fmt_tts(r['tts99_s']):>10}")
     if len(ranked) > 10:
         print(f"... {len(ranked) - 10} more points (--csv writes them all)")
     best = result.best
@@ -168,4 +171,5 @@ def print_report(result: TuneResult) -> None:
     else:
         print(f"best: {weights}: p = {best['success_probability']:.3f} "
               f"[{best['p_low']:.3f}, {best['p_high']:.3f}] (Wilson 95 %), "
-              f"TTS99 = {_fmt_tts(best['tts99_s'])} [{_fmt_tts(best['tts99_low_s'])}, {_fmt_tts(best['tts99_high_s'])}]")
+              f"TTS99 = {_fmt_tts(best['tts99_s'])} "
+              f"[{_fmt_tts(best['tts99_low_s'])}, {_fmt_tts(best['tts99_high_s'])}]")
