@@ -48,6 +48,9 @@ bench: $(VENV)/.installed
 	    --csv results/bench_phantom.csv --json results/bench_phantom.json
 	-$(BIN)/qpicross bench $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
 	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png
+	-$(BIN)/qpicross bench $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --presolve --sampler shift \
+	    --option target_energy=0 --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 \
+	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json
 
 # What was tried and what paid, on one small set (about 10 minutes).
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3

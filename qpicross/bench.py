@@ -574,6 +574,8 @@ def plot_results(results: Sequence[BenchResult], path: str | os.PathLike | None 
 
     puzzles = list(dict.fromkeys((r.source, r.puzzle) for r in results))
     configs = list(dict.fromkeys(r.config for r in results))
+    if len(puzzles) > 40:
+        return _plot_solved_within(results, configs, path, plt)
     finite = [r.tts99_s for r in results if math.isfinite(r.tts99_s) and r.tts99_s > 0]
     top = max(finite) * 10 if finite else 1.0
     fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(puzzles) + 3), 4.5))
@@ -600,6 +602,28 @@ def plot_results(results: Sequence[BenchResult], path: str | os.PathLike | None 
     ax.set_ylabel("TTS99 (s, log scale); x = never solved")
     ax.legend(fontsize=8)
     ax.set_title("Time to solution (99 %) per puzzle")
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig
+
+
+def _plot_solved_within(results, configs, path, plt):
+    """Many puzzles: the share of puzzles whose TTS99 is at most t, per configuration."""
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for name in configs:
+        tts = np.sort([r.tts99_s for r in results if r.config == name])
+        share = np.arange(1, len(tts) + 1) / len(tts)
+        finite = np.isfinite(tts)
+        ax.step(tts[finite], share[finite], where="post",
+                label=f"{name}: {finite.sum()}/{len(tts)} solved, median {np.median(tts):.3g} s")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("TTS99 (s, log scale)")
+    ax.set_ylabel("share of puzzles with TTS99 <= t")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(f"Time to solution (99 %) over {len({(r.source, r.puzzle) for r in results})} puzzles")
     fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=120)

@@ -165,3 +165,15 @@ def test_cli_bench_bad_arguments_exit_2(capsys, argv, fragment):
 def test_cli_bench_missing_path_exits_2(capsys, tmp_path):
     code = main(["bench", str(tmp_path / "nope.px")])
     assert code == 2 and "nope.px" in capsys.readouterr().err
+
+
+def test_plot_of_many_puzzles_is_a_solved_within_curve(tmp_path):
+    from qpicross.bench import plot_results
+
+    results = [_result("fast", 0.01 * (i + 1), puzzle=f"p{i}") for i in range(40)]
+    results.append(_result("fast", math.inf, puzzle="hard"))
+    fig = plot_results(results, tmp_path / "many.png")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and "41 puzzles" in ax.get_title()
+    assert "40/41 solved" in ax.get_legend().get_texts()[0].get_text()
+    assert (tmp_path / "many.png").read_bytes()[:4] == b"\x89PNG"
