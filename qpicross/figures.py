@@ -161,6 +161,11 @@ def scaling_rows(
     return rows
 
 
+def _settled_by_logic(row: dict) -> bool:
+    """Presolve left nothing to anneal (one trivial read)."""
+    return str(row.get("presolve")).lower() in ("true", "1") and int(float(row["num_variables"])) == 0
+
+
 def plot_scaling(rows: Sequence[dict], title: str | None = None):
     """Success probability (Wilson 95 %) and TTS99 against puzzle size, one line per configuration.
 
@@ -169,13 +174,15 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
     faint marker and the line goes through the median per size.
     Runs that never solved the puzzle are drawn as ``x`` on a dotted line above
     every finite TTS99; puzzles that line logic settled entirely (no variable
-    left to anneal) are hollow markers without an interval.
+    left to anneal) are hollow markers without an interval. Runs that raised
+    (an ``error`` in their row) are left out.
 
     Returns:
         The :class:`matplotlib.figure.Figure`.
     """
     from matplotlib.figure import Figure
 
+    rows = [r for r in rows if not r.get("error")]  # a run that raised measured nothing
     configs = list(dict.fromkeys(r["config"] for r in rows))
     markers = dict(zip(configs, "osD^v<>p"))
     all_tts = [float(r["tts99_s"]) for r in rows]
@@ -193,7 +200,7 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
         p = np.array([float(r["p"]) for r in mine])
         tts = np.array([float(r["tts99_s"]) for r in mine])
         solved = np.isfinite(tts)
-        by_logic = np.array([int(r["num_variables"]) == 0 for r in mine], dtype=bool)
+        by_logic = np.array([_settled_by_logic(r) for r in mine], dtype=bool)
         if crowded:
             sizes = np.unique(cells)
             median_p = [float(np.median(p[cells == c])) for c in sizes]
@@ -218,7 +225,7 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
                 ax.scatter(cells[keep], values[keep], marker=markers[name], s=90, facecolors="white",
                            edgecolors=colour, zorder=3)
         ax_t.scatter(cells[~solved], np.full(int((~solved).sum()), ceiling), marker="x", s=60, color=colour)
-    if not crowded and any(int(r["num_variables"]) == 0 for r in rows):
+    if not crowded and any(_settled_by_logic(r) for r in rows):
         ax_p.scatter([], [], marker="o", facecolors="white", edgecolors="#555555",
                      label="settled by logic alone")
     sizes = sorted({size(r) for r in rows})

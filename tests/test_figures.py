@@ -9,14 +9,16 @@ import pytest
 from qpicross.figures import plot_scaling
 
 
-def _row(puzzle, config, size, p, tts, variables=50):
+def _row(puzzle, config, size, p, tts, variables=50, **extra):
     return {"puzzle": puzzle, "config": config, "rows": size, "cols": size, "num_variables": variables,
-            "p": p, "p_low": max(0.0, p - 0.1), "p_high": min(1.0, p + 0.1), "tts99_s": tts}
+            "p": p, "p_low": max(0.0, p - 0.1), "p_high": min(1.0, p + 0.1), "tts99_s": tts,
+            "presolve": "presolve" in config, **extra}
 
 
 def test_plot_scaling_marks_never_solved_runs_above_every_finite_tts():
     rows = [_row("a", "baseline", 5, 0.5, 0.02), _row("b", "baseline", 10, 0.0, math.inf),
-            _row("a", "presolve", 5, 1.0, 0.001, variables=0), _row("b", "presolve", 10, 0.8, 0.01)]
+            _row("a", "presolve", 5, 1.0, 0.001, variables=0), _row("b", "presolve", 10, 0.8, 0.01),
+            _row("c", "baseline", 20, 0.0, math.inf, variables=0, error="MemoryError")]  # a run that raised
     fig = plot_scaling(rows, title="t")
     ax_p, ax_t = fig.axes
     # The never-solved run is one x on the dotted ceiling, 5x the largest finite TTS99 (0.02 s).
