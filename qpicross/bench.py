@@ -126,6 +126,9 @@ class BenchConfig:
         weights: Penalty weights.
         presolve: Settle cells by line logic first (:func:`qpicross.logic.propagate`).
         options: Extra sampler keyword arguments as ``(name, value)`` pairs.
+        encoding: ``"one_hot"`` (the formulation's start variables) or
+            ``"domain_wall"`` (:mod:`qpicross.domain_wall`; samples are mapped back
+            to start variables before they are judged).
     """
 
     name: str
@@ -135,6 +138,7 @@ class BenchConfig:
     weights: PenaltyWeights = PenaltyWeights()
     presolve: bool = False
     options: tuple[tuple[str, object], ...] = ()
+    encoding: str = "one_hot"
 
 
 #: The published formulation, exactly: all starts, weights 1, SA defaults.
@@ -253,6 +257,14 @@ def bench_puzzle(
     t1 = time.perf_counter()
     formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
     bqm = formulation.bqm(config.weights)
+    sampled = bqm
+    if config.encoding == "domain_wall":
+        from .domain_wall import domain_wall_bqm, to_one_hot_sampleset
+
+        wall_model = domain_wall_bqm(formulation, config.weights)
+        sampled = wall_model.bqm
+    elif config.encoding != "one_hot":
+        raise ValueError(f"unknown encoding {config.encoding!r}; use one_hot or domain_wall")
     t2 = time.perf_counter()
     options = dict(config.options)
 
@@ -271,7 +283,7 @@ def bench_puzzle(
         chunk_seed = int(seeds[drawn].generate_state(1)[0] >> 1) if seeds is not None else None
         s0 = time.perf_counter()
         parts.append(
-            sample(bqm, config.sampler, num_reads=size, num_sweeps=config.num_sweeps, seed=chunk_seed,
+            sample(sampled, config.sampler, num_reads=size, num_sweeps=config.num_sweeps, seed=chunk_seed,
                    chunks=1, **options)
         )
         sample_s += time.perf_counter() - s0
@@ -282,6 +294,8 @@ def bench_puzzle(
         if time_budget is not None:  # grow chunks so the overhead per call stays small
             chunk = min(num_reads, chunk * 2)
     sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
+    if sampled is not bqm and sampled.num_variables:
+        sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
     evaluation = evaluate_samples(formulation, sampleset)
 
     reads = evaluation.num_reads
@@ -304,8 +318,8 @@ def bench_puzzle(
         weights=_weights_text(config.weights),
         presolve=config.presolve,
         options=_options_text(config.options),
-        num_variables=bqm.num_variables,
-        num_couplers=bqm.num_interactions,
+        num_variables=sampled.num_variables,
+        num_couplers=sampled.num_interactions,
         num_fixed=len(formulation.fixed_labels),
         presolve_s=presolve_s,
         build_s=t2 - t1,

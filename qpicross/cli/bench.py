@@ -42,6 +42,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--weights", default="", metavar="NAME=W,...", help="penalty weights (default all 1)")
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
                    help="variable pruning (default stacking)")
+    p.add_argument("--encoding", choices=["one-hot", "domain-wall"], default="one-hot",
+                   help="block-start encoding (default one-hot; domain-wall: one bit fewer per block)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="extra sampler parameter, e.g. num_replicas=8 (repeatable)")
     p.add_argument("--label", default=None, metavar="NAME",
@@ -106,7 +108,8 @@ def configs_from_args(args: argparse.Namespace) -> list[BenchConfig]:
         label = (args.label or name) + (f"-{n}" if len(sweeps) > 1 else "")
         if args.label is None and args.presolve:
             label += "+presolve"
-        configs.append(BenchConfig(label, name, n, args.bounds, weights, args.presolve, tuple(options)))
+        configs.append(BenchConfig(label, name, n, args.bounds, weights, args.presolve, tuple(options),
+                                   args.encoding.replace("-", "_")))
     return configs
 
 
