@@ -42,7 +42,7 @@ SHIFT        := --sampler shift --option target_energy=0 --sweeps 5000
 
 bench: $(VENV)/.installed
 	mkdir -p results
-	-$(BIN)/qpicross bench $(BENCH_PURE) $(SHIFT) --baseline --reads 10 --time-budget 30 --workers 2 \
+	-$(BIN)/qpicross bench $(BENCH_PURE) $(SHIFT) --baseline --reads 100 --time-budget 15 --workers 2 \
 	    --csv results/bench_pure.csv --json results/bench_pure.json --plot figures/bench_pure.png
 	-$(BIN)/qpicross bench $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
 	    --csv results/bench_phantom.csv --json results/bench_phantom.json
@@ -52,7 +52,7 @@ bench: $(VENV)/.installed
 	    --option target_energy=0 --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 \
 	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json
 
-# What was tried and what paid, on one small set (about 10 minutes).
+# What was tried and what paid, on one small set (about 10 minutes on 2 cores).
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3
 bench-ablation: $(VENV)/.installed
 	mkdir -p results
@@ -72,6 +72,10 @@ bench-ablation: $(VENV)/.installed
 	    --label sa-onehot2-order2 --csv results/ablation_sa_onehot2_order2.csv
 	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights at_most_one=0 \
 	    --label sa-no-at-most-one --csv results/ablation_sa_no_at_most_one.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
+	    --weights one_hot=16 --label sa-domain-wall-16 --csv results/ablation_sa_domain_wall_16.csv
+	-$(BIN)/qpicross bench $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
+	    --weights one_hot=64 --label sa-domain-wall-64 --csv results/ablation_sa_domain_wall_64.csv
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
