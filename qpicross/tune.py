@@ -3,10 +3,12 @@
 The formulation's combinatorics are built **once** (:func:`~qpicross.formulation.build_formulation`);
 each point of the sweep only re-weights the per-term arrays with
 :meth:`~qpicross.formulation.PicrossFormulation.bqm`, samples, and checks every
-read with the independent verifier. Every (point, seed) run is independent, so
-the sweep runs in local processes (``workers``) or on a Dask cluster
-(``scheduler``, an address such as ``tcp://host:8786`` or a
-:class:`distributed.Client`).
+read with the independent verifier. Every (puzzle, point, seed) run is
+independent, so the sweep runs in local processes (``workers``) or on a Dask
+cluster (``scheduler``, an address such as ``tcp://host:8786`` or a
+:class:`distributed.Client`). Given several puzzles, each point is also
+summarised over all of them (how many it solves, mean success probability,
+geometric-mean TTS99), to find weights that suit a whole collection.
 
 Each point reports the pooled success probability over all its reads with a
 Wilson 95 % interval and TTS99 (the definitions of :mod:`qpicross.bench`). All points use the
@@ -51,6 +53,7 @@ __all__ = [
     "random_points",
     "run_point",
     "summarize",
+    "summarize_points",
     "TuneResult",
     "TuneInterrupted",
     "tune",
@@ -213,27 +216,32 @@ def run_point(
     }
 
 
-def summarize(points: Sequence[PenaltyWeights], runs: Sequence[dict], seeds: int) -> list[dict]:
-    """Pool the runs of each point that finished all ``seeds`` runs into one record.
+def summarize(
+    points: Sequence[PenaltyWeights], runs: Sequence[dict], seeds: int, names: Sequence[str] = ("",)
+) -> list[dict]:
+    """Pool the runs of each (puzzle, point) that finished all ``seeds`` runs into one record.
 
     Args:
         points: The sweep's points.
-        runs: Results of :func:`run_point`, each with a ``"point"`` index added.
+        runs: Results of :func:`run_point`, each with a ``"point"`` index added
+            (and a ``"puzzle"`` index when several puzzles are swept).
         seeds: Runs per point; points with fewer finished runs are left out.
+        names: The puzzles' names, by index.
 
     Returns:
-        One record per finished point, in point order: the four weights,
+        One record per finished (puzzle, point), puzzle by puzzle in point
+        order: ``puzzle`` (its name), ``point``, the four weights,
         ``num_reads``, ``successes``, ``success_probability`` with its Wilson
         95 % interval ``p_low``/``p_high``, ``time_per_read_s``, ``tts99_s``
         and its interval ``tts99_low_s``/``tts99_high_s`` (``inf`` when no read
         succeeded), and ``min_energy``.
     """
-    by_point: dict[int, list[dict]] = {}
+    by_point: dict[tuple[int, int], list[dict]] = {}
     for run in runs:
-        by_point.setdefault(run["point"], []).append(run)
+        by_point.setdefault((run.get("puzzle", 0), run["point"]), []).append(run)
     records = []
-    for index in sorted(by_point):
-        point_runs = by_point[index]
+    for puzzle, index in sorted(by_point):
+        point_runs = by_point[(puzzle, index)]
         if len(point_runs) < seeds:
             continue
         reads = sum(r["num_reads"] for r in point_runs)
@@ -242,6 +250,7 @@ def summarize(points: Sequence[PenaltyWeights], runs: Sequence[dict], seeds: int
         p = successes / reads
         low, high = wilson_interval(successes, reads)
         records.append({
+            "puzzle": names[puzzle],
             "point": index,
             **points[index].as_dict(),
             "seeds": len(point_runs),
@@ -259,11 +268,54 @@ def summarize(points: Sequence[PenaltyWeights], runs: Sequence[dict], seeds: int
     return records
 
 
+def summarize_points(records: Sequence[dict], names: Sequence[str]) -> list[dict]:
+    """Each point over every puzzle (points not finished on all of them are left out).
+
+    Returns:
+        Per point: ``point``, the four weights, ``puzzles``, ``puzzles_solved``
+        (puzzles with at least one solved read), ``success_probability`` (the
+        mean over puzzles), ``min_success_probability``, ``tts99_s`` (geometric
+        mean over puzzles; ``inf`` if any puzzle was never solved) and
+        ``max_tts99_s``.
+
+    Examples:
+        >>> recs = [{"puzzle": n, "point": 0, **PenaltyWeights().as_dict(), "num_reads": 10,
+        ...          "success_probability": p, "tts99_s": t}
+        ...         for n, p, t in (("a", 0.5, 0.1), ("b", 1.0, 0.4))]
+        >>> s = summarize_points(recs, ["a", "b"])[0]
+        >>> s["puzzles_solved"], s["success_probability"], round(s["tts99_s"], 3)
+        (2, 0.75, 0.2)
+    """
+    by_point: dict[int, list[dict]] = {}
+    for record in records:
+        by_point.setdefault(record["point"], []).append(record)
+    summary = []
+    for index in sorted(by_point):
+        mine = by_point[index]
+        if len(mine) < len(names):
+            continue
+        p = np.array([r["success_probability"] for r in mine])
+        tts = np.array([r["tts99_s"] for r in mine])
+        summary.append({
+            "point": index,
+            **{name: mine[0][name] for name in TERMS},
+            "puzzles": len(mine),
+            "puzzles_solved": int((p > 0).sum()),
+            "num_reads": mine[0]["num_reads"],
+            "success_probability": float(p.mean()),
+            "min_success_probability": float(p.min()),
+            "tts99_s": float(np.exp(np.log(tts).mean())) if np.isfinite(tts).all() else math.inf,
+            "max_tts99_s": float(tts.max()),
+        })
+    return summary
+
+
 def _best(records: Sequence[dict]) -> dict | None:
-    """Highest success probability; ties go to the lower TTS99, then the earlier point."""
+    """Most puzzles solved, then highest success probability, lower TTS99, earlier point."""
     if not records:
         return None
-    return min(records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
+    return min(records, key=lambda r: (-r.get("puzzles_solved", 0), -r["success_probability"], r["tts99_s"],
+                                       r["point"]))
 
 
 @dataclasses.dataclass
@@ -271,14 +323,15 @@ class TuneResult:
     """A sweep's results.
 
     Attributes:
-        puzzle: The puzzle's name.
+        puzzle: The puzzle's name (the names joined by ", " for several puzzles).
         points: Every point of the sweep (finished or not).
-        records: One pooled record per finished point (see :func:`summarize`).
-        runs: Every finished (point, seed) run.
+        records: One pooled record per finished (puzzle, point) (see :func:`summarize`).
+        runs: Every finished (puzzle, point, seed) run.
         seeds: Runs per point.
         interrupted: True when the sweep was stopped before every point finished.
         elapsed_s: Wall time of the sweep.
-        num_variables: Variables of the swept model (after presolve, if any).
+        num_variables: Variables of the swept models in all (after presolve, if any).
+        puzzles: The puzzles' names.
     """
 
     puzzle: str
@@ -289,11 +342,23 @@ class TuneResult:
     interrupted: bool = False
     elapsed_s: float = 0.0
     num_variables: int = 0
+    puzzles: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def summary(self) -> list[dict]:
+        """One row per point: the records themselves for one puzzle, else :func:`summarize_points`."""
+        if len(self.puzzles) <= 1:
+            return self.records
+        return summarize_points(self.records, self.puzzles)
 
     @property
     def best(self) -> dict | None:
-        """The record with the highest success probability (None when no point finished)."""
-        return _best(self.records)
+        """The best row of :attr:`summary` (None when no point finished).
+
+        For one puzzle: the highest success probability, ties to the lower TTS99.
+        For several: the most puzzles solved, then the highest mean success probability.
+        """
+        return _best(self.summary)
 
     @property
     def varied(self) -> list[str]:
@@ -311,11 +376,13 @@ class TuneResult:
         def clean(record: dict) -> dict:
             return {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in record.items()}
 
+        multi = len(self.puzzles) > 1
         return {
             "puzzle": self.puzzle,
+            **({"puzzles": list(self.puzzles), "summary": [clean(r) for r in self.summary]} if multi else {}),
             "num_variables": self.num_variables,
             "num_points": len(self.points),
-            "finished_points": len(self.records),
+            "finished_points": len(self.summary),
             "seeds": self.seeds,
             "interrupted": self.interrupted,
             "elapsed_s": self.elapsed_s,
@@ -324,8 +391,8 @@ class TuneResult:
         }
 
 
-_COLUMNS = ["point", *TERMS, "seeds", "num_reads", "successes", "success_probability", "p_low", "p_high",
-            "time_per_read_s", "tts99_s", "tts99_low_s", "tts99_high_s", "min_energy"]
+_COLUMNS = ["puzzle", "point", *TERMS, "seeds", "num_reads", "successes", "success_probability", "p_low",
+            "p_high", "time_per_read_s", "tts99_s", "tts99_low_s", "tts99_high_s", "min_energy"]
 
 
 class TuneInterrupted(KeyboardInterrupt):
@@ -338,18 +405,18 @@ class TuneInterrupted(KeyboardInterrupt):
 
 # -- running the (point, seed) tasks ------------------------------------------------
 
-_WORKER_FORMULATION: PicrossFormulation | None = None
+_WORKER_FORMULATIONS: Sequence[PicrossFormulation] = ()
 
 
-def _init_worker(formulation: PicrossFormulation) -> None:
+def _init_worker(formulations: Sequence[PicrossFormulation]) -> None:
     # Ctrl-C is the parent's to handle: it cancels what is queued and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _WORKER_FORMULATION
-    _WORKER_FORMULATION = formulation
+    global _WORKER_FORMULATIONS
+    _WORKER_FORMULATIONS = formulations
 
 
-def _run_in_worker(weights: PenaltyWeights, **kwargs) -> dict:
-    return run_point(_WORKER_FORMULATION, weights, **kwargs)
+def _run_in_worker(puzzle: int, weights: PenaltyWeights, **kwargs) -> dict:
+    return run_point(_WORKER_FORMULATIONS[puzzle], weights, **kwargs)
 
 
 def _seed_values(seed: int | None, seeds: int) -> list[int]:
@@ -357,7 +424,7 @@ def _seed_values(seed: int | None, seeds: int) -> list[int]:
 
 
 def tune(
-    puzzle: Puzzle | PicrossFormulation,
+    puzzle: Puzzle | PicrossFormulation | Sequence[Puzzle | PicrossFormulation],
     points: Sequence[PenaltyWeights],
     *,
     num_reads: int = 100,
@@ -376,7 +443,8 @@ def tune(
     """Measure success probability and TTS99 at every point of a penalty-weight sweep.
 
     Args:
-        puzzle: The puzzle (built once here), or an already built formulation.
+        puzzle: The puzzle (built once here), or an already built formulation;
+            or a sequence of them, to sweep the same points on each.
         points: Weights to try, e.g. from :func:`grid_points` or :func:`random_points`.
         num_reads: Reads per run.
         num_sweeps: Sweeps per read (SA; the sampler's default when None).
@@ -385,13 +453,13 @@ def tune(
         sampler: A sampler name from :data:`~qpicross.samplers.SAMPLERS`.
         beta_range: SA's ``(hot, cold)`` inverse temperatures.
         bounds: Variable pruning when ``puzzle`` is a :class:`Puzzle`.
-        known: Settled cells when ``puzzle`` is a :class:`Puzzle`.
+        known: Settled cells when ``puzzle`` is one :class:`Puzzle`.
         presolve: Settle cells by line logic (:func:`~qpicross.logic.propagate`)
-            first, when ``puzzle`` is a :class:`Puzzle`: only the rest is swept.
+            first, for each :class:`Puzzle` given: only the rest is swept.
         workers: Local processes; ``1`` runs in this process; default: every CPU.
             Ignored when ``scheduler`` is given.
         scheduler: A Dask scheduler address or a :class:`distributed.Client`
-            (needs the ``tune`` extra); the formulation is sent to every worker once.
+            (needs the ``tune`` extra); each formulation is sent to every worker once.
         progress: Called as ``progress(runs_done, runs_total)``.
 
     Returns:
@@ -404,72 +472,86 @@ def tune(
         raise ValueError("no points to try")
     if seeds < 1 or num_reads < 1:
         raise ValueError(f"need seeds >= 1 and num_reads >= 1, got {seeds} and {num_reads}")
-    if presolve and not isinstance(puzzle, PicrossFormulation):
-        from .logic import propagate
-
-        logic = propagate(puzzle, known)
-        known = known if logic.contradiction else logic.known
-    formulation = puzzle if isinstance(puzzle, PicrossFormulation) else build_formulation(
-        puzzle, bounds=bounds, known=known
-    )
-    if formulation.num_variables == 0:
-        raise ValueError(
-            "the model has no free variables (presolve settled every cell?): there are no weights to tune"
-        )
+    many = puzzle if isinstance(puzzle, (list, tuple)) else [puzzle]
+    if not many:
+        raise ValueError("no puzzles to sweep")
+    if known is not None and len(many) > 1:
+        raise ValueError("known cells describe one puzzle; pass presolve=True for several")
+    formulations = [_formulation(item, bounds, known, presolve) for item in many]
+    names = [f.puzzle.name for f in formulations]
     options = dict(num_reads=num_reads, num_sweeps=num_sweeps, sampler=sampler, beta_range=beta_range)
-    tasks = [(i, w, s) for i, w in enumerate(points) for s in _seed_values(seed, seeds)]
+    # Point by point (all puzzles and seeds of a point together), so an interrupted sweep keeps whole points.
+    tasks = [(f, i, w, s) for i, w in enumerate(points) for f in range(len(formulations))
+             for s in _seed_values(seed, seeds)]
     runs: list[dict] = []
     start = time.perf_counter()
 
     def finish(interrupted: bool) -> TuneResult:
-        return TuneResult(formulation.puzzle.name, list(points), summarize(points, runs, seeds), runs, seeds,
-                          interrupted, time.perf_counter() - start, formulation.num_variables)
+        return TuneResult(", ".join(names), list(points), summarize(points, runs, seeds, names), runs, seeds,
+                          interrupted, time.perf_counter() - start,
+                          sum(f.num_variables for f in formulations), names)
 
-    def record(index: int, run_seed: int, run: dict) -> None:
-        runs.append({"point": index, "seed": run_seed, **run})
+    def record(puzzle_index: int, index: int, run_seed: int, run: dict) -> None:
+        runs.append({"puzzle": puzzle_index, "point": index, "seed": run_seed, **run})
         if progress is not None:
             progress(len(runs), len(tasks))
 
     try:
         if scheduler is not None:
-            _run_on_dask(scheduler, formulation, tasks, options, record)
+            _run_on_dask(scheduler, formulations, tasks, options, record)
         elif (workers or os.cpu_count() or 1) <= 1:
-            for index, weights, run_seed in tasks:
-                record(index, run_seed, run_point(formulation, weights, seed=run_seed, **options))
+            for f, index, weights, run_seed in tasks:
+                record(f, index, run_seed, run_point(formulations[f], weights, seed=run_seed, **options))
         else:
-            _run_in_processes(workers or os.cpu_count(), formulation, tasks, options, record)
+            _run_in_processes(workers or os.cpu_count(), formulations, tasks, options, record)
     except KeyboardInterrupt:
         raise TuneInterrupted(finish(True)) from None
     return finish(False)
 
 
-def _run_in_processes(workers, formulation, tasks, options, record) -> None:
+def _formulation(item, bounds, known, presolve) -> PicrossFormulation:
+    if isinstance(item, PicrossFormulation):
+        formulation = item
+    else:
+        if presolve:
+            from .logic import propagate
+
+            logic = propagate(item, known)
+            known = known if logic.contradiction else logic.known
+        formulation = build_formulation(item, bounds=bounds, known=known)
+    if formulation.num_variables == 0:
+        raise ValueError(f"{formulation.puzzle.name}: the model has no free variables (presolve settled "
+                         "every cell?): there are no weights to tune")
+    return formulation
+
+
+def _run_in_processes(workers, formulations, tasks, options, record) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
-                               initargs=(formulation,))
+                               initargs=(formulations,))
     try:
-        pending = {pool.submit(_run_in_worker, weights, seed=run_seed, **options): (index, run_seed)
-                   for index, weights, run_seed in tasks}
+        pending = {pool.submit(_run_in_worker, f, weights, seed=run_seed, **options): (f, index, run_seed)
+                   for f, index, weights, run_seed in tasks}
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                index, run_seed = pending.pop(future)
-                record(index, run_seed, future.result())
+                f, index, run_seed = pending.pop(future)
+                record(f, index, run_seed, future.result())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_on_dask(scheduler, formulation, tasks, options, record) -> None:
+def _run_on_dask(scheduler, formulations, tasks, options, record) -> None:
     from distributed import Client, as_completed
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     futures = []
     try:
-        shared = client.scatter(formulation, broadcast=True)
-        futures = [client.submit(run_point, shared, weights, seed=run_seed, pure=False, **options)
-                   for _, weights, run_seed in tasks]
-        where = {f.key: (index, run_seed) for f, (index, _, run_seed) in zip(futures, tasks)}
+        shared = client.scatter(list(formulations), broadcast=True)  # one future per formulation
+        futures = [client.submit(run_point, shared[f], weights, seed=run_seed, pure=False, **options)
+                   for f, _, weights, run_seed in tasks]
+        where = {future.key: (f, index, run_seed) for future, (f, index, _, run_seed) in zip(futures, tasks)}
         for future in as_completed(futures):
             record(*where[future.key], future.result())
     finally:
@@ -485,6 +567,7 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
     """Success probability over two weights (a heat map for a grid, a scatter otherwise).
 
     With one varied weight, success probability against it with its Wilson interval.
+    For a sweep over several puzzles, the mean success probability over them.
 
     Args:
         result: A finished (or interrupted) sweep.
@@ -499,9 +582,13 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
     varied = result.varied
     x = x or (varied[0] if varied else "one_hot")
     y = y if y is not None else next((v for v in varied if v != x), None)
-    records = result.records
+    records = result.summary
     reads = records[0]["num_reads"] if records else 0
-    title = title or f"{result.puzzle}: success probability ({reads} reads per point)"
+    many = len(result.puzzles) > 1
+    label = "mean success probability" if many else "success probability"
+    if title is None:
+        where = f"{len(result.puzzles)} puzzles" if many else result.puzzle
+        title = f"{where}: {label} ({reads} reads per {'puzzle and ' if many else ''}point)"
     fig = Figure(figsize=(5.6, 4.4) if y else (5.6, 3.6), layout="constrained")
     ax = fig.add_subplot()
     ax.set_title(title, fontsize=10)
@@ -510,6 +597,13 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
         return fig
     p = np.array([r["success_probability"] for r in records])
     xs = np.array([r[x] for r in records])
+    if y is None and many:
+        order = np.argsort(xs)
+        ax.plot(xs[order], p[order], marker="o")
+        ax.set_xlabel(f"{x} weight")
+        ax.set_ylabel(label)
+        ax.set_ylim(-0.02, 1.02)
+        return fig
     if y is None:
         order = np.argsort(xs)
         low = p - np.array([r["p_low"] for r in records])
@@ -553,7 +647,7 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
                 axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
                 axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
                 axis.set_minor_formatter(NullFormatter())
-    fig.colorbar(image, ax=ax, label="success probability")
+    fig.colorbar(image, ax=ax, label=label)
     ax.set_xlabel(f"{x} weight")
     ax.set_ylabel(f"{y} weight")
     return fig

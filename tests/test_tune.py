@@ -11,7 +11,7 @@ import pytest
 
 import qpicross.tune as tune_module
 from conftest import INSTANCES
-from qpicross import PenaltyWeights, build_formulation
+from qpicross import PenaltyWeights, build_formulation, load_puzzle
 from qpicross.cli import main
 from qpicross.tune import (
     TuneInterrupted,
@@ -25,6 +25,7 @@ from qpicross.tune import (
 )
 
 A5 = str(INSTANCES / "5x5.px")
+SMILE7 = INSTANCES / "smile7.px"
 # Dropping the board-matching term lets rows and columns disagree: the row board
 # then almost never satisfies the column clues. match=0 vs match=1 is a sweep
 # whose answer is known without trusting the code under test.
@@ -118,22 +119,53 @@ def test_summarize_pools_seeds_and_drops_unfinished_points():
 
 
 def test_local_processes_give_the_serial_answer(letter_a):
+    puzzles = [letter_a, load_puzzle(SMILE7)]
     points = grid_points(parse_grid(MATCH_OFF_ON))
-    serial = tune(letter_a, points, num_reads=20, seeds=2, workers=1)
-    parallel = tune(letter_a, points, num_reads=20, seeds=2, workers=2)
+    serial = tune(puzzles, points, num_reads=20, seeds=2, workers=1)
+    parallel = tune(puzzles, points, num_reads=20, seeds=2, workers=2)
     assert [r["successes"] for r in parallel.records] == [r["successes"] for r in serial.records]
+    assert len(parallel.records) == 4
+
+
+def test_several_puzzles_are_summarised_per_point(letter_a):
+    points = grid_points(parse_grid(MATCH_OFF_ON))
+    result = tune([letter_a, load_puzzle(SMILE7)], points, num_reads=30, workers=1, seed=1)
+    assert result.puzzles == ["5x5", "smile7"]
+    assert [(r["puzzle"], r["match"]) for r in result.records] == [
+        ("5x5", 0.0), ("5x5", 1.0), ("smile7", 0.0), ("smile7", 1.0)]
+    off, on = result.summary
+    assert on["puzzles"] == 2 and on["puzzles_solved"] == 2 and off["puzzles_solved"] < 2
+    per_puzzle = [r["success_probability"] for r in result.records if r["match"] == 1]
+    assert on["success_probability"] == pytest.approx(np.mean(per_puzzle))
+    assert on["min_success_probability"] == min(per_puzzle)
+    assert result.best["match"] == 1
+
+
+def test_ctrl_c_keeps_points_finished_on_every_puzzle(letter_a):
+    def stop_after_three(done, total):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(TuneInterrupted) as caught:
+        tune([letter_a, load_puzzle(SMILE7)], grid_points(parse_grid("match=0.5:2:3")), num_reads=10,
+             workers=1, progress=stop_after_three)
+    partial = caught.value.result
+    # Point 0 ran on both puzzles, point 1 only on the first.
+    assert [(r["puzzle"], r["point"]) for r in partial.records] == [("5x5", 0), ("5x5", 1), ("smile7", 0)]
+    assert [r["point"] for r in partial.summary] == [0]
 
 
 def test_dask_local_cluster_gives_the_serial_answer(letter_a):
     distributed = pytest.importorskip("distributed")
+    puzzles = [letter_a, load_puzzle(SMILE7)]
     points = grid_points(parse_grid(MATCH_OFF_ON))
-    serial = tune(letter_a, points, num_reads=20, seeds=2, workers=1)
-    # Worker processes: the formulation and the task travel pickled, as on a real cluster.
+    serial = tune(puzzles, points, num_reads=20, seeds=2, workers=1)
+    # Worker processes: the formulations and the tasks travel pickled, as on a real cluster.
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
                                   dashboard_address=None) as cluster:
-        on_dask = tune(letter_a, points, num_reads=20, seeds=2, scheduler=cluster.scheduler_address)
+        on_dask = tune(puzzles, points, num_reads=20, seeds=2, scheduler=cluster.scheduler_address)
     assert [r["successes"] for r in on_dask.records] == [r["successes"] for r in serial.records]
-    assert len(on_dask.runs) == 4
+    assert len(on_dask.runs) == 8
 
 
 def test_ctrl_c_keeps_finished_points(letter_a):
@@ -229,7 +261,7 @@ def test_cli_tune_refuses_to_overwrite_before_running(tmp_path, capsys):
     assert main(argv) == 2
     assert "--force" in capsys.readouterr().err and existing.read_text() == "keep me\n"
     assert main([*argv, "--force"]) == 0
-    assert existing.read_text().startswith("point,one_hot,")
+    assert existing.read_text().startswith("puzzle,point,one_hot,")
 
 
 def test_presolve_sweeps_the_smaller_model(capsys):
@@ -251,3 +283,10 @@ def test_plot_tuning_scatters_random_points_on_log_axes(letter_a):
     ax = plot_tuning(result).axes[0]
     assert not ax.images and len(ax.collections[0].get_offsets()) == 6
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+
+
+def test_cli_tune_several_puzzles(capsys):
+    assert main(["tune", A5, str(SMILE7), "--grid", MATCH_OFF_ON, "--reads", "30", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 puzzles") and "solves 2 of 2 puzzles" in out
+    assert "  5x5: p = " in out and "  smile7: p = " in out

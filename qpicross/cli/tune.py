@@ -1,4 +1,4 @@
-"""``qpicross tune PUZZLE --grid ...``: sweep penalty weights, report the best point."""
+"""``qpicross tune PUZZLE... --grid ...``: sweep penalty weights, report the best point."""
 
 from __future__ import annotations
 
@@ -9,15 +9,14 @@ import math
 import sys
 from pathlib import Path
 
+from ..formats import expand_puzzle_specs
 from ..samplers import SAMPLERS
 from ..tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
     UsageError,
-    add_puzzle_argument,
     check_output_path,
-    load_puzzle_arg,
     print_json,
     save_plot,
     write_output,
@@ -30,7 +29,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Sweep penalty weights over a grid (or random points), building the formulation once, "
                     "and report success probability (Wilson 95 % interval) and TTS99 per point.",
     )
-    add_puzzle_argument(p)
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
+                   help="puzzle file, FILE#N or FILE#a-b, or a directory; with several puzzles every point "
+                        "is also summarised over all of them")
+    p.add_argument("--format", default=None, help="file format, overriding the extension")
     p.add_argument("--grid", required=True, metavar="NAME=LOW:HIGH:N,...",
                    help="weights to sweep, e.g. one_hot=0.5:4:8,match=0.5:4:8 (NAME=VALUE fixes one; "
                         "unnamed weights stay 1)")
@@ -88,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.csv, args.force, (".csv",))
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)
-    puzzle = load_puzzle_arg(args)
+    puzzles = expand_puzzle_specs(args.puzzles, args.format)
+    label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
     if args.scheduler is not None:
         try:
@@ -97,16 +100,18 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
     try:
         result = tune(
-            puzzle, points, num_reads=args.reads, num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
+            puzzles if len(puzzles) > 1 else puzzles[0], points, num_reads=args.reads,
+            num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
             sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, presolve=args.presolve,
             workers=args.workers, scheduler=args.scheduler,
-            progress=Progress(f"tuning {puzzle.name}"),
+            progress=Progress(f"tuning {label}"),
         )
     except TuneInterrupted as stop:
         partial = stop.result
-        path = Path(args.csv) if args.csv else _fresh_path(f"tune-{_slug(puzzle.name)}-partial", ".csv")
+        stem = f"tune-{_slug(puzzles[0].name)}-partial" if len(puzzles) == 1 else "tune-partial"
+        path = Path(args.csv) if args.csv else _fresh_path(stem, ".csv")
         write_output(path, csv_text(partial), force=True)  # --csv was checked before the run
-        print(f"qpicross: interrupted: {len(partial.records)} of {len(partial.points)} points finished; "
+        print(f"qpicross: interrupted: {len(partial.summary)} of {len(partial.points)} points finished; "
               f"kept in {path}", file=sys.stderr)
         return 130
     except (ValueError, OSError) as exc:  # bad sampler options, unreachable scheduler, ...
@@ -120,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(result)
     best = result.best
-    return 0 if best is not None and best["successes"] > 0 else 1
+    solved = best is not None and best.get("puzzles_solved", best.get("successes", 0)) > 0
+    return 0 if solved else 1
 
 
 def _slug(name: str) -> str:
@@ -151,6 +157,9 @@ def _fmt_tts(value: float) -> str:
 
 
 def print_report(result: TuneResult) -> None:
+    if len(result.puzzles) > 1:
+        print_summary(result)
+        return
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
     reads = result.records[0]["num_reads"] if result.records else 0
@@ -173,3 +182,30 @@ def print_report(result: TuneResult) -> None:
               f"[{best['p_low']:.3f}, {best['p_high']:.3f}] (Wilson 95 %), "
               f"TTS99 = {_fmt_tts(best['tts99_s'])} "
               f"[{_fmt_tts(best['tts99_low_s'])}, {_fmt_tts(best['tts99_high_s'])}]")
+
+
+def print_summary(result: TuneResult) -> None:
+    """The report of a sweep over several puzzles: each point over all of them."""
+    varied = result.varied or ["one_hot"]
+    summary = result.summary
+    reads = summary[0]["num_reads"] if summary else 0
+    n = len(result.puzzles)
+    print(f"{n} puzzles ({result.num_variables} variables in all), {len(summary)} points x {result.seeds} "
+          f"seed(s), {reads} reads per puzzle and point, {result.elapsed_s:.1f} s")
+    print(" ".join(f"{v:>11}" for v in varied)
+          + f" {'solved':>7} {'mean p':>7} {'min p':>6} {'TTS99 (geo)':>12}")
+    ranked = sorted(summary, key=lambda r: (-r["puzzles_solved"], -r["success_probability"], r["tts99_s"]))
+    for r in ranked[:10]:
+        print(" ".join(f"{r[v]:>11.3g}" for v in varied)
+              + f" {r['puzzles_solved']:>3}/{n:<3} {r['success_probability']:>7.3f}"
+              + f" {r['min_success_probability']:>6.3f} {_fmt_tts(r['tts99_s']):>12}")
+    if len(ranked) > 10:
+        print(f"... {len(ranked) - 10} more points (--csv writes every puzzle and point)")
+    best = result.best
+    weights = ", ".join(f"{v}={best[v]:.3g}" for v in ("one_hot", "at_most_one", "order", "match"))
+    print(f"best: {weights}: solves {best['puzzles_solved']} of {n} puzzles, mean p = "
+          f"{best['success_probability']:.3f} (min {best['min_success_probability']:.3f}), "
+          f"geometric-mean TTS99 = {_fmt_tts(best['tts99_s'])}")
+    for r in (r for r in result.records if r["point"] == best["point"]):
+        print(f"  {r['puzzle']}: p = {r['success_probability']:.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}], "
+              f"TTS99 = {_fmt_tts(r['tts99_s'])}")
