@@ -77,3 +77,12 @@ def test_entry_point_runs_as_module():
     proc = subprocess.run([sys.executable, "-m", "qpicross", "info", str(INSTANCES / "5x5.px")],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "variables" in proc.stdout
+
+
+def test_unsolved_text_report_lists_violations(capsys):
+    code, out, _ = run(capsys, "anneal", str(INSTANCES / "star10.px"), "--reads", "2", "--sweeps", "5",
+                       "--seed", "2")
+    if code == 0:
+        pytest.skip("a lucky read solved it")
+    assert code == 1 and "NOT SOLVED" in out
+    assert "penalty" in out and ("match" in out or "one_hot" in out or "order" in out)

@@ -133,6 +133,12 @@ def print_report(result) -> None:
     if not result.solved:
         verdict += ", ".join(d["broken_lines"][:10]) + (", ..." if len(d["broken_lines"]) > 10 else "") + ")"
     print(f"{verdict}; energy {d['energy']:g}")
+    for term in d["violations"]:
+        broken_here = [v for v in result.best.violations if v.term == term]
+        if broken_here:
+            places = "; ".join(str(v).partition(" at ")[2] for v in broken_here[:4])
+            more = f"; ... {len(broken_here) - 4} more" if len(broken_here) > 4 else ""
+            print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
     print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})")
     if "sampler_info" in d:  # cloud runs: qubits, chain breaks, QPU time
         print(describe_sampler_info(d["sampler_info"]))
