@@ -228,10 +228,15 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
     if not crowded and any(_settled_by_logic(r) for r in rows):
         ax_p.scatter([], [], marker="o", facecolors="white", edgecolors="#555555",
                      label="settled by logic alone")
-    sizes = sorted({size(r) for r in rows})
+    all_sizes = sorted({size(r) for r in rows})
+    gap = 1.25 if len(all_sizes) <= 6 else 1.45  # label the sizes, skipping any too close to the last label
+    ticks: list[int] = []
+    for s in all_sizes:
+        if not ticks or s >= gap * ticks[-1]:
+            ticks.append(s)
     for ax in (ax_p, ax_t):
         ax.set_xscale("log")
-        ax.set_xticks(sizes, [str(s) for s in sizes], fontsize=8 if len(sizes) > 8 else 10)
+        ax.set_xticks(ticks, [str(s) for s in ticks], fontsize=8 if len(ticks) > 6 else 10)
         ax.minorticks_off()
         ax.set_xlabel("cells (rows x columns)")
     ax_p.set_ylim(-0.03, 1.03)
