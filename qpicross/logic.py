@@ -50,7 +50,6 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 
 from .puzzle import Puzzle
@@ -75,8 +74,7 @@ class Contradiction(ValueError):
     """No placement of a clue fits the known cells of a line (or of a puzzle)."""
 
 
-@numba.njit(cache=True)
-def _solve_line_kernel(clue, cells, out, starts):  # pragma: no cover - compiled
+def _solve_line_py(clue, cells, out, starts):  # pragma: no cover - run compiled by numba
     """Fill ``out`` (settled cells) and ``starts[k, s]`` (block k may start at s); False = contradiction."""
     n = cells.shape[0]
     k_blocks = clue.shape[0]
@@ -146,6 +144,19 @@ def _solve_line_kernel(clue, cells, out, starts):  # pragma: no cover - compiled
     return True
 
 
+_compiled = None
+
+
+def _kernel():
+    """The line solver compiled by numba (on first use, so importing this module stays cheap)."""
+    global _compiled
+    if _compiled is None:
+        import numba
+
+        _compiled = numba.njit(cache=True)(_solve_line_py)
+    return _compiled
+
+
 def _as_line(cells: Sequence[int] | str | int) -> np.ndarray:
     if isinstance(cells, (int, np.integer)):
         return np.full(int(cells), UNKNOWN, np.int8)
@@ -166,7 +177,7 @@ def _run_kernel(clue: Sequence[int], line: np.ndarray) -> tuple[np.ndarray, np.n
         raise ValueError(f"clue numbers must be positive, got {tuple(clue)}")
     out = np.empty(len(line), np.int8)
     starts = np.zeros((len(clue_arr), len(line) + 1), np.bool_)
-    if not _solve_line_kernel(clue_arr, line, out, starts):
+    if not _kernel()(clue_arr, line, out, starts):
         raise Contradiction(f"clue {tuple(int(v) for v in clue_arr)} does not fit line {line_text(line)!r}")
     return out, starts[:, : len(line)]
 
@@ -313,6 +324,7 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
     if not np.isin(grid, (-1, 0, 1)).all():
         raise ValueError("known cells must be 1 (filled), 0 (empty) or -1 (unknown)")
     clues = [np.asarray(c, np.int64) for c in (*puzzle.rows, *puzzle.cols)]
+    kernel = _kernel()
     queue = deque(range(n_rows + n_cols))
     queued = np.ones(n_rows + n_cols, bool)
     solves = 0
@@ -325,7 +337,7 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
         out = np.empty(len(cells), np.int8)
         starts = np.zeros((len(clues[line]), len(cells) + 1), np.bool_)
         solves += 1
-        if not _solve_line_kernel(clues[line], cells, out, starts):
+        if not kernel(clues[line], cells, out, starts):
             name = f"row {line}" if is_row else f"col {line - n_rows}"
             return LogicResult(puzzle, grid, True, solves, time.perf_counter() - t0,
                                message=f"{name}: no placement of {tuple(clues[line].tolist())} fits")
