@@ -515,24 +515,39 @@ def _match_term(kind, cover_indptr, cover_cells, n_cells) -> TermArrays:
 
 
 def _prune_by_known(puzzle, known, kind, line, block, start, length):
-    """Keep-mask of starts compatible with the known cells, and the forced ones."""
+    """Keep-mask of the starts some placement of the whole line uses, and the forced ones.
+
+    A start survives when at least one placement of its line's clue that agrees
+    with the known cells puts the block there (line logic's placement DP, so the
+    order of the blocks counts, not only the cells next to the block). A block
+    left with a single start is forced.
+    """
+    from .logic import Contradiction, line_placements
+
     if known.shape != puzzle.shape:
         raise ValueError(f"known has shape {known.shape}, puzzle is {puzzle.shape}")
-    keep = np.ones(len(start), bool)
-    for v in range(len(start)):
-        cells = known[line[v], :] if kind[v] == 0 else known[:, line[v]]
-        s, h = start[v], length[v]
-        if (cells[s : s + h] == 0).any() or (s > 0 and cells[s - 1] == 1) or (s + h < len(cells) and cells[s + h] == 1):
-            keep[v] = False
-    key = (kind.astype(np.int64) * 100_000 + line) * 100_000 + block
-    remaining = {}
-    for v in np.flatnonzero(keep):
-        remaining[key[v]] = remaining.get(key[v], 0) + 1
-    for v in range(len(start)):
-        if key[v] not in remaining:
-            name = "row" if kind[v] == 0 else "col"
-            raise ValueError(f"{name} {line[v]} block {block[v]}: no start is compatible with the known cells")
-    fixed = np.array([keep[v] and remaining[key[v]] == 1 for v in range(len(start))], bool)
+    keep = np.zeros(len(start), bool)
+    # Variables are ordered by (kind, line, block, start): each line is one slice.
+    line_key = kind.astype(np.int64) * (max(puzzle.shape) + 1) + line
+    bounds = np.searchsorted(line_key, np.arange(2 * (max(puzzle.shape) + 1) + 1))
+    for kind_id, name, clues in ((0, "row", puzzle.rows), (1, "col", puzzle.cols)):
+        for index, clue in enumerate(clues):
+            key = kind_id * (max(puzzle.shape) + 1) + index
+            sel = slice(bounds[key], bounds[key + 1])
+            if not clue:
+                continue
+            cells = known[index, :] if kind_id == 0 else known[:, index]
+            try:
+                allowed = line_placements(clue, cells)
+            except Contradiction:
+                raise ValueError(
+                    f"{name} {index}: no start is compatible with the known cells (clue {clue})"
+                ) from None
+            keep[sel] = allowed[block[sel], start[sel]]
+    group = line_key * (max(puzzle.shape) + 1) + block
+    _, group_index, group_size = np.unique(group[keep], return_inverse=True, return_counts=True)
+    fixed = np.zeros(len(start), bool)
+    fixed[np.flatnonzero(keep)] = group_size[group_index.ravel()] == 1
     return keep, fixed
 
 

@@ -47,12 +47,13 @@ def test_presolve_respects_given_known_cells():
     assert result.presolve["cells_settled"] >= propagate(puzzle).num_settled
 
 
-def test_logic_solved_puzzle_anneals_nothing_even_if_pruning_leaves_variables():
-    # Row "#.#...#" with clue (1, 1, 1): pruning by cells alone keeps block 0 at column 2
-    # (its neighbours are empty), though the order of the blocks rules it out.
+def test_logic_solved_puzzle_leaves_no_variables():
+    # Row "#.#...#" with clue (1, 1, 1): cells alone would keep block 0 at column 2
+    # (its neighbours are empty); pruning by whole-line placements knows the block
+    # order rules it out, so nothing is left to anneal.
     puzzle = Puzzle.from_board(["#.#...#"])
     result = anneal(puzzle, presolve=True, num_reads=10, seed=1)
     info = result.presolve
     assert info["solved_by_logic"] and info["variables_annealed"] == 0
-    assert info["variables_after"] == result.bqm.num_variables > 0
+    assert info["variables_after"] == result.bqm.num_variables == 0
     assert result.solved and result.sampler == "none" and result.num_reads == 1
