@@ -230,8 +230,10 @@ def bench_puzzle(
 ) -> BenchResult:
     """Measure one configuration on one puzzle.
 
-    Reads are drawn in chunks; with ``time_budget`` (seconds of sampling) the
-    run stops early once the budget is spent (after at least one chunk), and
+    Without ``time_budget`` all reads are drawn in one call. With it (seconds
+    of sampling), one read is drawn first to time it, then chunks of as many
+    reads as the remaining budget allows; the run stops once the budget is
+    spent (after at least one read), and
     ``p`` is computed over the reads actually drawn.
 
     Args:
@@ -268,7 +270,9 @@ def bench_puzzle(
     t2 = time.perf_counter()
     options = dict(config.options)
 
-    chunk = max(1, min(num_reads, 10 if time_budget else num_reads))
+    # With a budget: one read first to time it, then chunks sized to what the budget has left
+    # (one call per chunk, so the sampler's fixed cost per call is shared by the chunk's reads).
+    chunk = 1 if time_budget else num_reads
     seeds = np.random.SeedSequence(seed).spawn(num_reads) if seed is not None else None
     parts: list[dimod.SampleSet] = []
     drawn = 0
@@ -291,8 +295,9 @@ def bench_puzzle(
         if time_budget is not None and sample_s >= time_budget and drawn < num_reads:
             stopped = True
             break
-        if time_budget is not None:  # grow chunks so the overhead per call stays small
-            chunk = min(num_reads, chunk * 2)
+        if time_budget is not None:
+            per_read = sample_s / drawn
+            chunk = max(1, int((time_budget - sample_s) / per_read) if per_read > 0 else num_reads)
     sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
     if sampled is not bqm and sampled.num_variables:
         sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
