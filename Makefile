@@ -47,7 +47,7 @@ bench: $(VENV)/.installed
 	-$(BIN)/qpicross bench $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
 	    --csv results/bench_phantom.csv --json results/bench_phantom.json
 	-$(BIN)/qpicross bench $(SHARED)/bompol/phantom.px --sampler shift --option target_energy=0 \
-	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 2 --label shift-R8-stretch \
+	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 2 --time-budget 300 --label shift-R8-stretch \
 	    --csv results/bench_phantom_r8.csv --json results/bench_phantom_r8.json
 	-$(BIN)/qpicross bench $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
 	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png
