@@ -14,7 +14,9 @@ its window). The Metropolis test uses the exact BQM energy change,
 .. math:: \Delta E = f_b - f_a - J_{ab}, \qquad f_v = h_v + \sum_u J_{vu} x_u,
 
 so the ordering and matching penalties are annealed as written in the BQM,
-only the one-hot penalty is satisfied by construction. Every returned sample
+only the one-hot penalty is satisfied by construction. (Two starts of one
+block are never 1 together in such states, so the couplings inside a group
+never contribute and are dropped: :math:`J_{ab} = 0` in the move.) Every returned sample
 is a state of the BQM and its energy is the BQM's energy.
 
 Which variables form a one-hot group comes from the labels: labels

@@ -7,7 +7,7 @@ import dimod.testing
 import numpy as np
 import pytest
 
-from qpicross import Puzzle, anneal, build_formulation, check, sample
+from qpicross import anneal, build_formulation, check, sample
 from qpicross.structured import BlockShiftSampler, infer_groups, infer_lines
 
 from conftest import INSTANCES
