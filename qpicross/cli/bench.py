@@ -28,7 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "bench", help="measure success probability and TTS99 on puzzles",
         description="Run annealing configurations on puzzles and report, per puzzle: variables, couplers, "
-                    "build time, time per read, success probability (Wilson 95%% interval), "
+                    "build time, time per read, success probability (Wilson 95 percent interval), "
                     "TTS99 = t_read*ln(0.01)/ln(1-p) (inf when no read succeeds), best and residual energies.",
     )
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
