@@ -54,6 +54,10 @@ bench: $(VENV)/.installed
 	-$(BIN)/qpicross bench $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --presolve --sampler shift \
 	    --option target_energy=0 --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 \
 	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json
+	-$(BIN)/qpicross bench $(TOURNAMENT)/taai2011.txt\#71 $(TOURNAMENT)/icga2023.txt\#87 $(TOURNAMENT)/icga2018.txt\#48 \
+	    $(TOURNAMENT)/tcga2012.txt\#79 $(TOURNAMENT)/icga2016.txt\#61 --presolve --sampler shift --option target_energy=0 \
+	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 --time-budget 120 --workers 2 \
+	    --label shift-R8+presolve --csv results/bench_tail.csv --json results/bench_tail.json
 
 # What was tried and what paid, on one small set (about 10 minutes on 2 cores).
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3

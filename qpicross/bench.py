@@ -566,14 +566,27 @@ def read_results(path: str | os.PathLike) -> list[dict]:
     return rows
 
 
+def _git_commit() -> str | None:
+    """The checked-out commit of the source tree, when it is a git work tree."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
 def machine_info() -> dict:
-    """Where the measurement ran: CPU count, load average, Python, time."""
+    """Where the measurement ran: CPU count, source commit, load average, Python, time."""
     try:
         load = os.getloadavg()
     except OSError:  # pragma: no cover
         load = (math.nan,) * 3
     return {
         "cpus": os.cpu_count(),
+        "commit": _git_commit(),
         "load_average": [round(v, 2) for v in load],
         "python": sys.version.split()[0],
         "platform": sys.platform,
