@@ -27,7 +27,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
-# when committed (else measures instances/); FIGURE_ARGS="--results FILE..." names other files.
+# where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
 figures: $(VENV)/.installed-test
 	$(BIN)/python -m qpicross.figures figures $(FIGURE_ARGS)
 

@@ -8,8 +8,8 @@
 * ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
   (:func:`qpicross.tune.tune`) on the 7x7 smile;
 * ``scaling.png`` -- success probability and TTS99 against puzzle size
-  (:func:`plot_scaling`): from the ``make bench`` results in ``results/`` when they
-  are committed, else measured now on the puzzles shipped in ``instances/`` for
+  (:func:`plot_scaling`): from the ``make bench`` results in ``results/`` where
+  they exist, else measured now on the puzzles shipped in ``instances/`` for
   the baseline, plain SA on the package's formulation, and the package's best
   sampler without and with presolve.
 
@@ -94,6 +94,7 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
 
 
 #: Where ``make bench`` writes its results (pure annealing with the baseline; the hybrid).
+#: ``results/`` is not committed: it exists where ``make bench`` has been run.
 BENCH_RESULTS = tuple(INSTANCES.parent / "results" / f"bench_{name}.json" for name in ("pure", "hybrid"))
 
 #: The package's best sampler settings, as ``make bench`` runs them.
@@ -101,7 +102,7 @@ BEST_SHIFT = {"sampler": "shift", "num_sweeps": 5000, "options": (("target_energ
 
 
 def committed_results() -> list[Path]:
-    """The files of :data:`BENCH_RESULTS` that exist (committed by ``make bench``)."""
+    """The files of :data:`BENCH_RESULTS` that exist here (written by ``make bench``)."""
     return [path for path in BENCH_RESULTS if path.is_file()]
 
 
@@ -258,7 +259,14 @@ def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
     rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0,
                         workers=1)
     if results:
-        title = f"Scaling, from {', '.join(Path(r).name for r in results)}"
+        import json
+
+        stamps = []
+        for r in results:
+            meta = json.loads(Path(r).read_text()).get("meta", {}) if str(r).endswith(".json") else {}
+            stamps.append(f"{Path(r).name}" + (f" ({meta['time_utc'][:10]}, {meta['cpus']} CPUs)"
+                                               if "time_utc" in meta and "cpus" in meta else ""))
+        title = "Scaling, from make bench: " + ", ".join(stamps)
     else:
         info = machine_info()
         reads = max(int(r["num_reads"]) for r in rows)
@@ -281,7 +289,7 @@ def make_figures(
     Args:
         out_dir: Folder for the PNGs (created if missing).
         results: ``qpicross bench`` results files for the scaling plot; default: those of
-            :data:`BENCH_RESULTS` that are committed, else the shipped puzzles are measured now.
+            :data:`BENCH_RESULTS` that exist, else the shipped puzzles are measured now.
         workers: Processes for the tuning sweep (the scaling benchmark runs in one, for fair timings).
         quick: Fewer reads (for a smoke test); the README's figures use the default.
     """
@@ -303,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="folder for the PNGs (default figures/)")
     parser.add_argument("--results", nargs="+", default=None, metavar="FILE",
                         help="qpicross bench --json/--csv files for the scaling plot (default: "
-                             "results/bench_*.json if committed, else measure the shipped puzzles)")
+                             "results/bench_*.json if present, else measure the shipped puzzles)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--quick", action="store_true", help="fewer reads, for a smoke test")
     args = parser.parse_args(argv)
