@@ -77,8 +77,9 @@ Z95 = 1.959963984540054
 def tts99(t_read: float, p: float, target: float = 0.99) -> float:
     r"""Time to reach a solution with probability ``target``.
 
-    :math:`t_{read}\,\ln(1-\text{target})/\ln(1-p)`; ``t_read`` when ``p = 1``
-    (one read suffices) and ``inf`` when ``p = 0`` (no read ever succeeded).
+    :math:`t_{read}\,\ln(1-\text{target})/\ln(1-p)`, but never less than one
+    read: ``t_read`` when ``p >= target`` (one read suffices), and ``inf`` when
+    ``p = 0`` (no read ever succeeded).
 
     >>> round(tts99(1.0, 0.01), 2)
     458.21
@@ -89,7 +90,7 @@ def tts99(t_read: float, p: float, target: float = 0.99) -> float:
         return math.inf
     if p == 1:
         return float(t_read)
-    return float(t_read * math.log1p(-target) / math.log1p(-p))
+    return float(t_read * max(1.0, math.log1p(-target) / math.log1p(-p)))
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -184,3 +184,10 @@ def test_time_budget_stops_after_the_first_read_when_spent():
     assert r.num_reads == 1 and r.stopped_by_budget
     r = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
     assert r.num_reads == 20 and not r.stopped_by_budget
+
+
+def test_tts99_is_never_less_than_one_read():
+    # Above p = 0.99 the formula alone would promise less than one read's time.
+    assert tts99(0.5, 0.999) == 0.5
+    assert tts99(0.5, 0.99) == pytest.approx(0.5)
+    assert tts99(0.5, 0.98) > 0.5
