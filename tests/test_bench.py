@@ -191,3 +191,32 @@ def test_tts99_is_never_less_than_one_read():
     assert tts99(0.5, 0.999) == 0.5
     assert tts99(0.5, 0.99) == pytest.approx(0.5)
     assert tts99(0.5, 0.98) > 0.5
+
+
+def test_bench_refuses_to_overwrite_before_running(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    out.write_text("old")
+    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "2", "--csv", str(out)])
+    assert code == 2 and "--force" in capsys.readouterr().err
+    assert out.read_text() == "old"
+    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "2", "--sweeps", "50", "--csv", str(out), "--force"])
+    assert code in (0, 1)
+    assert "puzzle" in out.read_text().splitlines()[0]
+
+
+def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch):
+    import qpicross.cli.bench as cli_bench
+    from qpicross.bench import BenchConfig, bench_puzzle
+
+    real = bench_puzzle(Puzzle.from_board(["#."]), BenchConfig("sa", "sa", 10), num_reads=2)
+
+    def interrupted(puzzles, configs, progress=None, **kwargs):
+        progress(1, 2, real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_bench, "run_bench", interrupted)
+    out = tmp_path / "partial.json"
+    code = main(["bench", str(INSTANCES / "5x5.px"), "--json", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130 and "1 finished results written to" in err and str(out) in err
+    assert len(json.loads(out.read_text())["results"]) == 1

@@ -7,6 +7,7 @@ import ast
 import itertools
 import math
 import sys
+from pathlib import Path
 
 from ..bench import (
     BASELINE,
@@ -21,7 +22,7 @@ from ..bench import (
 )
 from ..formulation import PenaltyWeights
 from ..samplers import SAMPLERS
-from ._common import UsageError
+from ._common import PLOT_SUFFIXES, UsageError, check_output_path, save_plot, write_output
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -59,6 +60,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                    help="write JSON (to stdout without FILE)")
     p.add_argument("--plot", default=None, metavar="FILE", help="save a TTS99 bar chart")
+    p.add_argument("--force", action="store_true", help="overwrite existing output files")
     return p
 
 
@@ -127,31 +129,60 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not puzzles:
         raise UsageError("no puzzles found in " + " ".join(args.puzzles))
+    # Refuse an existing output file now, not after a long run.
+    for path, suffixes in ((args.csv, None), (None if args.json == "-" else args.json, None),
+                           (args.plot, PLOT_SUFFIXES)):
+        if path:
+            check_output_path(path, args.force, suffixes)
     meta = machine_info()
+    finished: list = []
 
     def progress(done, total, result):
+        if not isinstance(result, str):
+            finished.append(result)
         status = f"p={result.p:.3f} TTS99={_fmt_time(result.tts99_s)}" if not result.error else result.error
         print(f"[{done}/{total}] {result.puzzle} {result.config}: {status}", file=sys.stderr, flush=True)
 
-    results = run_bench(puzzles, configs, num_reads=args.reads, time_budget=args.time_budget, seed=args.seed,
-                        workers=args.workers, baseline=args.baseline, progress=progress)
+    try:
+        results = run_bench(puzzles, configs, num_reads=args.reads, time_budget=args.time_budget, seed=args.seed,
+                            workers=args.workers, baseline=args.baseline, progress=progress)
+    except KeyboardInterrupt:
+        return _save_partial(finished, args, meta)
     meta["load_average_after"] = machine_info()["load_average"]
     meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
     if args.csv:
-        write_csv(results, args.csv)
+        write_output(args.csv, lambda tmp: write_csv(results, tmp), args.force)
     if args.json == "-":
         print(write_json(results, meta=meta))
     else:
         if args.json:
-            write_json(results, args.json, meta=meta)
+            write_output(args.json, write_json(results, meta=meta) + "\n", args.force)
         print_table(results, meta)
     if args.plot:
-        from ..plot import save_figure
-
-        save_figure(plot_results(results), args.plot)
+        save_plot(plot_results(results), args.plot, args.force)
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
     unsolved = any(not r.solved for r in results if r.config != BASELINE.name)
     return 1 if unsolved or any(r.error for r in results) else 0
+
+
+def _save_partial(finished: list, args: argparse.Namespace, meta: dict) -> int:
+    """On Ctrl-C: keep every finished result, say where, exit 130."""
+    meta["interrupted"] = True
+    if not finished:
+        print("qpicross: interrupted before any puzzle finished; nothing written", file=sys.stderr)
+        return 130
+    target = args.json if args.json and args.json != "-" else None
+    if target is None:
+        target = args.csv or "bench-partial.json"
+    if Path(target).exists() and not args.force:
+        target = next(f"bench-partial-{k}.json" for k in itertools.count(1)
+                      if not Path(f"bench-partial-{k}.json").exists())
+    if str(target).endswith(".csv"):
+        write_output(target, lambda tmp: write_csv(finished, tmp), True)
+    else:
+        write_output(target, write_json(finished, meta=meta) + "\n", True)
+    print(f"qpicross: interrupted; {len(finished)} finished results written to {target}", file=sys.stderr)
+    return 130
 
 
 def print_table(results, meta: dict) -> None:
