@@ -94,7 +94,7 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
 
 
 #: Where ``make bench`` writes its results (pure annealing with the baseline; the hybrid).
-#: ``results/`` is not committed: it exists where ``make bench`` has been run.
+#: The JSON files are committed; ``make bench`` rewrites them.
 BENCH_RESULTS = tuple(INSTANCES.parent / "results" / f"bench_{name}.json" for name in ("pure", "hybrid"))
 
 #: The package's best sampler settings, as ``make bench`` runs them.
