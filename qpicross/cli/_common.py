@@ -15,8 +15,19 @@ from ..puzzle import Puzzle, board_to_strings
 
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
-    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES",
+    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range",
 ]
+
+
+def parse_beta_range(text: str | None) -> tuple[float, float] | None:
+    """``--beta-range HOT,COLD`` as a pair of floats (None when not given)."""
+    if not text:
+        return None
+    try:
+        hot, cold = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UsageError(f"--beta-range wants HOT,COLD, got {text!r}") from None
+    return (hot, cold)
 
 
 class UsageError(ValueError):

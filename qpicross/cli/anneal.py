@@ -12,6 +12,7 @@ from ._common import (
     PLOT_SUFFIXES,
     Progress,
     UsageError,
+    parse_beta_range,
     add_puzzle_argument,
     board_text,
     check_output_path,
@@ -62,13 +63,7 @@ def parse_options(args: argparse.Namespace) -> dict:
         raise UsageError(f"--reads must be at least 1, got {args.reads}")
     if args.sweeps is not None and args.sweeps < 1:
         raise UsageError(f"--sweeps must be at least 1, got {args.sweeps}")
-    beta_range = None
-    if args.beta_range:
-        try:
-            hot, cold = (float(v) for v in args.beta_range.split(","))
-        except ValueError:
-            raise UsageError(f"--beta-range wants HOT,COLD, got {args.beta_range!r}") from None
-        beta_range = (hot, cold)
+    beta_range = parse_beta_range(args.beta_range)
     try:
         weights = PenaltyWeights.parse(args.weights)
     except ValueError as exc:

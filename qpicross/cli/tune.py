@@ -16,6 +16,7 @@ from ._common import (
     PLOT_SUFFIXES,
     Progress,
     UsageError,
+    parse_beta_range,
     check_output_path,
     print_json,
     save_plot,
@@ -78,13 +79,7 @@ def run(args: argparse.Namespace) -> int:
                         ("--workers", args.workers)):
         if value is not None and value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
-    beta_range = None
-    if args.beta_range:
-        try:
-            hot, cold = (float(v) for v in args.beta_range.split(","))
-        except ValueError:
-            raise UsageError(f"--beta-range wants HOT,COLD, got {args.beta_range!r}") from None
-        beta_range = (hot, cold)
+    beta_range = parse_beta_range(args.beta_range)
     # Refuse unwritable outputs before a long run, not after.
     if args.csv:
         check_output_path(args.csv, args.force, (".csv",))
