@@ -48,7 +48,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import dimod
@@ -568,11 +568,6 @@ def _fix_to_one(term: TermArrays, fixed: np.ndarray) -> TermArrays:
     return TermArrays(
         linear[keep], new_index[term.irow[free]], new_index[term.icol[free]], term.data[free], offset
     )
-
-
-def as_label_dict(labels: Sequence[tuple], values: np.ndarray) -> Mapping[tuple, int]:
-    """Zip labels and a 0/1 vector into a sample dict."""
-    return dict(zip(labels, np.asarray(values).tolist()))
 
 
 # -- size guard ----------------------------------------------------------------------------------

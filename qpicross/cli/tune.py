@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..formats import expand_puzzle_specs
+from ..formulation import TERMS
 from ..samplers import SAMPLERS
 from ..tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
@@ -169,7 +170,7 @@ def print_report(result: TuneResult) -> None:
     if len(ranked) > 10:
         print(f"... {len(ranked) - 10} more points (--csv writes them all)")
     best = result.best
-    weights = ", ".join(f"{n}={best[n]:.3g}" for n in ("one_hot", "at_most_one", "order", "match"))
+    weights = ", ".join(f"{n}={best[n]:.3g}" for n in TERMS)
     if best["successes"] == 0:
         print(f"no point solved the puzzle in any read (p < {best['p_high']:.3f} at every point, 95 %)")
     else:
@@ -197,7 +198,7 @@ def print_summary(result: TuneResult) -> None:
     if len(ranked) > 10:
         print(f"... {len(ranked) - 10} more points (--csv writes every puzzle and point)")
     best = result.best
-    weights = ", ".join(f"{v}={best[v]:.3g}" for v in ("one_hot", "at_most_one", "order", "match"))
+    weights = ", ".join(f"{v}={best[v]:.3g}" for v in TERMS)
     print(f"best: {weights}: solves {best['puzzles_solved']} of {n} puzzles, mean p = "
           f"{best['success_probability']:.3f} (min {best['min_success_probability']:.3f}), "
           f"geometric-mean TTS99 = {_fmt_tts(best['tts99_s'])}")
