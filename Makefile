@@ -29,7 +29,7 @@ test: $(VENV)/.installed-test
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
 figures: $(VENV)/.installed-test
-	$(BIN)/python -m qpicross.figures figures $(FIGURE_ARGS)
+	$(BIN)/python -m qpicross.experiments.figures figures $(FIGURE_ARGS)
 
 # Annealing benchmarks behind the README's "Results: annealing at scale" (about 30 minutes
 # on 2 cores). They read the puzzle collections from SHARED, never copied into the repository.

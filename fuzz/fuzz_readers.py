@@ -22,7 +22,8 @@ import atheris
 
 # Only qpicross's own modules are instrumented (dimod, numpy... load as usual).
 with atheris.instrument_imports(include=["qpicross"]):
-    from qpicross.formats import MULTI_READERS, _decode_text
+    from qpicross.puzzle.formats import MULTI_READERS
+from qpicross.puzzle.formats._text import _decode_text
     from qpicross.puzzle import Puzzle, PuzzleFormatError
 
 FORMATS = sorted(MULTI_READERS)

@@ -1,64 +1,103 @@
 """qpicross: Picross puzzles (nonograms) as QUBO / Ising problems, solved by annealing.
 
-The pipeline, one module per stage:
+The pipeline, one subpackage per stage:
 
-* :mod:`qpicross.puzzle` -- :class:`Puzzle`, :func:`check` (the independent verifier);
-* :mod:`qpicross.formats` -- reading and writing puzzle files (:func:`load_puzzle`);
-* :mod:`qpicross.formulation` -- the QUBO as a :class:`dimod.BinaryQuadraticModel`;
-* :mod:`qpicross.samplers` -- named samplers (``sa``, ``tabu``, ``exact``, ...);
+* :mod:`qpicross.puzzle` -- :class:`Puzzle`, :func:`check` (the independent verifier), file formats;
+* :mod:`qpicross.model` -- the QUBO as a :class:`dimod.BinaryQuadraticModel`, its variants, its size;
+* :mod:`qpicross.samplers` -- named samplers (``sa``, ``shift``, ``exact``, cloud, ...) and
+  :class:`BlockShiftSampler`, the package's structured annealer;
+* :mod:`qpicross.classical` -- line logic, exact solvers, presolve;
 * :mod:`qpicross.decode` -- samples back to boards, and what each read breaks;
-* :mod:`qpicross.anneal` -- all of the above in one call (:func:`anneal`);
 * :mod:`qpicross.plot` -- matplotlib figures;
-* :mod:`qpicross.logic` -- line logic to a fixpoint (:func:`propagate`), the presolve;
-* :mod:`qpicross.exact` -- exact SAT / CP-SAT solvers with a uniqueness check (:func:`solve_exact`);
-* :mod:`qpicross.hybrid` -- annealing and logic in turns (:func:`anneal_with_logic`);
-* :mod:`qpicross.generate` -- random puzzles (:func:`generate_puzzle`);
-* :mod:`qpicross.cli` -- the ``qpicross`` command.
+* :mod:`qpicross.pipeline` -- :class:`SolverConfig` and :func:`anneal` / :func:`run`: all of the above in one call;
+* :mod:`qpicross.experiments` -- benchmarks, TTS statistics, tuning, figures (on top of the pipeline);
+* :mod:`qpicross.cli` -- the ``qpicross`` command, a thin layer over the above.
+
+Examples:
+    >>> import qpicross
+    >>> puzzle = qpicross.Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+    >>> qpicross.anneal(puzzle, num_reads=20, seed=1).solved
+    True
 """
 
-from .anneal import AnnealResult, anneal
-from .decode import DecodedRead, Violation, decode_sample, evaluate_samples
-from .exact import ExactResult, solve_exact
-from .formats import load_puzzle, save_puzzle
-from .formulation import TERMS, PenaltyWeights, PicrossFormulation, build_bqm, build_formulation
-from .generate import generate_puzzle
-from .hybrid import anneal_with_logic
-from .logic import Contradiction, LogicResult, propagate, solve_line
-from .puzzle import BrokenLine, Puzzle, PuzzleFormatError, board_from_strings, board_to_strings, check
-from .samplers import SAMPLERS, get_sampler, register_sampler, sample
+from qpicross.classical import (
+    Contradiction,
+    ExactResult,
+    LogicResult,
+    PresolveComposite,
+    propagate,
+    solve_exact,
+    solve_line,
+)
+from qpicross.decode import DecodedRead, SampleEvaluation, Violation, decode_sample, evaluate_samples
+from qpicross.model import (
+    TERMS,
+    ModelTooLargeError,
+    PenaltyWeights,
+    PicrossFormulation,
+    build_bqm,
+    build_formulation,
+    estimate_size,
+)
+from qpicross.pipeline import AnnealResult, SolverConfig, anneal, anneal_with_logic, run
+from qpicross.puzzle import (
+    BrokenLine,
+    Puzzle,
+    PuzzleFormatError,
+    board_from_strings,
+    board_to_strings,
+    check,
+    load_puzzle,
+    load_puzzles,
+    save_puzzle,
+)
+from qpicross.samplers import SAMPLERS, BlockShiftSampler, get_sampler, register_sampler, sample
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AnnealResult",
-    "anneal",
-    "DecodedRead",
-    "Violation",
-    "decode_sample",
-    "evaluate_samples",
+    # puzzle
+    "Puzzle",
+    "PuzzleFormatError",
+    "BrokenLine",
+    "check",
+    "board_from_strings",
+    "board_to_strings",
     "load_puzzle",
+    "load_puzzles",
     "save_puzzle",
+    # model
     "TERMS",
     "PenaltyWeights",
     "PicrossFormulation",
-    "build_bqm",
     "build_formulation",
-    "BrokenLine",
-    "Puzzle",
-    "PuzzleFormatError",
-    "board_from_strings",
-    "board_to_strings",
-    "check",
+    "build_bqm",
+    "estimate_size",
+    "ModelTooLargeError",
+    # samplers
     "SAMPLERS",
+    "BlockShiftSampler",
     "get_sampler",
     "register_sampler",
     "sample",
-    "ExactResult",
-    "solve_exact",
-    "generate_puzzle",
-    "anneal_with_logic",
+    # classical
     "Contradiction",
     "LogicResult",
     "propagate",
     "solve_line",
+    "ExactResult",
+    "solve_exact",
+    "PresolveComposite",
+    # decode
+    "DecodedRead",
+    "SampleEvaluation",
+    "Violation",
+    "decode_sample",
+    "evaluate_samples",
+    # pipeline
+    "SolverConfig",
+    "AnnealResult",
+    "anneal",
+    "run",
+    "anneal_with_logic",
 ]

@@ -26,8 +26,8 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
-from .formulation import TERMS, PicrossFormulation
-from .puzzle import BrokenLine, check
+from qpicross.model.formulation import TERMS, PicrossFormulation
+from qpicross.puzzle import BrokenLine, check
 
 __all__ = ["Violation", "DecodedRead", "decode_sample", "evaluate_samples", "SampleEvaluation"]
 
@@ -37,7 +37,7 @@ class Violation:
     """One broken penalty term at one place.
 
     Attributes:
-        term: The penalty term (one of :data:`~qpicross.formulation.TERMS`).
+        term: The penalty term (one of :data:`~qpicross.model.formulation.TERMS`).
         kind: ``"row"``, ``"col"`` or ``"cell"``.
         index: Row or column index; for cells, ``(row, col)``.
         detail: What is wrong, in words.
@@ -79,9 +79,18 @@ class DecodedRead:
         return bool((self.board == self.col_board).all())
 
     @property
+    def ground_state(self) -> bool:
+        """Whether every penalty term is 0: the formulation's ground state (energy 0)."""
+        return all(v == 0 for v in self.term_energies.values())
+
+    @property
     def solved(self) -> bool:
-        """True when the row board passes the independent check."""
-        return not self.broken_lines
+        """A success: a ground state of the model *and* a row board that passes the independent check.
+
+        A read whose row board happens to be valid while its column variables
+        disagree, or a block breaks one-hot, is not a success.
+        """
+        return self.ground_state and not self.broken_lines
 
 
 def _as_vector(formulation: PicrossFormulation, sample) -> np.ndarray:
@@ -145,29 +154,60 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
 
 @dataclasses.dataclass
 class SampleEvaluation:
-    """Every distinct read of a run, judged by the independent checker.
+    """Every read of a run, judged by the model and by the independent checker.
 
-    Attributes:
+    A read *succeeds* when it is a ground state of the formulation (every
+    penalty term 0, so energy 0) **and** its row board passes
+    :func:`~qpicross.puzzle.check`. Reads whose row board is valid without
+    being a ground state (columns disagree, a block breaks one-hot) are counted
+    apart, as :attr:`num_valid_board_only`, never as successes.
+
+    Attributes (per distinct read, index ``d``):
+        samples: ``(num_distinct, num_variables)`` 0/1 array in the formulation's label order.
         boards: ``(num_distinct, rows, cols)`` boards from the row variables.
-        solved: Per distinct read, whether its board passes :func:`check`.
-        energy: Per distinct read, its BQM energy.
-        num_occurrences: Per distinct read, how often it was drawn.
+        energy: The read's energy as the sampler reported it (the sampled BQM's).
+        ground_state: Whether every penalty term is 0.
+        valid_board: Whether the row board passes :func:`check`.
+        solved: ``ground_state & valid_board``.
+        num_occurrences: How often it was drawn.
+        read_index: For each read in the order drawn, its distinct index ``d``.
     """
 
-    boards: np.ndarray
-    solved: np.ndarray
-    energy: np.ndarray
-    num_occurrences: np.ndarray
     samples: np.ndarray
+    boards: np.ndarray
+    energy: np.ndarray
+    ground_state: np.ndarray
+    valid_board: np.ndarray
+    num_occurrences: np.ndarray
+    read_index: np.ndarray
+
+    @property
+    def solved(self) -> np.ndarray:
+        return self.ground_state & self.valid_board
 
     @property
     def num_reads(self) -> int:
         return int(self.num_occurrences.sum())
 
     @property
+    def num_solved(self) -> int:
+        """Reads that succeeded (ground state and a valid board)."""
+        return int(self.num_occurrences[self.solved].sum())
+
+    @property
+    def num_valid_board_only(self) -> int:
+        """Reads whose row board passes the check although they are not ground states."""
+        return int(self.num_occurrences[self.valid_board & ~self.ground_state].sum())
+
+    @property
+    def read_solved(self) -> np.ndarray:
+        """Per read, in the order drawn, whether it succeeded."""
+        return self.solved[self.read_index]
+
+    @property
     def success_probability(self) -> float:
-        """Fraction of reads whose board solves the puzzle."""
-        return float(self.num_occurrences[self.solved].sum() / max(self.num_reads, 1))
+        """Fraction of reads that succeeded."""
+        return float(self.num_solved / max(self.num_reads, 1))
 
     @property
     def best_index(self) -> int:
@@ -177,20 +217,40 @@ class SampleEvaluation:
 
 
 def evaluate_samples(formulation: PicrossFormulation, sampleset: dimod.SampleSet) -> SampleEvaluation:
-    """Decode every distinct read and check its board against the clues."""
-    aggregated = sampleset.aggregate()
-    samples = formulation.samples_to_array(aggregated)
+    """Judge every read: ground state of the formulation, and a board that passes the check.
+
+    Examples:
+        >>> from qpicross import Puzzle, build_formulation
+        >>> f = build_formulation(Puzzle([[1], [1]], [[1], [1]]))
+        >>> good = f.sample_from_board(["#.", ".#"])
+        >>> rows_only = {**good, ("col", 0, 0, 0): 0, ("col", 0, 1, 0): 1}  # columns disagree
+        >>> ss = dimod.SampleSet.from_samples_bqm([good, rows_only, good], f.bqm())
+        >>> ev = evaluate_samples(f, ss)
+        >>> ev.num_solved, ev.num_valid_board_only, ev.read_solved.tolist()
+        (2, 1, [True, False, True])
+    """
+    all_samples = formulation.samples_to_array(sampleset)
+    samples, first, inverse, counts = np.unique(all_samples, axis=0, return_index=True, return_inverse=True,
+                                                return_counts=True)
+    inverse = inverse.ravel()
+    energy = np.asarray(sampleset.record.energy, dtype=float)[first]
     boards = formulation.boards(samples)
+    ground = np.ones(len(samples), bool)
+    for name in TERMS:
+        ground &= np.abs(formulation.terms[name].energies(samples)) < 1e-9
     packed = np.packbits(boards.reshape(len(boards), -1), axis=1)
-    unique, inverse = np.unique(packed, axis=0, return_inverse=True)
+    unique, board_inverse = np.unique(packed, axis=0, return_inverse=True)
+    board_inverse = board_inverse.ravel()
     verdict = np.array(
-        [not check(formulation.puzzle, boards[np.flatnonzero(inverse.ravel() == u)[0]]) for u in range(len(unique))],
+        [not check(formulation.puzzle, boards[np.flatnonzero(board_inverse == u)[0]]) for u in range(len(unique))],
         dtype=bool,
     )
     return SampleEvaluation(
-        boards=boards,
-        solved=verdict[inverse.ravel()] if len(unique) else np.zeros(0, bool),
-        energy=np.asarray(aggregated.record.energy, dtype=float),
-        num_occurrences=np.asarray(aggregated.record.num_occurrences, dtype=np.int64),
         samples=samples,
+        boards=boards,
+        energy=energy,
+        ground_state=ground,
+        valid_board=verdict[board_inverse] if len(unique) else np.zeros(0, bool),
+        num_occurrences=counts.astype(np.int64) * 0 + np.bincount(inverse, minlength=len(samples)),
+        read_index=inverse,
     )

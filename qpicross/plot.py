@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .puzzle import BrokenLine, Puzzle, board_from_strings, check
+from qpicross.puzzle import BrokenLine, Puzzle, board_from_strings, check
 
 __all__ = ["plot_puzzle", "save_figure"]
 

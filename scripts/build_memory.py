@@ -9,7 +9,7 @@ adds a random 100x100 board (density 0.5, ``--seed``, default 0) turned into a
 puzzle with ``Puzzle.from_board``. For each puzzle a child process loads it,
 then times ``build_formulation(puzzle).bqm()`` and reports the growth of its
 peak resident memory (``ru_maxrss``) over the resident memory just before the
-build, next to :func:`qpicross.formulation.estimate_size`'s coupler count, so
+build, next to :func:`qpicross.model.size.estimate_size`'s coupler count, so
 the bytes-per-coupler figure behind the size guard can be re-measured.
 """
 
@@ -24,7 +24,8 @@ CHILD = r"""
 import gc, json, resource, sys, time
 import numpy as np
 from qpicross import Puzzle, load_puzzle
-from qpicross.formulation import build_formulation, estimate_size
+from qpicross.model.formulation import build_formulation
+from qpicross.model.size import estimate_size
 
 spec, seed = sys.argv[1], int(sys.argv[2])
 if spec.startswith("random:"):

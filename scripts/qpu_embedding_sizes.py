@@ -25,7 +25,7 @@ import numpy as np
 from dwave.graphs import pegasus_graph
 
 from qpicross import build_formulation, load_puzzle
-from qpicross.logic import propagate
+from qpicross.classical.logic import propagate
 
 
 def main() -> None:

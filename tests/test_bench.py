@@ -6,19 +6,18 @@ import math
 import pytest
 
 from qpicross import Puzzle
-from qpicross.bench import (
+from qpicross import SolverConfig
+from qpicross.experiments.bench import (
     BASELINE,
-    BenchConfig,
     BenchResult,
     _fill_ratios,
     bench_puzzle,
     read_results,
     run_bench,
-    tts99,
-    wilson_interval,
     write_csv,
     write_json,
 )
+from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.cli import main
 
 from conftest import INSTANCES
@@ -87,7 +86,7 @@ def test_ratio_to_baseline_and_none_where_baseline_never_solves():
 
 
 def test_bench_puzzle_counts_and_consistency():
-    r = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=300), num_reads=40, seed=3)
+    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=300), num_reads=40, seed=3)
     assert r.num_reads == 40 and 0 <= r.num_solved <= 40
     assert r.p == r.num_solved / 40
     assert r.p_low <= r.p <= r.p_high
@@ -103,21 +102,21 @@ def test_bench_puzzle_counts_and_consistency():
 
 def test_unsolvable_run_reports_infinite_tts():
     # One sweep at a fixed hot temperature practically never solves the 5x5.
-    r = bench_puzzle(LETTER_A, BenchConfig("hot", num_sweeps=1, options=(("beta_range", (0.01, 0.01)),)),
+    r = bench_puzzle(LETTER_A, SolverConfig(name="hot", num_sweeps=1, options={"beta_range": (0.01, 0.01)}),
                      num_reads=5, seed=0)
     assert r.num_solved == 0 and r.tts99_s == math.inf and r.tts99_high_s == math.inf
     assert json.loads(json.dumps(r.to_dict()))["tts99_s"] == "inf"
 
 
 def test_same_seed_same_result():
-    a = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=100), num_reads=20, seed=11)
-    b = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=100), num_reads=20, seed=11)
+    a = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=100), num_reads=20, seed=11)
+    b = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=100), num_reads=20, seed=11)
     assert (a.num_solved, a.residual_histogram) == (b.num_solved, b.residual_histogram)
 
 
 def test_run_bench_with_baseline_writes_csv_and_json(tmp_path):
-    results = run_bench([LETTER_A], [BenchConfig("sa", num_sweeps=200)], num_reads=30, seed=1, baseline=True)
-    assert [r.config for r in results] == [BASELINE.name, "sa"]
+    results = run_bench([LETTER_A], [SolverConfig(num_sweeps=200)], num_reads=30, seed=1, baseline=True)
+    assert [r.config for r in results] == [BASELINE.label, "sa"]
     assert results[0].num_variables == 60  # the published formulation keeps every start
     write_csv(results, tmp_path / "r.csv")
     write_json(results, tmp_path / "r.json")
@@ -168,7 +167,7 @@ def test_cli_bench_missing_path_exits_2(capsys, tmp_path):
 
 
 def test_plot_of_many_puzzles_is_a_solved_within_curve(tmp_path):
-    from qpicross.bench import plot_results
+    from qpicross.experiments.bench import plot_results
 
     results = [_result("fast", 0.01 * (i + 1), puzzle=f"p{i}") for i in range(40)]
     results.append(_result("fast", math.inf, puzzle="hard"))
@@ -180,9 +179,9 @@ def test_plot_of_many_puzzles_is_a_solved_within_curve(tmp_path):
 
 
 def test_time_budget_stops_after_the_first_read_when_spent():
-    r = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=50), num_reads=20, time_budget=1e-9, seed=0)
+    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=50), num_reads=20, time_budget=1e-9, seed=0)
     assert r.num_reads == 1 and r.stopped_by_budget
-    r = bench_puzzle(LETTER_A, BenchConfig("sa", num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
+    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
     assert r.num_reads == 20 and not r.stopped_by_budget
 
 
@@ -206,9 +205,7 @@ def test_bench_refuses_to_overwrite_before_running(tmp_path, capsys):
 
 def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch):
     import qpicross.cli.bench as cli_bench
-    from qpicross.bench import BenchConfig, bench_puzzle
-
-    real = bench_puzzle(Puzzle.from_board(["#."]), BenchConfig("sa", "sa", 10), num_reads=2)
+    real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(num_sweeps=10), num_reads=2)
 
     def interrupted(puzzles, configs, progress=None, **kwargs):
         progress(1, 2, real)

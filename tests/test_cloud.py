@@ -18,7 +18,7 @@ import pytest
 
 from qpicross import Puzzle, anneal, build_formulation, check
 from qpicross.cli import main
-from qpicross.cloud import (
+from qpicross.samplers.cloud import (
     HybridBQMSampler,
     HybridCQMSampler,
     QPUSampler,
@@ -26,7 +26,7 @@ from qpicross.cloud import (
     leap_token_configured,
     read_token_file,
 )
-from qpicross.cqm import build_cqm
+from qpicross.model.cqm import build_cqm
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError
 
 CLOUD_SAMPLERS = ["qpu", "hybrid", "hybrid-cqm", "amplify"]
@@ -223,7 +223,7 @@ def test_hybrid_cqm_needs_the_formulation(letter_a):
 def test_amplify_polynomial_equals_bqm_energy(letter_a):
     pytest.importorskip("amplify", reason="the amplify SDK (extra 'amplify') is not installed")
     from qpicross import build_bqm
-    from qpicross.cloud import bqm_to_amplify
+    from qpicross.samplers.cloud import bqm_to_amplify
 
     rng = np.random.default_rng(7)
     binary = build_bqm(letter_a)
@@ -276,7 +276,7 @@ class SimulatedAnnealingAmplifyClient:
 
 def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
     pytest.importorskip("amplify", reason="the amplify SDK (extra 'amplify') is not installed")
-    from qpicross.cloud import AmplifyAESampler
+    from qpicross.samplers.cloud import AmplifyAESampler
 
     result = anneal(letter_a, sampler=AmplifyAESampler(client=SimulatedAnnealingAmplifyClient()))
     # amplify.solve ran the model through the client and its solutions decoded back onto our labels.

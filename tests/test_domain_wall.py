@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from qpicross import PenaltyWeights, build_formulation, load_puzzle
-from qpicross.bench import BenchConfig, bench_puzzle
-from qpicross.domain_wall import domain_wall_bqm, to_one_hot_sampleset
-from qpicross.structured import infer_groups
+from qpicross import SolverConfig
+from qpicross.experiments.bench import bench_puzzle
+from qpicross.model.domain_wall import domain_wall_bqm, to_one_hot_sampleset
+from qpicross.samplers.structured import infer_groups
 
 from conftest import INSTANCES
 
@@ -61,7 +62,7 @@ def test_sampleset_maps_back_with_one_hot_energies():
 
 
 def test_bench_with_domain_wall_encoding(letter_a):
-    r = bench_puzzle(letter_a, BenchConfig("dw", "sa", 300, weights=PenaltyWeights(one_hot=16),
-                                           encoding="domain_wall"), num_reads=10, seed=0)
+    r = bench_puzzle(letter_a, SolverConfig(name="dw", num_sweeps=300, weights=PenaltyWeights(one_hot=16),
+                                             encoding="domain_wall"), num_reads=10, seed=0)
     assert r.num_variables == 30 and r.num_reads == 10
     assert sum(r.residual_histogram.values()) == 10

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle, check, load_puzzle
-from qpicross.exact import MODELS, encode_sat, solve_cpsat, solve_exact, solve_sat
+from qpicross.classical.exact import MODELS, encode_sat, solve_cpsat, solve_exact, solve_sat
 from qpicross.puzzle import line_runs
 
 

@@ -11,8 +11,8 @@ from conftest import INSTANCES
 
 from qpicross import PenaltyWeights, build_formulation, load_puzzle
 from qpicross.cli import main
-from qpicross.cqm import build_cqm
-from qpicross.export import load_model, read_coo
+from qpicross.model.cqm import build_cqm
+from qpicross.model.export import load_model, read_coo
 
 LETTER_A = str(INSTANCES / "5x5.px")
 
@@ -48,7 +48,7 @@ def test_coo_is_readable_without_dimod(tmp_path, letter_a):
 def test_coo_round_trips_spin_models_and_odd_labels(tmp_path):
     import io
 
-    from qpicross.export import write_coo
+    from qpicross.model.export import write_coo
 
     spin = dimod.BinaryQuadraticModel({"a": 0.5, 3: -1.25}, {("a", 3): 0.1}, -2.0, "SPIN")
     text = io.StringIO()
@@ -64,7 +64,7 @@ def test_cqm_export_round_trips(tmp_path, letter_a):
 
 
 def test_presolve_exports_the_reduced_model(tmp_path, shared_instances):
-    from qpicross.logic import propagate
+    from qpicross.classical.logic import propagate
 
     puzzle = load_puzzle(shared_instances / "bompol" / "bird.px")
     full, reduced = tmp_path / "full.json", tmp_path / "reduced.coo"

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from qpicross import Puzzle, PuzzleFormatError, load_puzzle, save_puzzle
-from qpicross.formats import format_px, parse_px
+from qpicross.puzzle.formats import format_px, parse_px
 
 A_PX = "5,5\n1\n1,1\n1,1\n5\n1,1\n2\n3\n1,1\n3\n2\n"
 

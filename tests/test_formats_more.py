@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from qpicross import Puzzle, PuzzleFormatError, check, load_puzzle
 from qpicross.cli import main
-from qpicross.formats import (
+from qpicross.puzzle.formats import (
     expand_puzzle_specs,
     format_json,
     format_non,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample
-from qpicross.formulation import TERMS, placement_windows
+from qpicross.model.formulation import TERMS, placement_windows
 
 SMALL_PUZZLES = {
     "2x2 diagonal": Puzzle([[1], [1]], [[1], [1]]),

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qpicross import Puzzle, PuzzleFormatError
-from qpicross.formats import MULTI_READERS, _decode_text
+from qpicross.puzzle.formats import MULTI_READERS
+from qpicross.puzzle.formats._text import _decode_text
 
 FORMATS = sorted(MULTI_READERS)
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from qpicross import Puzzle, PuzzleFormatError, anneal, load_puzzle
 from qpicross.cli import main
 from qpicross.cli._common import UsageError, write_output
-from qpicross.formulation import ModelTooLargeError, build_formulation, estimate_size, max_couplers_limit
+from qpicross.model.formulation import build_formulation
+from qpicross.model.size import ModelTooLargeError, estimate_size, max_couplers_limit
 
 # -- bad input: one class per row, every reader ------------------------------------------------------
 
@@ -229,7 +230,7 @@ def test_unsolvable_puzzle_reports_lowest_energy_and_broken_lines(tmp_path, caps
 
 
 def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
-    from qpicross.formulation import check_size
+    from qpicross.model.size import check_size
 
     with pytest.raises(ModelTooLargeError) as info:
         check_size(letter_a, known=np.full(letter_a.shape, -1), max_couplers=1, presolved=True)

@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle, anneal, check, load_puzzle
-from qpicross.exact import solve_sat
-from qpicross.hybrid import _probe, anneal_with_logic, read_agreement
-from qpicross.logic import propagate
+from qpicross.classical.exact import solve_sat
+from qpicross.pipeline.hybrid import _probe, anneal_with_logic, read_agreement
+from qpicross.classical.logic import propagate
 
 
 def test_probing_only_settles_what_every_solution_has():
@@ -40,7 +40,7 @@ def test_rounds_are_recorded_and_reads_counted():
     info = result.presolve
     assert 1 <= len(info["rounds"]) <= 4
     assert info["total_reads"] == sum(r["num_reads"] for r in info["rounds"])
-    assert info["variables_final"] == result.bqm.num_variables <= info["variables_after"]
+    assert info["variables_final"] == result.presolve["variables_final"] <= info["variables_after"]
     assert all(r["variables_annealed"] <= r["variables"] for r in info["rounds"])
     with pytest.raises(ValueError):
         anneal_with_logic(puzzle, rounds=0)

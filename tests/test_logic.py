@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qpicross import Puzzle, check, load_puzzle
-from qpicross.logic import Contradiction, line_placements, line_text, propagate, solve_line
+from qpicross.classical.logic import Contradiction, line_placements, line_text, propagate, solve_line
 from qpicross.puzzle import line_runs
 
 # The CP report's "ratio of unfixed cells" (%) after propagation with its best model M3.

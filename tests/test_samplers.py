@@ -40,9 +40,11 @@ def test_any_dimod_sampler_can_be_injected():
     tiny = Puzzle([[1], [1]], [[1], [1]])
     result = anneal(tiny, sampler=dimod.ExactSolver())
     assert result.solved
-    # ExactSolver returns all 2^8 assignments. A read succeeds when the board its row
-    # variables paint solves the puzzle: 2 row encodings x 2^4 column assignments.
-    assert result.success_probability == pytest.approx(2 * 2**4 / 2**8)
+    # ExactSolver returns all 2^8 assignments. A read succeeds only when it is a ground state
+    # whose board solves the puzzle: the 2 encodings of the 2 diagonals. The other 2 x (2^4 - 1)
+    # with a valid row board but other column variables are counted apart, never as successes.
+    assert result.success_probability == pytest.approx(2 / 2**8)
+    assert result.evaluation.num_valid_board_only == 2 * (2**4 - 1)
 
 
 def test_exact_sampler_by_name_returns_ground_states():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from qpicross import anneal, build_formulation, check, sample
-from qpicross.structured import BlockShiftSampler, infer_groups, infer_lines
+from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
 
 from conftest import INSTANCES
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
-from ..puzzle import PuzzleFormatError
-from ..samplers import SamplerUnavailableError
+from qpicross.puzzle import PuzzleFormatError
+from qpicross.samplers import SamplerUnavailableError
 from ._common import UsageError, error
 
 __all__ = ["main", "COMMANDS"]
@@ -23,10 +24,21 @@ __all__ = ["main", "COMMANDS"]
 COMMANDS = ["anneal", "solve", "generate", "show", "info", "bench", "tune", "export"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line (``qpicross: error: ...``, exit 2); ``--help`` keeps the usage."""
 
-    parser = argparse.ArgumentParser(
+    def error(self, message: str):
+        command = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        flag = re.match(r"argument (\S+?)(?:/\S+)?: (?=must |wants )", message)
+        if flag:  # "argument --reads: must be ..." -> "--reads must be ..."
+            message = f"{flag.group(1)} {message[flag.end():]}"
+        raise UsageError(f"{command}{message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from qpicross import __version__
+
+    parser = _Parser(
         prog="qpicross",
         description="Picross puzzles (nonograms) as QUBO problems, solved by annealing.",
     )
@@ -41,8 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         return int(args._run(args))
     except (PuzzleFormatError, UsageError, SamplerUnavailableError) as exc:
         return error(str(exc))

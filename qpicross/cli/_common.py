@@ -10,8 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..formats import load_puzzle
-from ..puzzle import Puzzle, board_to_strings
+from qpicross.puzzle.formats import load_puzzle
+from qpicross.puzzle import Puzzle, board_to_strings
 
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
@@ -82,7 +82,7 @@ def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str,
 
 def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
     """Save a matplotlib figure atomically through :func:`write_output`."""
-    from ..plot import save_figure
+    from qpicross.plot import save_figure
 
     check_output_path(path, force, PLOT_SUFFIXES)
     return write_output(path, lambda tmp: save_figure(fig, tmp), force)

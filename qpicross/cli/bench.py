@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import itertools
 import math
 import sys
 from pathlib import Path
 
-from ..bench import (
+from qpicross.experiments.bench import (
     BASELINE,
-    BenchConfig,
     expand_specs,
     machine_info,
     plot_results,
@@ -20,99 +18,36 @@ from ..bench import (
     write_csv,
     write_json,
 )
-from ..formulation import PenaltyWeights
-from ..samplers import SAMPLERS
+
 from ._common import PLOT_SUFFIXES, UsageError, check_output_path, save_plot, write_output
+from ._solver_options import add_solver_arguments, configs_from_args
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "bench", help="measure success probability and TTS99 on puzzles",
-        description="Run annealing configurations on puzzles and report, per puzzle: variables, couplers, "
-                    "build time, time per read, success probability (Wilson 95 percent interval), "
-                    "TTS99 = t_read*ln(0.01)/ln(1-p) (inf when no read succeeds), best and residual energies.",
+        description="Run solver configurations on puzzles -- each run is exactly what `qpicross anneal` does "
+                    "with the same options -- and report, per puzzle: variables, couplers, build time, time "
+                    "per read, success probability (ground state and a valid board; Wilson 95 percent "
+                    "interval), TTS99 (fixed-length reads: t_read*ln(0.01)/ln(1-p); early-stopping reads: "
+                    "optimal cutoff over the per-read time to target; inf when no read succeeds), best and "
+                    "residual energies.",
     )
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
                    help="puzzle files, directories, or multi-puzzle files with a range: FILE#1-100")
     p.add_argument("--format", default=None, help="file format, overriding the extension")
-    p.add_argument("--reads", type=int, default=100, help="reads per puzzle and configuration (default 100)")
-    p.add_argument("--sweeps", default=None, metavar="N[,N...]",
-                   help="sweeps per read; several values give one configuration each (default: sampler's)")
-    p.add_argument("--sampler", default="sa", metavar="NAME[,NAME...]",
-                   help=f"samplers to run, from: {', '.join(SAMPLERS)} (default sa)")
-    p.add_argument("--weights", default="", metavar="NAME=W,...", help="penalty weights (default all 1)")
-    p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
-                   help="variable pruning (default stacking)")
-    p.add_argument("--encoding", choices=["one-hot", "domain-wall"], default="one-hot",
-                   help="block-start encoding (default one-hot; domain-wall: one bit fewer per block)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="extra sampler parameter, e.g. num_replicas=8 (repeatable)")
-    p.add_argument("--label", default=None, metavar="NAME",
-                   help="name of the configuration in tables and files (default: the sampler's name)")
-    p.add_argument("--presolve", action="store_true", help="settle cells by line logic before annealing")
+    add_solver_arguments(p, several=True, seed_default=0)
     p.add_argument("--baseline", action="store_true",
                    help="also run the published formulation with SA defaults and report TTS ratios to it")
-    p.add_argument("--time-budget", type=float, default=None, metavar="S",
-                   help="stop drawing reads after S seconds of sampling per puzzle and configuration")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="base random seed (default 0)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write one row per puzzle and configuration")
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                    help="write JSON (to stdout without FILE)")
     p.add_argument("--plot", default=None, metavar="FILE", help="save a TTS99 bar chart")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     return p
-
-
-def _value(text: str):
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-
-
-def configs_from_args(args: argparse.Namespace) -> list[BenchConfig]:
-    """The configurations a command line asks for (one per sampler and sweep count)."""
-    samplers = [s.strip() for s in args.sampler.split(",") if s.strip()]
-    for name in samplers:
-        if name not in SAMPLERS and name != BASELINE.name:
-            raise UsageError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}, baseline")
-    if args.reads < 1:
-        raise UsageError(f"--reads must be at least 1, got {args.reads}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.time_budget is not None and args.time_budget <= 0:
-        raise UsageError(f"--time-budget must be positive, got {args.time_budget}")
-    sweeps: list[int | None] = [None]
-    if args.sweeps:
-        try:
-            sweeps = [int(s) for s in args.sweeps.split(",")]
-        except ValueError:
-            raise UsageError(f"--sweeps wants N[,N...], got {args.sweeps!r}") from None
-        if min(sweeps) < 1:
-            raise UsageError(f"--sweeps must be at least 1, got {args.sweeps}")
-    try:
-        weights = PenaltyWeights.parse(args.weights)
-    except ValueError as exc:
-        raise UsageError(f"--weights: {exc}") from None
-    options = []
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--option wants NAME=VALUE, got {item!r}")
-        options.append((name.strip(), _value(value.strip())))
-    configs = []
-    for name, n in itertools.product(samplers, sweeps):
-        if name == BASELINE.name:
-            if BASELINE not in configs:
-                configs.append(BASELINE)
-            continue
-        label = (args.label or name) + (f"-{n}" if len(sweeps) > 1 else "")
-        if args.label is None and args.presolve:
-            label += "+presolve"
-        configs.append(BenchConfig(label, name, n, args.bounds, weights, args.presolve, tuple(options),
-                                   args.encoding.replace("-", "_")))
-    return configs
 
 
 def _fmt_time(t: float) -> str:
@@ -123,6 +58,13 @@ def _fmt_time(t: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     configs = configs_from_args(args)
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.scheduler is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
     except (ValueError, OSError) as exc:
@@ -144,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"[{done}/{total}] {result.puzzle} {result.config}: {status}", file=sys.stderr, flush=True)
 
     try:
-        results = run_bench(puzzles, configs, num_reads=args.reads, time_budget=args.time_budget, seed=args.seed,
-                            workers=args.workers, baseline=args.baseline, progress=progress)
+        results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+                            baseline=args.baseline, progress=progress)
     except KeyboardInterrupt:
         return _save_partial(finished, args, meta)
     meta["load_average_after"] = machine_info()["load_average"]
@@ -161,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(plot_results(results), args.plot, args.force)
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
-    unsolved = any(not r.solved for r in results if r.config != BASELINE.name)
+    unsolved = any(not r.solved for r in results if r.config != BASELINE.label)
     return 1 if unsolved or any(r.error for r in results) else 0
 
 
@@ -198,7 +140,7 @@ def print_table(results, meta: dict) -> None:
             print(f"| {r.puzzle} | {r.rows}x{r.cols} | {r.config} | error: {r.error} |" + " |" * 7)
             continue
         ratio = "-" if r.speedup_vs_baseline is None else f"{r.speedup_vs_baseline:.3g}x"
-        if r.baseline_tts99_s is not None and not math.isfinite(r.baseline_tts99_s) and r.config != BASELINE.name:
+        if r.baseline_tts99_s is not None and not math.isfinite(r.baseline_tts99_s) and r.config != BASELINE.label:
             ratio = "baseline never solves"
         cells = [
             r.puzzle, f"{r.rows}x{r.cols}", r.config, str(r.num_variables), str(r.num_couplers),

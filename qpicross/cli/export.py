@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
-from ..formulation import PenaltyWeights
+from qpicross.model.export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
+from qpicross.model.formulation import PenaltyWeights
 from ._common import (
     UsageError,
     add_puzzle_argument,

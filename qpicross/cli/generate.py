@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..exact import METHODS
-from ..formats import format_px, save_puzzle
-from ..generate import generate_puzzle, parse_size
+from qpicross.classical.exact import METHODS
+from qpicross.puzzle.formats import format_px, save_puzzle
+from qpicross.experiments.generate import generate_puzzle, parse_size
 from ._common import UsageError, board_text, print_json, write_output
 
 

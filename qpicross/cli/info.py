@@ -6,7 +6,8 @@ import argparse
 import statistics
 import time
 
-from ..formulation import build_formulation, check_size
+from qpicross.model.formulation import build_formulation
+from qpicross.model.size import check_size
 from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json
 
 

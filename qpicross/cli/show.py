@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..puzzle import check
+from qpicross.puzzle import check
 from ._common import add_puzzle_argument, board_text, load_puzzle_arg, save_plot
 
 
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         verdict = "matches the clues" if not broken else f"breaks {len(broken)} lines ({names})"
         print(f"goal grid: {verdict}")
     if args.plot:
-        from ..plot import plot_puzzle
+        from qpicross.plot import plot_puzzle
 
         save_plot(plot_puzzle(puzzle), args.plot, args.force)
     return 0

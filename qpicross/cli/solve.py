@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..exact import MODELS, solve_exact
-from ..formats import load_puzzle
+from qpicross.classical.exact import MODELS, solve_exact
+from qpicross.puzzle.formats import load_puzzle
 from ._common import board_text, print_json
 
 METHODS = ("sat", "cpsat", "logic")
@@ -70,7 +70,7 @@ def _run_exact(puzzle, args) -> tuple[int, dict]:
 
 
 def _run_logic(puzzle, args) -> tuple[int, dict]:
-    from ..logic import propagate  # numba: imported only when needed
+    from qpicross.classical.logic import propagate  # numba: imported only when needed
 
     result = propagate(puzzle)
     data = result.to_dict()

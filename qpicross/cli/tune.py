@@ -9,20 +9,19 @@ import math
 import sys
 from pathlib import Path
 
-from ..formats import expand_puzzle_specs
-from ..formulation import TERMS
-from ..samplers import SAMPLERS
-from ..tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
+from qpicross.puzzle.formats import expand_puzzle_specs
+from qpicross.model.formulation import TERMS
+from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
     UsageError,
-    parse_beta_range,
     check_output_path,
     print_json,
     save_plot,
     write_output,
 )
+from ._solver_options import add_solver_arguments, config_from_args
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -41,16 +40,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--random", type=int, default=None, metavar="N",
                    help="draw N random points in the grid's box instead of the full grid")
     p.add_argument("--log", action="store_true", help="space (or draw) weights on a log scale")
-    p.add_argument("--reads", type=int, default=100, help="reads per run (default 100)")
-    p.add_argument("--sweeps", type=int, default=None, help="sweeps per read (SA; default: the sampler's)")
     p.add_argument("--seeds", type=int, default=1, metavar="K", help="independent runs per point (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--beta-range", default=None, metavar="HOT,COLD", help="SA inverse temperatures")
-    p.add_argument("--sampler", default="sa", help=f"one of: {', '.join(SAMPLERS)} (default sa)")
-    p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
-                   help="variable pruning (default stacking)")
-    p.add_argument("--presolve", action="store_true",
-                   help="settle cells by line logic first and sweep the smaller model that is left")
+    add_solver_arguments(p, seed_default=0)
     p.add_argument("--workers", type=int, default=None, metavar="W",
                    help="local processes (default: every CPU; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -74,13 +65,10 @@ def points_from_args(args: argparse.Namespace) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.sampler not in SAMPLERS:
-        raise UsageError(f"unknown sampler {args.sampler!r}; known: {', '.join(SAMPLERS)}")
-    for flag, value in (("--reads", args.reads), ("--seeds", args.seeds), ("--sweeps", args.sweeps),
-                        ("--workers", args.workers)):
+    config = config_from_args(args)
+    for flag, value in (("--seeds", args.seeds), ("--workers", args.workers)):
         if value is not None and value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
-    beta_range = parse_beta_range(args.beta_range)
     # Refuse unwritable outputs before a long run, not after.
     if args.csv:
         check_output_path(args.csv, args.force, (".csv",))
@@ -96,9 +84,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
     try:
         result = tune(
-            puzzles if len(puzzles) > 1 else puzzles[0], points, num_reads=args.reads,
-            num_sweeps=args.sweeps, seeds=args.seeds, seed=args.seed,
-            sampler=args.sampler, beta_range=beta_range, bounds=args.bounds, presolve=args.presolve,
+            puzzles if len(puzzles) > 1 else puzzles[0], points, config=config, seeds=args.seeds, seed=args.seed,
             workers=args.workers, scheduler=args.scheduler,
             progress=Progress(f"tuning {label}"),
         )

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
-from .formulation import PenaltyWeights, PicrossFormulation
+from qpicross.model.formulation import PenaltyWeights, PicrossFormulation
 
 __all__ = ["DomainWallModel", "domain_wall_bqm", "to_one_hot_sampleset"]
 

@@ -1,12 +1,12 @@
 """The README's figures, made from measurements taken when they are made.
 
-``make figures`` (or ``python -m qpicross.figures figures/``) writes:
+``make figures`` (or ``python -m qpicross.experiments.figures figures/``) writes:
 
 * ``solved_5x5.png`` -- the letter "A" solved by annealing;
 * ``broken_read.png`` -- an unsolved read of the 10x10 star: broken lines in red,
   cells where row and column variables disagree crossed out;
 * ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
-  (:func:`qpicross.tune.tune`) on the 7x7 smile;
+  (:func:`qpicross.experiments.tune.tune`) on the 7x7 smile;
 * ``scaling.png`` -- success probability and TTS99 against puzzle size
   (:func:`plot_scaling`): from the ``make bench`` results in ``results/`` where
   they exist, else measured now on the puzzles shipped in ``instances/`` for
@@ -46,9 +46,9 @@ INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 
 
 def _solved_5x5(out: Path) -> Path:
-    from .anneal import anneal
-    from .formats import load_puzzle
-    from .plot import plot_puzzle, save_figure
+    from qpicross.pipeline.run import anneal
+    from qpicross.puzzle.formats import load_puzzle
+    from qpicross.plot import plot_puzzle, save_figure
 
     puzzle = load_puzzle(INSTANCES / "5x5.px")
     result = anneal(puzzle, num_reads=100, seed=1)
@@ -60,9 +60,9 @@ def _solved_5x5(out: Path) -> Path:
 
 
 def _broken_read(out: Path) -> Path:
-    from .anneal import anneal
-    from .formats import load_puzzle
-    from .plot import plot_puzzle, save_figure
+    from qpicross.pipeline.run import anneal
+    from qpicross.puzzle.formats import load_puzzle
+    from qpicross.plot import plot_puzzle, save_figure
 
     puzzle = load_puzzle(INSTANCES / "star10.px")
     result = anneal(puzzle, num_reads=100, seed=1)
@@ -78,9 +78,9 @@ def _broken_read(out: Path) -> Path:
 
 
 def _tuning(out: Path, workers: int, quick: bool) -> Path:
-    from .formats import load_puzzle
-    from .plot import save_figure
-    from .tune import grid_points, parse_grid, plot_tuning, tune
+    from qpicross.puzzle.formats import load_puzzle
+    from qpicross.plot import save_figure
+    from qpicross.experiments.tune import grid_points, parse_grid, plot_tuning, tune
 
     puzzle = load_puzzle(INSTANCES / "smile7.px")
     points = grid_points(parse_grid("one_hot=0.25:4:5,match=0.25:4:5"), log=True)
@@ -98,7 +98,7 @@ def _tuning(out: Path, workers: int, quick: bool) -> Path:
 BENCH_RESULTS = tuple(INSTANCES.parent / "results" / f"bench_{name}.json" for name in ("pure", "hybrid"))
 
 #: The package's best sampler settings, as ``make bench`` runs them.
-BEST_SHIFT = {"sampler": "shift", "num_sweeps": 5000, "options": (("target_energy", 0),)}
+BEST_SHIFT = {"sampler": "shift", "num_sweeps": 5000, "options": {"target_energy": 0}}
 
 
 def committed_results() -> list[Path]:
@@ -109,12 +109,13 @@ def committed_results() -> list[Path]:
 def scaling_configs() -> list:
     """What the scaling plot compares when it measures: the published baseline, plain SA on the
     package's formulation, and the package's best sampler (``shift``,
-    :class:`~qpicross.structured.BlockShiftSampler`, stopping a read at energy 0) without and
+    :class:`~qpicross.samplers.structured.BlockShiftSampler`, stopping a read at energy 0) without and
     with line-logic presolve."""
-    from .bench import BASELINE, BenchConfig
+    from qpicross.experiments.bench import BASELINE
+    from qpicross.pipeline.config import SolverConfig
 
-    return [BASELINE, BenchConfig("stacking (SA)"), BenchConfig("shift", **BEST_SHIFT),
-            BenchConfig("shift + presolve", presolve=True, **BEST_SHIFT)]
+    return [BASELINE, SolverConfig(name="stacking (SA)"), SolverConfig(name="shift", **BEST_SHIFT),
+            SolverConfig(name="shift + presolve", presolve=True, **BEST_SHIFT)]
 
 
 def scaling_rows(
@@ -138,14 +139,14 @@ def scaling_rows(
         One dict per puzzle and configuration, with infinite TTS99 as ``inf``;
         a configuration that presolved is named ``... + presolve``.
     """
-    from .bench import read_results, run_bench
+    from qpicross.experiments.bench import read_results, run_bench
 
     if results is not None:
         paths = [results] if isinstance(results, (str, os.PathLike)) else list(results)
         rows = [row for path in paths for row in read_results(path)]
     else:
-        from .formats import load_puzzle
-        from .logic import propagate
+        from qpicross.puzzle.formats import load_puzzle
+        from qpicross.classical.logic import propagate
 
         puzzles = sorted((load_puzzle(p) for p in INSTANCES.glob("*.px")),
                          key=lambda p: p.num_rows * p.num_cols)
@@ -252,8 +253,8 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
 
 
 def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
-    from .bench import machine_info
-    from .plot import save_figure
+    from qpicross.experiments.bench import machine_info
+    from qpicross.plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.
     rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0,
@@ -306,7 +307,7 @@ def make_figures(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qpicross.figures", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.figures", description=__doc__.split("\n\n")[0])
     parser.add_argument("out_dir", nargs="?", default="figures",
                         help="folder for the PNGs (default figures/)")
     parser.add_argument("--results", nargs="+", default=None, metavar="FILE",

@@ -1,18 +1,27 @@
 r"""Benchmarks: success probability and time-to-solution of annealing runs.
 
-For each puzzle and each :class:`BenchConfig` (sampler, sweeps, formulation,
-presolve) the harness draws reads, checks every read with the independent
-:func:`~qpicross.puzzle.check`, and reports:
+For each puzzle and each :class:`~qpicross.pipeline.config.SolverConfig` the
+harness runs :func:`qpicross.pipeline.run.run` -- exactly what ``qpicross
+anneal`` does with that configuration -- and reports:
 
 * the size of the model (variables, couplers) and its build time;
 * the time per read :math:`t_{read}` (sampling wall time / reads);
-* the success probability :math:`p` with a Wilson 95 % score interval;
-* the time to solution with 99 % confidence,
+* the success probability :math:`p` with a Wilson 95 % score interval, where a
+  read succeeds only when it is a ground state of the model (energy 0) **and**
+  its board passes the independent :func:`~qpicross.puzzle.check`; reads with a
+  valid row board that are not ground states are counted apart;
+* the time to solution with 99 % confidence (:mod:`qpicross.experiments.tts`):
 
-  .. math:: TTS_{99} = t_{read}\,\frac{\ln(1 - 0.99)}{\ln(1 - p)}
+  - samplers whose reads all run the same length (``tts_method="fixed"``):
+    :math:`TTS_{99} = t_{read}\,\max(1, \ln(1 - 0.99)/\ln(1 - p))`;
+  - samplers that stop a read when it reaches the ground state and report
+    each read's time to target (``tts_method="time-to-target"``): the optimum
+    over the cutoff :math:`\tau` of :math:`\tau \ln(0.01)/\ln(1-p(\tau))`
+    (Rønnow et al. 2014; optimal annealing time as in Albash & Lidar 2018), with
+    the optimal cutoff, :math:`p(\tau^*)`, and the median and 99th percentile
+    of the time to target;
 
-  (:math:`t_{read}` when :math:`p = 1`, **infinite** when no read succeeds),
-  plus the presolve time when the configuration presolves;
+  infinite when no read succeeds, plus the presolve time when the configuration presolves;
 * the best energy and the distribution of residual energies (the energy of a
   read above the ground-state energy, which is 0 for this formulation).
 
@@ -22,17 +31,15 @@ the published notebook, all weights 1, dwave-samplers SA with its defaults);
 also reported as a ratio against the baseline measured in the same run.
 
 Examples:
-    >>> round(tts99(0.002, 0.5), 5)
-    0.01329
-    >>> tts99(0.002, 1.0), tts99(0.002, 0.0)
-    (0.002, inf)
-    >>> [round(v, 4) for v in wilson_interval(5, 10)]
-    [0.2366, 0.7634]
+    >>> from qpicross import Puzzle
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> r = bench_puzzle(p, SolverConfig(num_sweeps=200, num_reads=20, seed=1))
+    >>> r.num_reads, 0 < r.p <= 1, r.tts99_s >= r.t_read_s, r.tts_method
+    (20, True, True, 'fixed')
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import csv
 import dataclasses
 import json
@@ -47,19 +54,19 @@ from pathlib import Path
 import dimod
 import numpy as np
 
-from .decode import evaluate_samples
-from .formats import load_puzzle
-from .formulation import PenaltyWeights, build_formulation
-from .puzzle import Puzzle
-from .samplers import get_sampler, sample
+from qpicross.experiments.runner import run_tasks
+from qpicross.experiments.tts import time_to_target_tts, tts99, wilson_interval
+from qpicross.pipeline.config import SolverConfig
+from qpicross.pipeline.run import AnnealResult, run
+from qpicross.puzzle import Puzzle
+from qpicross.puzzle.formats import expand_puzzle_specs
+from qpicross.samplers import get_sampler
 
 __all__ = [
-    "BenchConfig",
     "BenchResult",
     "BASELINE",
-    "tts99",
-    "wilson_interval",
     "bench_puzzle",
+    "result_from_run",
     "run_bench",
     "expand_specs",
     "write_csv",
@@ -67,83 +74,12 @@ __all__ = [
     "read_results",
     "plot_results",
     "summarize",
+    "machine_info",
     "CSV_FIELDS",
 ]
 
-#: Two-sided 95 % standard normal quantile.
-Z95 = 1.959963984540054
-
-
-def tts99(t_read: float, p: float, target: float = 0.99) -> float:
-    r"""Time to reach a solution with probability ``target``.
-
-    :math:`t_{read}\,\ln(1-\text{target})/\ln(1-p)`, but never less than one
-    read: ``t_read`` when ``p >= target`` (one read suffices), and ``inf`` when
-    ``p = 0`` (no read ever succeeded).
-
-    >>> round(tts99(1.0, 0.01), 2)
-    458.21
-    """
-    if not 0 <= p <= 1:
-        raise ValueError(f"p must be in [0, 1], got {p}")
-    if p == 0:
-        return math.inf
-    if p == 1:
-        return float(t_read)
-    return float(t_read * max(1.0, math.log1p(-target) / math.log1p(-p)))
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    r"""Wilson score interval for a binomial proportion.
-
-    .. math:: \frac{\hat p + z^2/2n \pm z\sqrt{\hat p(1-\hat p)/n + z^2/4n^2}}{1 + z^2/n}
-
-    >>> [round(v, 4) for v in wilson_interval(0, 100)]
-    [0.0, 0.037]
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be in [0, {trials}], got {successes}")
-    n = trials
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
-
-
-@dataclasses.dataclass(frozen=True)
-class BenchConfig:
-    """One way of solving: formulation, presolve and sampler settings.
-
-    Attributes:
-        name: Label in tables (``"baseline"``, ``"shift"``, ...).
-        sampler: Registry name of the sampler.
-        num_sweeps: Sweeps per read (``None``: the sampler's default).
-        bounds: ``"stacking"`` or ``"published"`` (see :func:`~qpicross.formulation.build_formulation`).
-        weights: Penalty weights.
-        presolve: Settle cells by line logic first (:func:`qpicross.logic.propagate`).
-        options: Extra sampler keyword arguments as ``(name, value)`` pairs.
-        encoding: ``"one_hot"`` (the formulation's start variables) or
-            ``"domain_wall"`` (:mod:`qpicross.domain_wall`; samples are mapped back
-            to start variables before they are judged).
-    """
-
-    name: str
-    sampler: str = "sa"
-    num_sweeps: int | None = None
-    bounds: str = "stacking"
-    weights: PenaltyWeights = PenaltyWeights()
-    presolve: bool = False
-    options: tuple[tuple[str, object], ...] = ()
-    encoding: str = "one_hot"
-
-
 #: The published formulation, exactly: all starts, weights 1, SA defaults.
-BASELINE = BenchConfig("baseline", sampler="sa", num_sweeps=None, bounds="published", weights=PenaltyWeights())
+BASELINE = SolverConfig(sampler="sa", bounds="published", name="baseline")
 
 
 @dataclasses.dataclass
@@ -184,6 +120,20 @@ class BenchResult:
     baseline_tts99_s: float | None = None
     speedup_vs_baseline: float | None = None
     error: str = ""
+    #: Reads whose row board passes the check although they are not ground states (never successes).
+    num_valid_board_only: int = 0
+    encoding: str = "one_hot"
+    #: ``"fixed"`` (every read runs its full length) or ``"time-to-target"`` (optimal cutoff).
+    tts_method: str = "fixed"
+    #: Time to target (early-stopping samplers): optimal cutoff, p there, median, 99th percentile, mean.
+    cutoff_s: float | None = None
+    p_at_cutoff: float | None = None
+    ttt_median_s: float | None = None
+    ttt_p99_s: float | None = None
+    ttt_mean_s: float | None = None
+    #: Per read, in the order drawn: seconds to the first ground state (inf: never), when the sampler says.
+    time_to_target_s: list[float] | None = None
+    seed: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -194,141 +144,68 @@ class BenchResult:
         for key, value in d.items():  # JSON has no infinity: write it as the string "inf"
             if isinstance(value, float) and not math.isfinite(value):
                 d[key] = "inf" if value > 0 else "nan"
+        if d["time_to_target_s"] is not None:
+            d["time_to_target_s"] = [t if math.isfinite(t) else "inf" for t in d["time_to_target_s"]]
         return d
 
 
-#: Columns of the CSV output (the residual histogram is JSON-encoded in its cell).
+#: Columns of the CSV output (the residual histogram and per-read times are JSON-encoded in their cells).
 CSV_FIELDS = [f.name for f in dataclasses.fields(BenchResult)]
 
 
-def _weights_text(weights: PenaltyWeights) -> str:
-    return ",".join(f"{k}={v:g}" for k, v in weights.as_dict().items())
+def _weights_text(config: SolverConfig) -> str:
+    return ",".join(f"{k}={v:g}" for k, v in config.weights.as_dict().items())
 
 
-def _options_text(options: tuple[tuple[str, object], ...]) -> str:
-    return ",".join(f"{k}={v!r}".replace(" ", "") for k, v in options)
+def _options_text(config: SolverConfig) -> str:
+    return ",".join(f"{k}={v!r}".replace(" ", "") for k, v in config.to_dict()["options"].items())
 
 
-def _presolve(puzzle: Puzzle) -> np.ndarray:
-    """Cells settled by line logic (1 filled, 0 empty, -1 unknown)."""
-    try:
-        from .logic import propagate
-    except ImportError:  # pragma: no cover - depends on the presolve module being present
-        raise ValueError("presolve needs qpicross.logic.propagate, which this installation lacks") from None
-    result = propagate(puzzle)
-    known = getattr(result, "known", getattr(result, "board", result))
-    return np.asarray(known)
-
-
-def bench_puzzle(
-    puzzle: Puzzle,
-    config: BenchConfig,
-    *,
-    num_reads: int = 100,
-    time_budget: float | None = None,
-    seed: int | None = None,
-    source: str = "",
-) -> BenchResult:
-    """Measure one configuration on one puzzle.
-
-    Without ``time_budget`` all reads are drawn in one call. With it (seconds
-    of sampling), one read is drawn first to time it, then chunks of as many
-    reads as the remaining budget allows; the run stops once the budget is
-    spent (after at least one read), and
-    ``p`` is computed over the reads actually drawn.
-
-    Args:
-        puzzle: The puzzle.
-        config: What to run.
-        num_reads: Reads to draw (at most).
-        time_budget: Stop drawing reads after this many seconds of sampling.
-        seed: Random seed (each chunk gets a seed derived from it).
-        source: Where the puzzle came from (file), for the tables.
-
-    Examples:
-        >>> from qpicross import Puzzle
-        >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
-        >>> r = bench_puzzle(p, BenchConfig("sa", num_sweeps=200), num_reads=20, seed=1)
-        >>> r.num_reads, 0 < r.p <= 1, r.tts99_s >= r.t_read_s
-        (20, True, True)
-    """
-    if config.presolve and "presolve" not in _WARM:  # compile line logic's kernels before timing
-        _presolve(Puzzle([[1], [1]], [[1], [1]]))
-        _WARM.add("presolve")
-    t0 = time.perf_counter()
-    known = _presolve(puzzle) if config.presolve else None
-    t1 = time.perf_counter()
-    formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
-    bqm = formulation.bqm(config.weights)
-    sampled = bqm
-    if config.encoding == "domain_wall":
-        from .domain_wall import domain_wall_bqm, to_one_hot_sampleset
-
-        wall_model = domain_wall_bqm(formulation, config.weights)
-        sampled = wall_model.bqm
-    elif config.encoding != "one_hot":
-        raise ValueError(f"unknown encoding {config.encoding!r}; use one_hot or domain_wall")
-    t2 = time.perf_counter()
-    options = dict(config.options)
-
-    # With a budget: one read first to time it, then chunks sized to what the budget has left
-    # (one call per chunk, so the sampler's fixed cost per call is shared by the chunk's reads).
-    chunk = 1 if time_budget else num_reads
-    seeds = np.random.SeedSequence(seed).spawn(num_reads) if seed is not None else None
-    parts: list[dimod.SampleSet] = []
-    drawn = 0
-    sample_s = 0.0
-    stopped = False
-    if bqm.num_variables == 0:  # presolve settled every cell: one trivial read
-        parts.append(dimod.SampleSet.from_samples([{}], dimod.BINARY, energy=[bqm.offset]))
-        drawn = num_reads = 1
-    _warm_up(config.sampler)
-    while drawn < num_reads:
-        size = min(chunk, num_reads - drawn)
-        chunk_seed = int(seeds[drawn].generate_state(1)[0] >> 1) if seeds is not None else None
-        s0 = time.perf_counter()
-        parts.append(
-            sample(sampled, config.sampler, num_reads=size, num_sweeps=config.num_sweeps, seed=chunk_seed,
-                   chunks=1, **options)
-        )
-        sample_s += time.perf_counter() - s0
-        drawn += size
-        if time_budget is not None and sample_s >= time_budget and drawn < num_reads:
-            stopped = True
-            break
-        if time_budget is not None:
-            per_read = sample_s / drawn
-            chunk = max(1, int((time_budget - sample_s) / per_read) if per_read > 0 else num_reads)
-    sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
-    if sampled is not bqm and sampled.num_variables:
-        sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
-    evaluation = evaluate_samples(formulation, sampleset)
-
+def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
+    """The benchmark's measurements of one :func:`~qpicross.pipeline.run.run`."""
+    config, evaluation, info = result.config, result.evaluation, result.sampleset.info
+    presolve_s = result.timing.get("presolve_s", 0.0)
+    sample_s = max(result.timing["sample_s"] - presolve_s, 0.0)
+    sampled = result.sampled_bqm if result.sampled_bqm is not None else result.bqm
+    annealed = (result.presolve or {}).get("variables_annealed", sampled.num_variables)
     reads = evaluation.num_reads
-    solved = int(evaluation.num_occurrences[evaluation.solved].sum())
+    solved = evaluation.num_solved
     p = solved / reads
     low, high = wilson_interval(solved, reads)
-    t_read = sample_s / reads if bqm.num_variables else 0.0
-    presolve_s = t1 - t0
+    t_read = sample_s / reads if annealed else 0.0
     residual = np.repeat(evaluation.energy, evaluation.num_occurrences)  # ground energy is 0
     histogram = Counter(f"{e:g}" for e in np.round(residual, 6))
+    extra: dict = {}
+    if "time_to_target_s" in info and annealed:
+        # Early stopping: a read's time to target counts only if the read succeeded by our definition.
+        times = np.asarray(info["time_to_target_s"], float)
+        times = np.where(evaluation.read_solved, times, np.inf)
+        ttt = time_to_target_tts(times)
+        tts, tts_low, tts_high = ttt.tts99_s, ttt.tts99_low_s, ttt.tts99_high_s
+        extra = dict(tts_method="time-to-target", cutoff_s=ttt.cutoff_s, p_at_cutoff=ttt.p_at_cutoff,
+                     ttt_median_s=ttt.median_s, ttt_p99_s=ttt.p99_s, ttt_mean_s=ttt.mean_s,
+                     time_to_target_s=times.tolist())
+    else:
+        # a higher p gives a lower TTS: the interval's ends swap
+        tts, tts_low, tts_high = tts99(t_read, p), tts99(t_read, high), tts99(t_read, low)
     return BenchResult(
-        puzzle=puzzle.name,
+        puzzle=result.puzzle.name,
         source=source,
-        rows=puzzle.num_rows,
-        cols=puzzle.num_cols,
-        config=config.name,
-        sampler=config.sampler,
+        rows=result.puzzle.num_rows,
+        cols=result.puzzle.num_cols,
+        config=config.label,
+        sampler=config.sampler_name,
         num_sweeps=config.num_sweeps,
         bounds=config.bounds,
-        weights=_weights_text(config.weights),
+        weights=_weights_text(config),
         presolve=config.presolve,
-        options=_options_text(config.options),
-        num_variables=sampled.num_variables,
+        options=_options_text(config),
+        num_variables=annealed,
         num_couplers=sampled.num_interactions,
-        num_fixed=len(formulation.fixed_labels),
+        num_fixed=len(result.formulation.fixed_labels) + (
+            result.presolve["variables_before"] - annealed if result.presolve else 0),
         presolve_s=presolve_s,
-        build_s=t2 - t1,
+        build_s=result.timing["build_s"],
         num_reads=reads,
         num_solved=solved,
         sample_s=sample_s,
@@ -336,99 +213,115 @@ def bench_puzzle(
         p=p,
         p_low=low,
         p_high=high,
-        # a higher p gives a lower TTS: the interval's ends swap
-        tts99_s=presolve_s + tts99(t_read, p),
-        tts99_low_s=presolve_s + tts99(t_read, high),
-        tts99_high_s=presolve_s + tts99(t_read, low),
+        tts99_s=presolve_s + tts,
+        tts99_low_s=presolve_s + tts_low,
+        tts99_high_s=presolve_s + tts_high,
         best_energy=float(evaluation.energy.min()),
         residual_mean=float(residual.mean()),
         residual_median=float(np.median(residual)),
         residual_histogram=dict(sorted(histogram.items(), key=lambda kv: float(kv[0]))),
-        stopped_by_budget=stopped,
+        stopped_by_budget=result.stopped_by_budget,
+        num_valid_board_only=evaluation.num_valid_board_only,
+        encoding=config.encoding,
+        seed=config.seed,
+        **extra,
     )
+
+
+def bench_puzzle(
+    puzzle: Puzzle,
+    config: SolverConfig,
+    *,
+    num_reads: int | None = None,
+    time_budget: float | None = None,
+    seed: int | None = None,
+    source: str = "",
+) -> BenchResult:
+    """Measure one configuration on one puzzle: :func:`~qpicross.pipeline.run.run`, then the statistics.
+
+    Args:
+        puzzle: The puzzle.
+        config: What to run (its reads, sweeps, seed and time budget included).
+        num_reads: Override ``config.num_reads``.
+        time_budget: Override ``config.time_budget``.
+        seed: Override ``config.seed``.
+        source: Where the puzzle came from (file), for the tables.
+    """
+    changes = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget, "seed": seed}.items()
+               if v is not None}
+    config = config.replace(**changes)
+    _warm_up(config)
+    return result_from_run(run(puzzle, config), source)
 
 
 _WARM: set[str] = set()
 
 
-def _warm_up(name: str) -> None:
-    """Run a sampler once on a tiny model so compilation is not timed as sampling."""
-    if name in _WARM:
+def _warm_up(config: SolverConfig) -> None:
+    """Run the sampler (and line logic) once on a tiny model, so compilation is not timed as sampling."""
+    if config.presolve and "presolve" not in _WARM:
+        from qpicross.classical.logic import propagate
+
+        propagate(Puzzle([[1], [1]], [[1], [1]]))
+        _WARM.add("presolve")
+    name = config.sampler
+    if not isinstance(name, str) or name in _WARM:
         return
     tiny = dimod.BinaryQuadraticModel({"a": 1.0, "b": -1.0}, {("a", "b"): 2.0}, 0.0, dimod.BINARY)
     sampler = get_sampler(name)
     params = {k: v for k, v in {"num_reads": 1, "num_sweeps": 2, "seed": 0}.items() if k in sampler.parameters}
-    sampler.sample(tiny, **params)
+    try:
+        sampler.sample(tiny, **params)
+    except Exception:  # a sampler that cannot run here reports it in the real run, with its message
+        return
     _WARM.add(name)
 
 
 def expand_specs(specs: Iterable[str], format: str | None = None) -> list[tuple[str, Puzzle]]:
     """Puzzles named on a command line, as ``(source, puzzle)`` pairs.
 
-    Uses :func:`qpicross.formats.expand_puzzle_specs` when available
-    (directories, multi-puzzle files, ``FILE#a-b`` ranges); otherwise accepts
-    ``.px`` files and directories of ``.px`` files (sorted by name).
-
-    Raises:
-        ValueError: For a path that does not exist.
+    Directories, multi-puzzle files and ``FILE#a-b`` ranges are expanded by
+    :func:`qpicross.puzzle.formats.expand_puzzle_specs`; ``source`` is the spec
+    each puzzle came from.
     """
-    specs = list(specs)
-    try:
-        from .formats import expand_puzzle_specs
-    except ImportError:
-        expand_puzzle_specs = None
-    if expand_puzzle_specs is not None:
-        out = []
-        for spec in specs:  # one at a time, so each puzzle knows the spec it came from
-            for item in expand_puzzle_specs([spec], format=format):
-                if isinstance(item, Puzzle):
-                    out.append((str(spec), item))
-                else:
-                    source, puzzle = item
-                    out.append((str(source), puzzle))
-        return out
     out = []
-    for spec in specs:
-        path = Path(spec)
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix == ".px")
-            out.extend((str(f), load_puzzle(f, format=format)) for f in files)
-        elif path.exists():
-            out.append((str(path), load_puzzle(path, format=format)))
-        else:
-            raise ValueError(f"{spec}: no such file or directory")
+    for spec in specs:  # one at a time, so each puzzle knows the spec it came from
+        for item in expand_puzzle_specs([spec], format=format):
+            if isinstance(item, Puzzle):
+                out.append((str(spec), item))
+            else:
+                source, puzzle = item
+                out.append((str(source), puzzle))
     return out
 
 
-def _job(args):
-    index, source, puzzle, config, num_reads, time_budget, seed = args
-    try:
-        return index, bench_puzzle(puzzle, config, num_reads=num_reads, time_budget=time_budget, seed=seed,
-                                   source=source)
-    except Exception as exc:  # one failing job must not lose the others' results
-        return index, f"{type(exc).__name__}: {exc}"
+def _bench_task(shared, task) -> BenchResult:
+    source, puzzle, config = task
+    return bench_puzzle(puzzle, config, source=source)
 
 
 def run_bench(
     puzzles: Sequence[Puzzle | tuple[str, Puzzle]],
-    configs: Sequence[BenchConfig],
+    configs: Sequence[SolverConfig],
     *,
-    num_reads: int = 100,
+    num_reads: int | None = None,
     time_budget: float | None = None,
     seed: int | None = 0,
     workers: int = 1,
+    scheduler=None,
     baseline: bool = False,
-    progress: Callable[[int, int, BenchResult | str], None] | None = None,
+    progress: Callable[[int, int, BenchResult], None] | None = None,
 ) -> list[BenchResult]:
-    """Benchmark every configuration on every puzzle (in parallel processes).
+    """Benchmark every configuration on every puzzle, locally or on a Dask cluster.
 
     Args:
         puzzles: Puzzles, or ``(source, puzzle)`` pairs.
         configs: Configurations to run on each puzzle.
-        num_reads: Reads per puzzle and configuration (at most).
-        time_budget: Seconds of sampling per puzzle and configuration.
-        seed: Base seed; each job gets its own seed derived from it.
-        workers: Processes to run jobs in (1: in this process).
+        num_reads: Reads per puzzle and configuration (overrides the configurations').
+        time_budget: Seconds of sampling per puzzle and configuration (overrides theirs).
+        seed: Base seed; each job gets its own seed derived from it (``None``: unseeded).
+        workers: Local processes (1: in this process).
+        scheduler: A Dask scheduler address or client (:func:`~qpicross.experiments.runner.run_tasks`).
         baseline: Also run :data:`BASELINE` and fill ``baseline_tts99_s`` and
             ``speedup_vs_baseline`` (``baseline TTS / TTS``; ``None`` where the
             baseline never solved the puzzle, so no ratio exists).
@@ -437,52 +330,51 @@ def run_bench(
     Returns:
         One result per puzzle and configuration, in input order. A job that
         raised is reported with its message in ``error``.
+
+    Raises:
+        KeyboardInterrupt: On Ctrl-C; what had finished was passed to ``progress``.
     """
     pairs = [item if isinstance(item, tuple) else ("", item) for item in puzzles]
     configs = list(configs)
-    if baseline and BASELINE not in configs:
+    if baseline and all(c.label != BASELINE.label for c in configs):
         configs = [BASELINE] + configs
+    overrides = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget}.items() if v is not None}
     seeds = np.random.SeedSequence(seed).generate_state(len(pairs) * len(configs)) if seed is not None else None
-    jobs = []
+    tasks = []
     for i, (source, puzzle) in enumerate(pairs):
         for j, config in enumerate(configs):
             n = i * len(configs) + j
-            jobs.append((n, source, puzzle, config, num_reads, time_budget,
-                         int(seeds[n]) if seeds is not None else None))
-    results: list[BenchResult | None] = [None] * len(jobs)
+            job_seed = int(seeds[n]) if seeds is not None else config.seed
+            tasks.append((source, puzzle, config.replace(seed=job_seed, **overrides)))
+    results: list[BenchResult | None] = [None] * len(tasks)
 
-    def record(index, outcome):
-        if isinstance(outcome, str):
-            _, source, puzzle, config, *_ = jobs[index]
+    def record(index: int, ok: bool, outcome) -> None:
+        if not ok:
+            source, puzzle, config = tasks[index]
             outcome = _failed(puzzle, config, source, outcome)
         results[index] = outcome
         if progress is not None:
-            progress(sum(r is not None for r in results), len(jobs), outcome)
+            progress(sum(r is not None for r in results), len(tasks), outcome)
 
-    if workers <= 1 or len(jobs) == 1:
-        for job in jobs:
-            record(*_job(job))
-    else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            for future in concurrent.futures.as_completed([pool.submit(_job, job) for job in jobs]):
-                record(*future.result())
+    run_tasks(_bench_task, tasks, on_result=record, workers=workers, scheduler=scheduler)
     out = [r for r in results if r is not None]
     if baseline:
         _fill_ratios(out)
     return out
 
 
-def _failed(puzzle: Puzzle, config: BenchConfig, source: str, message: str) -> BenchResult:
+def _failed(puzzle: Puzzle, config: SolverConfig, source: str, message: str) -> BenchResult:
     nan = math.nan
     return BenchResult(
-        puzzle.name, source, puzzle.num_rows, puzzle.num_cols, config.name, config.sampler, config.num_sweeps,
-        config.bounds, _weights_text(config.weights), config.presolve, _options_text(config.options), 0, 0, 0, 0.0, 0.0, 0, 0, 0.0, nan,
-        0.0, 0.0, 1.0, math.inf, math.inf, math.inf, nan, nan, nan, {}, False, error=message,
+        puzzle.name, source, puzzle.num_rows, puzzle.num_cols, config.label, config.sampler_name, config.num_sweeps,
+        config.bounds, _weights_text(config), config.presolve, _options_text(config), 0, 0, 0, 0.0, 0.0, 0, 0,
+        0.0, nan, 0.0, 0.0, 1.0, math.inf, math.inf, math.inf, nan, nan, nan, {}, False, error=message,
+        encoding=config.encoding, seed=config.seed,
     )
 
 
 def _fill_ratios(results: list[BenchResult]) -> None:
-    base = {(r.source, r.puzzle): r.tts99_s for r in results if r.config == BASELINE.name}
+    base = {(r.source, r.puzzle): r.tts99_s for r in results if r.config == BASELINE.label}
     for r in results:
         b = base.get((r.source, r.puzzle))
         if b is None:
@@ -498,7 +390,7 @@ def summarize(results: Sequence[BenchResult], by_source: bool = False) -> dict[s
     With ``by_source`` the keys are ``"config source"`` (one entry per puzzle
     spec of the command line, e.g. one per tournament file).
 
-    >>> rs = [_failed(Puzzle([[1]], [[1]], name="x"), BenchConfig("c"), "", "boom")]
+    >>> rs = [_failed(Puzzle([[1]], [[1]], name="x"), SolverConfig(name="c"), "", "boom")]
     >>> summarize(rs)["c"]["solved"], summarize(rs)["c"]["worst_tts99_s"]
     (0, inf)
     """
@@ -528,6 +420,8 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
         for r in results:
             row = dataclasses.asdict(r)
             row["residual_histogram"] = json.dumps(row["residual_histogram"])
+            if row["time_to_target_s"] is not None:
+                row["time_to_target_s"] = json.dumps([t if math.isfinite(t) else "inf" for t in row["time_to_target_s"]])
             writer.writerow(row)
 
 

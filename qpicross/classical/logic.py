@@ -52,7 +52,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .puzzle import Puzzle
+from qpicross.puzzle import Puzzle
 
 __all__ = [
     "Contradiction",
@@ -205,7 +205,7 @@ def solve_line(clue: Sequence[int], cells: Sequence[int] | str | int) -> np.ndar
         >>> solve_line([2], "#.#")
         Traceback (most recent call last):
         ...
-        qpicross.logic.Contradiction: clue (2,) does not fit line '#.#'
+        qpicross.classical.logic.Contradiction: clue (2,) does not fit line '#.#'
     """
     return _run_kernel(clue, _as_line(cells))[0]
 

@@ -21,7 +21,7 @@ QUBO enforces with penalties become constraints:
 
 Either way, the feasible assignments of objective 0 are exactly the encodings
 of the valid boards, one assignment per board, and they decode with the same
-:class:`~qpicross.formulation.PicrossFormulation` as a QUBO sample.
+:class:`~qpicross.model.formulation.PicrossFormulation` as a QUBO sample.
 Presolve-fixed blocks (``build_formulation(..., known=...)``) enter the
 constraints as constants.
 
@@ -45,7 +45,7 @@ from typing import Literal
 import dimod
 import numpy as np
 
-from .formulation import PicrossFormulation
+from qpicross.model.formulation import PicrossFormulation
 
 __all__ = ["build_cqm", "Matching"]
 
@@ -58,7 +58,7 @@ def build_cqm(
     """Build the constrained model of a formulation.
 
     Args:
-        formulation: From :func:`~qpicross.formulation.build_formulation`.
+        formulation: From :func:`~qpicross.model.formulation.build_formulation`.
         matching: Board matching as the ``"objective"`` (QUBO ``match`` term)
             or as per-cell equality ``"constraints"``.
 

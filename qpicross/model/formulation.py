@@ -54,7 +54,7 @@ from typing import Literal
 import dimod
 import numpy as np
 
-from .puzzle import Puzzle, board_from_strings, line_runs
+from qpicross.puzzle import Puzzle, board_from_strings, line_runs
 
 __all__ = [
     "PenaltyWeights",
@@ -164,6 +164,47 @@ def placement_windows(clue: Sequence[int], length: int, bounds: Bounds = "stacki
         windows.append((first, last))
         before += h
     return windows
+
+
+
+def enumerate_starts(puzzle: Puzzle, bounds: Bounds = "stacking") -> tuple[np.ndarray, ...]:
+    """Every start variable of a puzzle, before any pruning by known cells.
+
+    The one enumeration both :func:`build_formulation` and the size estimate
+    (:func:`qpicross.model.size.estimate_size`) use. Variables come ordered by
+    ``(kind, line, block, start)``: rows first, then columns.
+
+    Returns:
+        ``(kind, line, block, start, length)`` arrays, one entry per variable
+        (``kind`` 0 for a row, 1 for a column; ``length`` is the block's length).
+
+    Examples:
+        >>> kind, line, block, start, length = enumerate_starts(Puzzle([[1, 1]], [[1], [], [1]]))
+        >>> kind.tolist(), block.tolist(), start.tolist()
+        ([0, 0, 1, 1], [0, 1, 0, 0], [0, 2, 0, 0])
+    """
+    n_rows, n_cols = puzzle.shape
+    kinds, lines, blocks, starts, lengths = [], [], [], [], []
+    for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
+        for index, clue in enumerate(clues):
+            for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
+                count = hi - lo + 1
+                starts.append(np.arange(lo, hi + 1))
+                kinds.append(np.full(count, kind, np.int8))
+                lines.append(np.full(count, index, np.int64))
+                blocks.append(np.full(count, k, np.int64))
+                lengths.append(np.full(count, clue[k], np.int64))
+    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
+    return cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64), cat(starts, np.int64), \
+        cat(lengths, np.int64)
+
+
+def num_published_variables(puzzle: Puzzle) -> int:
+    """How many start variables the published formulation has (every start but past-the-end ones)."""
+    n_rows, n_cols = puzzle.shape
+    return sum(hi - lo + 1
+               for clues, line_length in ((puzzle.rows, n_cols), (puzzle.cols, n_rows))
+               for clue in clues for lo, hi in placement_windows(clue, line_length, "published"))
 
 
 def _pairs_within_groups(order: np.ndarray, group_ids_sorted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -282,6 +323,28 @@ class PicrossFormulation:
             "terms": per_term,
         }
 
+    def one_hot_lines(self) -> list[list[list[tuple]]]:
+        """The model's one-hot structure: each line's blocks in order, each block's start variables in order.
+
+        Structure-aware samplers (:class:`~qpicross.samplers.structured.BlockShiftSampler`)
+        take it as ``lines=``, so they never have to guess it from the labels.
+
+        >>> from qpicross import Puzzle
+        >>> build_formulation(Puzzle([[1, 1]], [[1], [], [1]])).one_hot_lines()[0]
+        [[('row', 0, 0, 0)], [('row', 0, 2, 1)]]
+        """
+        lines: list[list[list[tuple]]] = []
+        previous = None
+        for label, kind, line, block in zip(self.labels, self.kind.tolist(), self.line.tolist(), self.block.tolist()):
+            if (kind, line) != (previous[0] if previous else None):
+                lines.append([])
+                previous = ((kind, line), None)
+            if block != previous[1]:
+                lines[-1].append([])
+                previous = ((kind, line), block)
+            lines[-1][-1].append(label)
+        return lines
+
     # -- conversions between boards and samples ---------------------------------
 
     def sample_from_board(self, board: np.ndarray | Sequence[str]) -> dict[tuple, int]:
@@ -386,21 +449,8 @@ def build_formulation(
         ValueError: If ``known`` leaves some block with no possible start.
     """
     n_rows, n_cols = puzzle.shape
-    kinds, lines, blocks, starts, lengths = [], [], [], [], []
-    published = 0
-    for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
-        for index, clue in enumerate(clues):
-            published += sum(hi - lo + 1 for lo, hi in placement_windows(clue, line_length, "published"))
-            for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
-                s = np.arange(lo, hi + 1)
-                starts.append(s)
-                kinds.append(np.full(len(s), kind, np.int8))
-                lines.append(np.full(len(s), index, np.int32))
-                blocks.append(np.full(len(s), k, np.int32))
-                lengths.append(np.full(len(s), clue[k], np.int32))
-    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
-    kind, line, block = cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64)
-    start, length = cat(starts, np.int64), cat(lengths, np.int64)
+    kind, line, block, start, length = enumerate_starts(puzzle, bounds)
+    published = num_published_variables(puzzle)
 
     fixed = np.zeros(len(start), bool)
     if known is not None:
@@ -409,15 +459,12 @@ def build_formulation(
         fixed = fixed[keep]
 
     line_len = np.where(kind == 0, n_cols, n_rows)
-    # Global line id: rows first, then columns; group ids for one-hot.
-    gline = line + kind.astype(np.int64) * n_rows
-    group = gline * (max(n_rows, n_cols) + 1) + block
-    new_group = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
+    gline, group, new_group = _group_ids(kind, line, block, puzzle.shape)
 
     terms = {
         "one_hot": _one_hot_term(group, new_group),
         "at_most_one": _at_most_one_term(gline, start, line_len),
-        "order": _order_term(group, new_group, start, length, block),
+        "order": _order_term(group, new_group, start, length),
     }
     cover_indptr, cover_cells = _cover(kind, line, start, length, line_len, n_cols)
     terms["match"] = _match_term(kind, cover_indptr, cover_cells, n_rows * n_cols)
@@ -468,26 +515,41 @@ def _at_most_one_term(gline: np.ndarray, start: np.ndarray, line_len: np.ndarray
     return TermArrays(np.zeros(len(gline)), a, b, np.ones(len(a)), 0.0)
 
 
-def _order_term(group, new_group, start, length, block) -> TermArrays:
-    # Groups are contiguous and sorted by start; the next block of the same
-    # line is the next group. Pair each start j1 of block k with the starts
-    # j2 <= j1 + h_k of block k+1 (those that leave no gap).
+def _order_clashes(group, new_group, start, length) -> tuple[np.ndarray, np.ndarray]:
+    """For each start j1 of block k: the first variable of block k+1 and how many of its starts clash.
+
+    Block k+1's starts j2 <= j1 + h_k leave no gap after block k. Groups are
+    contiguous and sorted by start, and the next block of the same line is the
+    next group (its id is ``group + 1``), so ``(group, start)`` is a sorted key.
+    Shared by the builder and the size estimate.
+    """
     n = len(group)
     if n == 0:
-        return TermArrays(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), 0.0)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     group_first = np.flatnonzero(new_group)
     gidx = np.cumsum(new_group) - 1
     nxt = np.minimum(gidx + 1, len(group_first) - 1)
     next_first = group_first[nxt]
-    # Group ids grow along the variable order and the next block of the same
-    # line has id + 1, so (group, start) is a sorted key.
     same_line = (gidx + 1 < len(group_first)) & (group[next_first] == group + 1)
     span = int(start.max()) + int(length.max()) + 2
     key = group * span + start
     last_clash = np.searchsorted(key, (group + 1) * span + start + length, side="right")
-    count = np.where(same_line, last_clash - next_first, 0)
-    a, b = _expand_ranges(np.arange(n), next_first, count)
-    return TermArrays(np.zeros(n), a, b, np.ones(len(a)), 0.0)
+    return next_first, np.where(same_line, last_clash - next_first, 0)
+
+
+def _order_term(group, new_group, start, length) -> TermArrays:
+    next_first, count = _order_clashes(group, new_group, start, length)
+    a, b = _expand_ranges(np.arange(len(group)), next_first, count)
+    return TermArrays(np.zeros(len(group)), a, b, np.ones(len(a)), 0.0)
+
+
+def _group_ids(kind, line, block, shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Global line ids (rows, then columns), one-hot group ids, and where each group begins."""
+    n_rows, n_cols = shape
+    gline = line + kind.astype(np.int64) * n_rows
+    group = gline * (max(n_rows, n_cols) + 1) + block
+    new_group = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
+    return gline, group, new_group
 
 
 def _cover(kind, line, start, length, line_len, n_cols) -> tuple[np.ndarray, np.ndarray]:
@@ -522,7 +584,7 @@ def _prune_by_known(puzzle, known, kind, line, block, start, length):
     order of the blocks counts, not only the cells next to the block). A block
     left with a single start is forced.
     """
-    from .logic import Contradiction, line_placements
+    from qpicross.classical.logic import Contradiction, line_placements
 
     if known.shape != puzzle.shape:
         raise ValueError(f"known has shape {known.shape}, puzzle is {puzzle.shape}")
@@ -568,150 +630,3 @@ def _fix_to_one(term: TermArrays, fixed: np.ndarray) -> TermArrays:
     return TermArrays(
         linear[keep], new_index[term.irow[free]], new_index[term.icol[free]], term.data[free], offset
     )
-
-
-# -- size guard ----------------------------------------------------------------------------------
-
-#: Measured peak memory of a build (formulation + weighted BQM) per coupler
-#: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py, README).
-BYTES_PER_COUPLER = 100
-#: Default ceiling on coupler entries: a build of about 5 GiB, leaving room on
-#: a 24 GiB machine for the sampler's own copy of the model and the samples;
-#: override with ``QPICROSS_MAX_COUPLERS`` or ``max_couplers=``.
-DEFAULT_MAX_COUPLERS = 50_000_000
-
-
-def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray | None = None) -> dict:
-    """Variables and couplers of a puzzle's QUBO, counted from the clues without building it.
-
-    Counts are exact for the variables and for the coupler *entries* each
-    penalty term generates (the arrays a build allocates); the BQM's distinct
-    interactions are at most their sum, since terms may share a pair. Cost is
-    linear in the number of variables, far below a build's.
-
-    Args:
-        puzzle: The puzzle.
-        bounds: As for :func:`build_formulation`.
-        known: Settled cells (presolve); pruned and fixed starts are left out.
-
-    Returns:
-        ``{"num_variables", "num_couplers", "couplers_per_term": {term: n},
-        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER`).
-
-    Examples:
-        >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
-        >>> est = estimate_size(p)
-        >>> f = build_formulation(p)
-        >>> est["num_variables"] == f.num_variables
-        True
-        >>> est["couplers_per_term"]["match"] == len(f.terms["match"].data)
-        True
-    """
-    n_rows, n_cols = puzzle.shape
-    kinds, lines, blocks, starts, lengths = [], [], [], [], []
-    for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
-        for index, clue in enumerate(clues):
-            for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
-                count = hi - lo + 1
-                starts.append(np.arange(lo, hi + 1))
-                kinds.append(np.full(count, kind, np.int8))
-                lines.append(np.full(count, index, np.int64))
-                blocks.append(np.full(count, k, np.int64))
-                lengths.append(np.full(count, clue[k], np.int64))
-    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
-    kind, line, block = cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64)
-    start, length = cat(starts, np.int64), cat(lengths, np.int64)
-    if known is not None:
-        keep, fixed = _prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
-        keep &= ~fixed  # fixed starts leave the BQM (their couplers become linear biases)
-        kind, line, block, start, length = (a[keep] for a in (kind, line, block, start, length))
-
-    def pairs(counts: np.ndarray) -> int:
-        counts = counts.astype(np.int64)
-        return int((counts * (counts - 1) // 2).sum())
-
-    line_len = np.where(kind == 0, n_cols, n_rows).astype(np.int64)
-    gline = line + kind.astype(np.int64) * n_rows
-    group = gline * (max(n_rows, n_cols) + 1) + block
-    _, group_sizes = np.unique(group, return_counts=True)
-    _, cell_starts = np.unique(gline * (max(n_rows, n_cols) + 1) + start, return_counts=True)
-    # order: each start j1 of block k clashes with the starts j2 <= j1 + h_k of block k+1.
-    span = int(start.max(initial=0)) + int(length.max(initial=0)) + 2
-    key = group * span + start  # sorted: groups are contiguous and ordered by start
-    sort = np.argsort(key, kind="stable")
-    key_sorted = key[sort]
-    next_first = np.searchsorted(key_sorted, (group + 1) * span, side="left")
-    last_clash = np.searchsorted(key_sorted, (group + 1) * span + start + length, side="right")
-    order = int(np.maximum(last_clash - next_first, 0).sum())
-    _, cover_cells = _cover(kind, line, start, length, line_len, n_cols)
-    couplers = {
-        "one_hot": pairs(group_sizes),
-        "at_most_one": pairs(cell_starts),
-        "order": order,
-        "match": pairs(np.bincount(cover_cells, minlength=n_rows * n_cols)),
-    }
-    total = sum(couplers.values())
-    return {
-        "num_variables": int(len(start)),
-        "num_couplers": total,
-        "couplers_per_term": couplers,
-        "estimated_bytes": total * BYTES_PER_COUPLER,
-    }
-
-
-def max_couplers_limit() -> int:
-    """The coupler ceiling in force: ``QPICROSS_MAX_COUPLERS`` if set, else :data:`DEFAULT_MAX_COUPLERS`.
-
-    Raises:
-        ValueError: If the variable is set but not a positive integer.
-    """
-    import os
-
-    text = os.environ.get("QPICROSS_MAX_COUPLERS", "").strip()
-    if not text:
-        return DEFAULT_MAX_COUPLERS
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"QPICROSS_MAX_COUPLERS must be a positive integer, got {text!r}")
-    return int(text)
-
-
-class ModelTooLargeError(ValueError):
-    """A QUBO whose estimated size is above the limit; carries the estimate."""
-
-    def __init__(self, puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False):
-        self.estimate = estimate
-        self.limit = limit
-        advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
-        size = estimate["estimated_bytes"]
-        human = (f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB" if size >= 2**20
-                 else f"{size / 2**10:.0f} KiB")
-        super().__init__(
-            f"{puzzle} would build a QUBO of {estimate['num_variables']:,} variables and "
-            f"{estimate['num_couplers']:,} couplers (about {human}){' after presolve' if presolved else ''}, "
-            f"above the limit of {limit:,} couplers (QPICROSS_MAX_COUPLERS); "
-            f"{advice}use --force (force=True) to build it anyway"
-        )
-
-
-def check_size(
-    puzzle: Puzzle,
-    bounds: Bounds = "stacking",
-    known: np.ndarray | None = None,
-    max_couplers: int | None = None,
-    presolved: bool = False,
-) -> dict:
-    """:func:`estimate_size`, raising :class:`ModelTooLargeError` above the limit.
-
-    Args:
-        max_couplers: The ceiling; :func:`max_couplers_limit` when None.
-        presolved: ``known`` comes from presolve already (the message then
-            does not suggest it).
-
-    Returns:
-        The estimate.
-    """
-    limit = max_couplers_limit() if max_couplers is None else max_couplers
-    estimate = estimate_size(puzzle, bounds, known)
-    if estimate["num_couplers"] > limit:
-        raise ModelTooLargeError(puzzle, estimate, limit, presolved)
-    return estimate

@@ -12,7 +12,7 @@ Formats, chosen by the file's extension (:data:`EXPORT_FORMATS`):
 
   .. math:: E(x) = \\text{offset} + \\sum_{\\text{lines}} Q_{ij}\\, x_i x_j, \\qquad x \\in \\{0,1\\}^n;
 
-* ``.cqm`` -- the constrained model of :mod:`qpicross.cqm` as dimod's CQM file.
+* ``.cqm`` -- the constrained model of :mod:`qpicross.model.cqm` as dimod's CQM file.
 
 Variable labels are the formulation's ``("row", i, j, k)`` / ``("col", j, i, k)``
 tuples. With presolve, blocks settled by line logic are fixed and left out of
@@ -42,8 +42,8 @@ from typing import TextIO
 import dimod
 import numpy as np
 
-from .formulation import Bounds, PenaltyWeights, build_formulation
-from .puzzle import Puzzle
+from qpicross.model.formulation import Bounds, PenaltyWeights, build_formulation
+from qpicross.puzzle import Puzzle
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -85,10 +85,10 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
         puzzle: The puzzle.
         format: One of :data:`EXPORT_FORMATS`' values.
         weights: Penalty weights of the BQM.
-        bounds: Variable pruning (see :func:`~qpicross.formulation.build_formulation`).
-        presolve: Settle cells by line logic first (:func:`qpicross.logic.propagate`)
+        bounds: Variable pruning (see :func:`~qpicross.model.formulation.build_formulation`).
+        presolve: Settle cells by line logic first (:func:`qpicross.classical.logic.propagate`)
             and export the reduced model.
-        matching: For the CQM, see :func:`qpicross.cqm.build_cqm`.
+        matching: For the CQM, see :func:`qpicross.model.cqm.build_cqm`.
 
     Returns:
         ``(model, formulation)``.
@@ -98,7 +98,7 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
     """
     known = None
     if presolve:
-        from .logic import propagate
+        from qpicross.classical.logic import propagate
 
         logic = propagate(puzzle)
         if logic.contradiction:
@@ -108,7 +108,7 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
         known = logic.known
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     if format == "cqm":
-        from .cqm import build_cqm
+        from qpicross.model.cqm import build_cqm
 
         return build_cqm(formulation, matching), formulation
     return formulation.bqm(weights), formulation

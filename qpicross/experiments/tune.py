@@ -1,8 +1,8 @@
 """Penalty-weight sweeps: success probability and TTS99 over a grid (or random set) of weights.
 
-The formulation's combinatorics are built **once** (:func:`~qpicross.formulation.build_formulation`);
+The formulation's combinatorics are built **once** (:func:`~qpicross.model.formulation.build_formulation`);
 each point of the sweep only re-weights the per-term arrays with
-:meth:`~qpicross.formulation.PicrossFormulation.bqm`, samples, and checks every
+:meth:`~qpicross.model.formulation.PicrossFormulation.bqm`, samples, and checks every
 read with the independent verifier. Every (puzzle, point, seed) run is
 independent, so the sweep runs in local processes (``workers``) or on a Dask
 cluster (``scheduler``, an address such as ``tcp://host:8786`` or a
@@ -11,7 +11,7 @@ summarised over all of them (how many it solves, mean success probability,
 geometric-mean TTS99), to find weights that suit a whole collection.
 
 Each point reports the pooled success probability over all its reads with a
-Wilson 95 % interval and TTS99 (the definitions of :mod:`qpicross.bench`). All points use the
+Wilson 95 % interval and TTS99 (the definitions of :mod:`qpicross.experiments.bench`). All points use the
 same seeds (common random numbers), so differences between points come from
 the weights rather than from luck of the draw.
 
@@ -33,18 +33,17 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import os
-import signal
 import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .decode import evaluate_samples
-from .formulation import TERMS, Bounds, PenaltyWeights, PicrossFormulation, build_formulation
-from .puzzle import Puzzle
-from .samplers import sample
-from .bench import tts99, wilson_interval
+from qpicross.experiments.runner import default_workers, run_tasks
+from qpicross.experiments.tts import tts99, wilson_interval
+from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation
+from qpicross.pipeline.config import SolverConfig
+from qpicross.pipeline.run import run
+from qpicross.puzzle import Puzzle
 
 __all__ = [
     "WeightRange",
@@ -188,31 +187,19 @@ def random_points(
     return [dataclasses.replace(base, **{k: float(v[i]) for k, v in columns.items()}) for i in range(n)]
 
 
-def run_point(
-    formulation: PicrossFormulation,
-    weights: PenaltyWeights,
-    *,
-    seed: int | None = None,
-    num_reads: int = 100,
-    num_sweeps: int | None = None,
-    sampler: str = "sa",
-    beta_range: tuple[float, float] | None = None,
-) -> dict:
-    """One run at one point: weight the formulation, sample, and count solved reads.
+def run_point(formulation: PicrossFormulation, weights: PenaltyWeights, config: SolverConfig) -> dict:
+    """One run at one point: :func:`~qpicross.pipeline.run.run` of the built formulation with these weights.
 
     Returns:
-        ``{"successes", "num_reads", "sample_s", "min_energy"}``.
+        ``{"successes", "num_reads", "sample_s", "min_energy"}`` (successes: ground states
+        whose board passes the independent check).
     """
-    bqm = formulation.bqm(weights)
-    sampleset = sample(
-        bqm, sampler, num_reads=num_reads, num_sweeps=num_sweeps, seed=seed, beta_range=beta_range
-    )
-    evaluation = evaluate_samples(formulation, sampleset)
+    result = run(formulation, config.replace(weights=weights))
     return {
-        "successes": int(evaluation.num_occurrences[evaluation.solved].sum()),
-        "num_reads": evaluation.num_reads,
-        "sample_s": float(sampleset.info["timing"]["sample_s"]),
-        "min_energy": float(evaluation.energy.min()),
+        "successes": result.evaluation.num_solved,
+        "num_reads": result.evaluation.num_reads,
+        "sample_s": float(result.timing["sample_s"]),
+        "min_energy": float(result.evaluation.energy.min()),
     }
 
 
@@ -237,8 +224,8 @@ def summarize(
         succeeded), and ``min_energy``.
     """
     by_point: dict[tuple[int, int], list[dict]] = {}
-    for run in runs:
-        by_point.setdefault((run.get("puzzle", 0), run["point"]), []).append(run)
+    for one_run in runs:
+        by_point.setdefault((one_run.get("puzzle", 0), one_run["point"]), []).append(one_run)
     records = []
     for puzzle, index in sorted(by_point):
         point_runs = by_point[(puzzle, index)]
@@ -405,57 +392,49 @@ class TuneInterrupted(KeyboardInterrupt):
 
 # -- running the (point, seed) tasks ------------------------------------------------
 
-_WORKER_FORMULATIONS: Sequence[PicrossFormulation] = ()
-
-
-def _init_worker(formulations: Sequence[PicrossFormulation]) -> None:
-    # Ctrl-C is the parent's to handle: it cancels what is queued and keeps what finished.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _WORKER_FORMULATIONS
-    _WORKER_FORMULATIONS = formulations
-
-
-def _run_in_worker(puzzle: int, weights: PenaltyWeights, **kwargs) -> dict:
-    return run_point(_WORKER_FORMULATIONS[puzzle], weights, **kwargs)
-
 
 def _seed_values(seed: int | None, seeds: int) -> list[int]:
     return [int(s.generate_state(1)[0] >> 1) for s in np.random.SeedSequence(seed).spawn(seeds)]
+
+
+def _tune_task(formulations: Sequence[PicrossFormulation], task) -> dict:
+    puzzle_index, weights, config = task
+    return run_point(formulations[puzzle_index], weights, config)
 
 
 def tune(
     puzzle: Puzzle | PicrossFormulation | Sequence[Puzzle | PicrossFormulation],
     points: Sequence[PenaltyWeights],
     *,
-    num_reads: int = 100,
-    num_sweeps: int | None = None,
+    config: SolverConfig | None = None,
     seeds: int = 1,
     seed: int | None = 0,
-    sampler: str = "sa",
+    num_reads: int | None = None,
+    num_sweeps: int | None = None,
+    sampler: str | None = None,
     beta_range: tuple[float, float] | None = None,
-    bounds: Bounds = "stacking",
+    bounds: str | None = None,
     known: np.ndarray | None = None,
-    presolve: bool = False,
+    presolve: bool | None = None,
     workers: int | None = None,
     scheduler=None,
     progress: Callable[[int, int], None] | None = None,
 ) -> TuneResult:
     """Measure success probability and TTS99 at every point of a penalty-weight sweep.
 
+    Every run is :func:`qpicross.pipeline.run.run` with ``config`` and the
+    point's weights: the same run ``qpicross anneal`` makes.
+
     Args:
         puzzle: The puzzle (built once here), or an already built formulation;
             or a sequence of them, to sweep the same points on each.
         points: Weights to try, e.g. from :func:`grid_points` or :func:`random_points`.
-        num_reads: Reads per run.
-        num_sweeps: Sweeps per read (SA; the sampler's default when None).
+        config: Everything but the weights and the seed (default :class:`SolverConfig()`).
         seeds: Independent runs per point; their reads are pooled.
         seed: Master seed the per-run seeds derive from (the same for every point).
-        sampler: A sampler name from :data:`~qpicross.samplers.SAMPLERS`.
-        beta_range: SA's ``(hot, cold)`` inverse temperatures.
-        bounds: Variable pruning when ``puzzle`` is a :class:`Puzzle`.
-        known: Settled cells when ``puzzle`` is one :class:`Puzzle`.
-        presolve: Settle cells by line logic (:func:`~qpicross.logic.propagate`)
-            first, for each :class:`Puzzle` given: only the rest is swept.
+        num_reads, num_sweeps, sampler, bounds, presolve: Override those fields of ``config``.
+        beta_range: Sets the ``beta_range`` sampler option.
+        known: Settled cells when ``puzzle`` is one :class:`Puzzle` (pruned before building).
         workers: Local processes; ``1`` runs in this process; default: every CPU.
             Ignored when ``scheduler`` is given.
         scheduler: A Dask scheduler address or a :class:`distributed.Client`
@@ -468,97 +447,70 @@ def tune(
     Raises:
         TuneInterrupted: On Ctrl-C; its ``result`` holds the finished points.
     """
+    config = config or SolverConfig()
+    changes = {k: v for k, v in {"num_reads": num_reads, "num_sweeps": num_sweeps, "sampler": sampler,
+                                 "bounds": bounds, "presolve": presolve}.items() if v is not None}
+    if beta_range is not None:
+        changes["options"] = {**config.sampler_options, "beta_range": tuple(beta_range)}
+    config = config.replace(**changes).validate()
     if not points:
         raise ValueError("no points to try")
-    if seeds < 1 or num_reads < 1:
-        raise ValueError(f"need seeds >= 1 and num_reads >= 1, got {seeds} and {num_reads}")
+    if seeds < 1:
+        raise ValueError(f"need seeds >= 1, got {seeds}")
     many = puzzle if isinstance(puzzle, (list, tuple)) else [puzzle]
     if not many:
         raise ValueError("no puzzles to sweep")
     if known is not None and len(many) > 1:
         raise ValueError("known cells describe one puzzle; pass presolve=True for several")
-    formulations = [_formulation(item, bounds, known, presolve) for item in many]
+    formulations = [_formulation(item, config.bounds, known) for item in many]
     names = [f.puzzle.name for f in formulations]
-    options = dict(num_reads=num_reads, num_sweeps=num_sweeps, sampler=sampler, beta_range=beta_range)
+    num_variables = sum(_variables_swept(f, config.presolve) for f in formulations)
     # Point by point (all puzzles and seeds of a point together), so an interrupted sweep keeps whole points.
-    tasks = [(f, i, w, s) for i, w in enumerate(points) for f in range(len(formulations))
-             for s in _seed_values(seed, seeds)]
+    index_of = [(f, i, s) for i, _ in enumerate(points) for f in range(len(formulations))
+                for s in _seed_values(seed, seeds)]
+    tasks = [(f, points[i], config.replace(seed=s)) for f, i, s in index_of]
     runs: list[dict] = []
     start = time.perf_counter()
 
     def finish(interrupted: bool) -> TuneResult:
         return TuneResult(", ".join(names), list(points), summarize(points, runs, seeds, names), runs, seeds,
-                          interrupted, time.perf_counter() - start,
-                          sum(f.num_variables for f in formulations), names)
+                          interrupted, time.perf_counter() - start, num_variables, names)
 
-    def record(puzzle_index: int, index: int, run_seed: int, run: dict) -> None:
-        runs.append({"puzzle": puzzle_index, "point": index, "seed": run_seed, **run})
+    def record(index: int, ok: bool, value) -> None:
+        if not ok:
+            raise ValueError(value)
+        f, point, run_seed = index_of[index]
+        runs.append({"puzzle": f, "point": point, "seed": run_seed, **value})
         if progress is not None:
             progress(len(runs), len(tasks))
 
     try:
-        if scheduler is not None:
-            _run_on_dask(scheduler, formulations, tasks, options, record)
-        elif (workers or os.cpu_count() or 1) <= 1:
-            for f, index, weights, run_seed in tasks:
-                record(f, index, run_seed, run_point(formulations[f], weights, seed=run_seed, **options))
-        else:
-            _run_in_processes(workers or os.cpu_count(), formulations, tasks, options, record)
+        run_tasks(_tune_task, tasks, on_result=record, shared=formulations,
+                  workers=workers or default_workers(), scheduler=scheduler)
     except KeyboardInterrupt:
         raise TuneInterrupted(finish(True)) from None
     return finish(False)
 
 
-def _formulation(item, bounds, known, presolve) -> PicrossFormulation:
-    if isinstance(item, PicrossFormulation):
-        formulation = item
-    else:
-        if presolve:
-            from .logic import propagate
+def _variables_swept(formulation: PicrossFormulation, presolve: bool) -> int:
+    """The variables a run anneals: all of them, or what line logic leaves (refused when it leaves none)."""
+    if not presolve:
+        return formulation.num_variables
+    from qpicross.classical.presolve import presolve as run_presolve
 
-            logic = propagate(item, known)
-            known = known if logic.contradiction else logic.known
-        formulation = build_formulation(item, bounds=bounds, known=known)
+    left = formulation.num_variables - len(run_presolve(formulation).fixed)
+    if left == 0:
+        raise ValueError(f"{formulation.puzzle.name}: line logic settles every cell: there are no weights to tune")
+    return left
+
+
+def _formulation(item, bounds, known) -> PicrossFormulation:
+    formulation = item if isinstance(item, PicrossFormulation) else build_formulation(item, bounds=bounds,
+                                                                                        known=known)
     if formulation.num_variables == 0:
-        raise ValueError(f"{formulation.puzzle.name}: the model has no free variables (presolve settled "
-                         "every cell?): there are no weights to tune")
+        raise ValueError(f"{formulation.puzzle.name}: the model has no free variables: there are no weights "
+                         "to tune")
     return formulation
-
-
-def _run_in_processes(workers, formulations, tasks, options, record) -> None:
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
-                               initargs=(formulations,))
-    try:
-        pending = {pool.submit(_run_in_worker, f, weights, seed=run_seed, **options): (f, index, run_seed)
-                   for f, index, weights, run_seed in tasks}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                f, index, run_seed = pending.pop(future)
-                record(f, index, run_seed, future.result())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _run_on_dask(scheduler, formulations, tasks, options, record) -> None:
-    from distributed import Client, as_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    futures = []
-    try:
-        shared = client.scatter(list(formulations), broadcast=True)  # one future per formulation
-        futures = [client.submit(run_point, shared[f], weights, seed=run_seed, pure=False, **options)
-                   for f, _, weights, run_seed in tasks]
-        where = {future.key: (f, index, run_seed) for future, (f, index, _, run_seed) in zip(futures, tasks)}
-        for future in as_completed(futures):
-            record(*where[future.key], future.result())
-    finally:
-        if futures:
-            client.cancel(futures)
-        if client is not scheduler:
-            client.close()
 
 
 # -- the figure ---------------------------------------------------------------------

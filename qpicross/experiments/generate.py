@@ -15,7 +15,7 @@ import dataclasses
 
 import numpy as np
 
-from .puzzle import Puzzle
+from qpicross.puzzle import Puzzle
 
 __all__ = ["GeneratedPuzzle", "random_board", "generate_puzzle", "parse_size"]
 
@@ -82,7 +82,7 @@ def generate_puzzle(
         density: Probability that a cell is filled, in ``[0, 1]``.
         seed: Random seed (the same seed gives the same puzzle).
         unique: Retry until an exact solver (``method``) proves the solution unique.
-        method: Exact method for the uniqueness check (see :func:`~qpicross.exact.solve_exact`).
+        method: Exact method for the uniqueness check (see :func:`~qpicross.classical.exact.solve_exact`).
         max_tries: Give up after this many boards.
         name: The puzzle's name (default ``random-RxC-dD-sS``).
 
@@ -104,7 +104,7 @@ def generate_puzzle(
         puzzle = Puzzle.from_board(board, name=name)
         if not unique:
             return GeneratedPuzzle(puzzle, board, None, tries, seed)
-        from .exact import solve_exact
+        from qpicross.classical.exact import solve_exact
 
         if solve_exact(puzzle, method).unique:
             return GeneratedPuzzle(puzzle, board, True, tries, seed)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .anneal import AnnealResult, anneal
-from .logic import UNKNOWN, propagate
-from .puzzle import Puzzle
+from qpicross.pipeline.run import AnnealResult, anneal
+from qpicross.classical.logic import UNKNOWN, propagate
+from qpicross.puzzle import Puzzle
 
 __all__ = ["anneal_with_logic", "read_agreement"]
 
@@ -97,7 +97,7 @@ def anneal_with_logic(
             first (default: every unknown cell).
         top_fraction: Share of the lowest-energy reads whose agreement ranks cells.
         seed: Seed of the first anneal; round ``r`` uses ``seed + r``.
-        **anneal_kwargs: Passed to :func:`~qpicross.anneal.anneal` (``num_reads``, ...).
+        **anneal_kwargs: Passed to :func:`~qpicross.pipeline.run.anneal` (``num_reads``, ...).
 
     Returns:
         The last anneal's result. Its ``presolve`` dict has the line-logic
@@ -110,6 +110,9 @@ def anneal_with_logic(
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
     anneal_kwargs.pop("presolve", None)
+    config = anneal_kwargs.get("config")
+    if seed is None and config is not None:
+        seed = config.seed
     result = anneal(puzzle, presolve=True, seed=seed, **anneal_kwargs)
     info = dict(result.presolve)
     history, probes, proven = [], 0, 0
@@ -119,7 +122,7 @@ def anneal_with_logic(
             round_seed = None if seed is None else seed + number
             result = anneal(puzzle, presolve=True, seed=round_seed, **{**anneal_kwargs, "known": known})
         history.append({
-            "variables": result.bqm.num_variables,
+            "variables": result.presolve["variables_after"],
             "variables_annealed": result.presolve["variables_annealed"],
             "unknown_cells": int((known == UNKNOWN).sum()),
             "num_reads": result.num_reads,
@@ -137,7 +140,7 @@ def anneal_with_logic(
         probes += ran
         proven += found
     info.update(
-        variables_final=result.bqm.num_variables,
+        variables_final=result.presolve["variables_after"],
         variables_annealed_final=result.presolve["variables_annealed"],
         rounds=history,
         total_reads=sum(h["num_reads"] for h in history),

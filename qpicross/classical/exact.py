@@ -53,8 +53,8 @@ from typing import Literal
 
 import numpy as np
 
-from .formulation import placement_windows
-from .puzzle import Puzzle, board_to_strings, check
+from qpicross.model.formulation import placement_windows
+from qpicross.puzzle import Puzzle, board_to_strings, check
 
 __all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS"]
 

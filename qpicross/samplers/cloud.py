@@ -11,7 +11,7 @@ finds its credentials and connects only when it samples.
 * ``hybrid`` -- :class:`HybridBQMSampler`: ``LeapHybridSampler`` on the BQM
   (``time_limit`` in seconds).
 * ``hybrid-cqm`` -- :class:`HybridCQMSampler`: the formulation as a constrained
-  model (:func:`qpicross.cqm.build_cqm`) sent to ``LeapHybridCQMSampler``.
+  model (:func:`qpicross.model.cqm.build_cqm`) sent to ``LeapHybridCQMSampler``.
 * ``amplify`` -- :class:`AmplifyAESampler`: the BQM as an Amplify polynomial
   (:func:`bqm_to_amplify`) sent to Fixstars Amplify AE (needs the ``amplify`` extra).
 
@@ -40,7 +40,7 @@ from pathlib import Path
 import dimod
 import numpy as np
 
-from .samplers import SamplerUnavailableError, register_sampler
+from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
 
 __all__ = [
     "QPUSampler",
@@ -83,7 +83,7 @@ def read_token_file(path: str | os.PathLike) -> str:
 
 def cloud_options(sampler: str, *, chain_strength: float | None = None, time_limit: float | None = None,
                   profile: str | None = None, token_file: str | os.PathLike | None = None) -> dict:
-    """Keyword arguments for :func:`qpicross.anneal` from the cloud options that were given.
+    """Keyword arguments for :func:`qpicross.pipeline.run` from the cloud options that were given.
 
     Options left at None are dropped; ``token_file`` is read into ``token``.
 
@@ -99,7 +99,7 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, time_lim
         ...
         ValueError: time_limit does not apply to sampler 'sa'
     """
-    from .samplers import get_sampler
+    from qpicross.samplers.registry import get_sampler
 
     given = {"chain_strength": chain_strength, "time_limit": time_limit, "profile": profile,
              "token": token_file}
@@ -350,14 +350,14 @@ class HybridBQMSampler(dimod.Sampler):
 class HybridCQMSampler(dimod.Sampler):
     """Leap's hybrid CQM solver on the formulation as a constrained model.
 
-    It needs the formulation, not just the BQM: :func:`qpicross.anneal` passes
+    It needs the formulation, not just the BQM: :func:`qpicross.pipeline.run` passes
     it (``formulation=``). The returned reads carry the BQM's energy, so they
     decode and rank exactly like any other sampler's.
 
     Args:
         hybrid: Anything with ``sample_cqm`` to use instead of Leap (e.g.
             ``dimod.ExactCQMSolver()`` in tests).
-        matching: See :func:`qpicross.cqm.build_cqm`.
+        matching: See :func:`qpicross.model.cqm.build_cqm`.
         profile, token, solver: As for :class:`QPUSampler`.
     """
 
@@ -384,8 +384,8 @@ class HybridCQMSampler(dimod.Sampler):
         """
         if formulation is None:
             raise ValueError("hybrid-cqm builds a constrained model from the puzzle's formulation: "
-                             "call it through qpicross.anneal() or pass formulation=")
-        from .cqm import build_cqm
+                             "call it through qpicross.pipeline.run() or pass formulation=")
+        from qpicross.model.cqm import build_cqm
 
         cqm = build_cqm(formulation, matching or self.matching)
         hybrid = self.hybrid or _leap_solver("LeapHybridCQMSampler", profile or self.profile,

@@ -1,0 +1,25 @@
+"""Classical ground truth: line logic, exact solvers, and the presolve built on line logic.
+
+* :mod:`qpicross.classical.logic` -- the line solver and propagation to a fixpoint (:func:`propagate`);
+* :mod:`qpicross.classical.exact` -- CP-SAT and SAT with a uniqueness check (:func:`solve_exact`;
+  needs the ``classical`` extra, imported when called);
+* :mod:`qpicross.classical.presolve` -- fix what logic settles, anneal the rest (:class:`PresolveComposite`).
+"""
+
+from qpicross.classical.exact import ExactResult, solve_exact
+from qpicross.classical.logic import Contradiction, LogicResult, line_placements, propagate, solve_line
+from qpicross.classical.presolve import Presolve, PresolveComposite, fix_variables, presolve
+
+__all__ = [
+    "Contradiction",
+    "LogicResult",
+    "line_placements",
+    "propagate",
+    "solve_line",
+    "ExactResult",
+    "solve_exact",
+    "Presolve",
+    "PresolveComposite",
+    "fix_variables",
+    "presolve",
+]

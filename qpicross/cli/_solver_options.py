@@ -1,0 +1,197 @@
+"""The solver options every command that anneals takes (``anneal``, ``bench``, ``tune``), in one place.
+
+:func:`add_solver_arguments` adds them to a parser; :func:`configs_from_args`
+turns them into :class:`~qpicross.pipeline.config.SolverConfig` objects, checked
+before any work (one line, exit 2, on a mistake). ``--option KEY=VALUE`` passes
+any other sampler parameter (``num_replicas=8``, ``target_energy=0``,
+``beta_range=(1,5)``); a key the sampler does not take is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import itertools
+import math
+
+from qpicross.model.formulation import PenaltyWeights
+from qpicross.pipeline.config import ENCODINGS, MAX_READS, SolverConfig
+from qpicross.samplers import SAMPLERS, get_sampler
+from qpicross.samplers.cloud import cloud_options
+
+from ._common import UsageError, parse_beta_range
+
+__all__ = ["add_solver_arguments", "configs_from_args", "config_from_args", "parse_option"]
+
+#: The name ``bench --sampler`` accepts for the published baseline.
+BASELINE_NAME = "baseline"
+
+
+def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = False, seed_default: int | None = None,
+                         reads_default: int = 100) -> None:
+    """Add the solver options (``several``: comma lists of samplers and sweeps, one configuration each)."""
+    group = parser.add_argument_group("solver (the same options for anneal, bench and tune)")
+    names = ", ".join(SAMPLERS)
+    group.add_argument("--sampler", default="sa", metavar="NAME[,NAME...]" if several else "NAME",
+                       help=f"one of: {names}{', baseline' if several else ''} (default sa)")
+    group.add_argument("--reads", type=_positive_int(), default=reads_default,
+                       help=f"reads per run (default {reads_default})")
+    group.add_argument("--sweeps", default=None, metavar="N[,N...]" if several else "N",
+                       help="sweeps per read (default: the sampler's)")
+    group.add_argument("--seed", type=_seed, default=seed_default,
+                       help="random seed, 0 <= S < 2**32" + (f" (default {seed_default})" if seed_default is not None
+                                                             else ", for a reproducible run"))
+    group.add_argument("--beta-range", default=None, metavar="HOT,COLD", help="inverse temperatures")
+    group.add_argument("--weights", default="", metavar="NAME=W,...",
+                       help="penalty weights, e.g. one_hot=1,at_most_one=1,order=1,match=1")
+    group.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
+                       help="prune starts outside the stacking bounds (default) or keep the published set")
+    group.add_argument("--encoding", choices=[e.replace("_", "-") for e in ENCODINGS], default="one-hot",
+                       help="block-start encoding (default one-hot)")
+    group.add_argument("--presolve", action="store_true",
+                       help="fix what line logic settles first and anneal only the rest")
+    group.add_argument("--time-budget", type=_positive_float(), default=None, metavar="S",
+                       help="start no further chunk of reads after S seconds of sampling")
+    group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
+    cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
+    cloud.add_argument("--chain-strength", type=_positive_float(), default=None,
+                       help="qpu: chain coupling, Ising units (default: dwave-system's uniform torque compensation)")
+    cloud.add_argument("--time-limit", type=_positive_float(), default=None, metavar="SECONDS",
+                       help="hybrid, hybrid-cqm, amplify: solver time limit")
+    cloud.add_argument("--profile", default=None, help="D-Wave: dwave-cloud-client configuration profile")
+    cloud.add_argument("--token-file", default=None, metavar="FILE",
+                       help="read the API token from FILE (default: dwave config / DWAVE_API_TOKEN, AMPLIFY_TOKEN)")
+    if several:
+        parser.add_argument("--label", default=None, metavar="NAME",
+                            help="name of the configuration in tables and files (default: the sampler's name)")
+
+
+def _positive_int():
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"wants a whole number, got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        if value > MAX_READS:
+            raise argparse.ArgumentTypeError(f"must be at most {MAX_READS:,}, got {value}")
+        return value
+    return parse
+
+
+def _positive_float():
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"wants a number, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+        return value
+    return parse
+
+
+def _seed(text: str) -> int:
+    if not text.isascii() or not text.strip().isdigit() or int(text) >= 2**32:
+        raise argparse.ArgumentTypeError(f"must be a whole number in [0, 2**32), got {text!r}")
+    return int(text)
+
+
+def parse_option(item: str) -> tuple[str, object]:
+    """``KEY=VALUE`` with VALUE a Python literal (``8``, ``0.5``, ``(1,5)``) or else a string.
+
+    >>> parse_option("num_replicas=8"), parse_option("beta_range=(1,5)"), parse_option("mode=fast")
+    (('num_replicas', 8), ('beta_range', (1, 5)), ('mode', 'fast'))
+    """
+    key, sep, value = item.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise UsageError(f"--option wants KEY=VALUE, got {item!r}")
+    try:
+        parsed = ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        parsed = value.strip()
+    if isinstance(parsed, float) and not math.isfinite(parsed):
+        raise UsageError(f"--option {key}: {value!r} is not a finite number")
+    return key, parsed
+
+
+def _sweeps(text: str | None, several: bool) -> list[int | None]:
+    if not text:
+        return [None]
+    parts = text.split(",") if several else [text]
+    try:
+        values = [int(s) for s in parts]
+    except ValueError:
+        raise UsageError(f"--sweeps wants {'N[,N...]' if several else 'N'}, got {text!r}") from None
+    if min(values) < 1:
+        raise UsageError(f"--sweeps must be at least 1, got {text}")
+    return values
+
+
+def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list[SolverConfig]:
+    """The configurations a command line asks for (one per sampler and sweep count), validated.
+
+    Raises:
+        UsageError: On any bad value, naming the option.
+    """
+    samplers = [s.strip() for s in args.sampler.split(",") if s.strip()] if several else [args.sampler]
+    if not samplers:
+        raise UsageError("--sampler names no sampler")
+    for name in samplers:
+        if name not in SAMPLERS and not (several and name == BASELINE_NAME):
+            raise UsageError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}"
+                             + (f", {BASELINE_NAME}" if several else ""))
+    sweeps = _sweeps(args.sweeps, several)
+    try:
+        weights = PenaltyWeights.parse(args.weights)
+    except ValueError as exc:
+        raise UsageError(f"--weights: {exc}") from None
+    options = dict(parse_option(item) for item in args.option)
+    beta_range = parse_beta_range(args.beta_range)
+    if beta_range is not None:
+        options["beta_range"] = beta_range
+    configs = []
+    for name, n in itertools.product(samplers, sweeps):
+        if name == BASELINE_NAME:
+            from qpicross.experiments.bench import BASELINE
+
+            if BASELINE not in configs:
+                configs.append(BASELINE.replace(num_reads=args.reads, time_budget=args.time_budget,
+                                                seed=args.seed))
+            continue
+        try:
+            cloud = cloud_options(name, **{key: getattr(args, key, None)
+                                           for key in ("chain_strength", "time_limit", "profile", "token_file")})
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        sampler_options = {**options, **cloud}
+        accepted = get_sampler(name).parameters
+        if args.presolve:
+            accepted = {**accepted, "known": []}
+        for key in sampler_options:
+            if key not in accepted:
+                takes = ", ".join(sorted(k for k in accepted if k not in ("formulation", "known", "lines", "groups")))
+                raise UsageError(f"sampler {name!r} takes no option {key!r}; it takes: {takes or 'none'}")
+        label = getattr(args, "label", None)
+        if label is not None and len(sweeps) > 1:
+            label += f"-{n}"
+        elif label is None and len(sweeps) > 1:
+            label = f"{name}-{n}" + ("+presolve" if args.presolve else "")
+        config = SolverConfig(
+            sampler=name, encoding=args.encoding.replace("-", "_"), weights=weights, bounds=args.bounds,
+            presolve=args.presolve, num_reads=args.reads, num_sweeps=n, seed=args.seed,
+            time_budget=args.time_budget, options=sampler_options, name=label,
+        )
+        try:
+            configs.append(config.validate())
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return configs
+
+
+def config_from_args(args: argparse.Namespace) -> SolverConfig:
+    """The one configuration of ``anneal`` or ``tune``."""
+    return configs_from_args(args, several=False)[0]

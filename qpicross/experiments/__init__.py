@@ -1,0 +1,12 @@
+"""Experiments on top of the pipeline: benchmarks, time-to-solution statistics, tuning, figures.
+
+* :mod:`qpicross.experiments.tts` -- TTS99 (fixed-length and optimal-cutoff), Wilson intervals;
+* :mod:`qpicross.experiments.runner` -- many tasks on local processes or a Dask cluster;
+* :mod:`qpicross.experiments.bench` -- success probability and TTS99 per puzzle and configuration;
+* :mod:`qpicross.experiments.tune` -- penalty-weight sweeps;
+* :mod:`qpicross.experiments.generate` -- random puzzles;
+* :mod:`qpicross.experiments.figures` -- the README's figures.
+
+Imported on demand (``from qpicross.experiments.bench import run_bench``): nothing here loads with
+``import qpicross``.
+"""

@@ -1,0 +1,37 @@
+"""Models: a puzzle's clues as a QUBO, its variants, its size, and exports.
+
+* :mod:`qpicross.model.formulation` -- the q_row/q_col one-hot formulation (:func:`build_formulation`);
+* :mod:`qpicross.model.size` -- the size guard, from the clues, before building;
+* :mod:`qpicross.model.domain_wall` -- the domain-wall encoding of the same model;
+* :mod:`qpicross.model.cqm` -- the formulation as a constrained model (Leap's CQM solver);
+* :mod:`qpicross.model.export` -- files for other annealers (json, bqm, coo, cqm).
+"""
+
+from qpicross.model.domain_wall import DomainWallModel, domain_wall_bqm, to_one_hot_sampleset
+from qpicross.model.formulation import (
+    TERMS,
+    PenaltyWeights,
+    PicrossFormulation,
+    build_bqm,
+    build_formulation,
+    enumerate_starts,
+    placement_windows,
+)
+from qpicross.model.size import ModelTooLargeError, check_size, estimate_size, max_couplers_limit
+
+__all__ = [
+    "TERMS",
+    "PenaltyWeights",
+    "PicrossFormulation",
+    "build_formulation",
+    "build_bqm",
+    "enumerate_starts",
+    "placement_windows",
+    "estimate_size",
+    "check_size",
+    "max_couplers_limit",
+    "ModelTooLargeError",
+    "DomainWallModel",
+    "domain_wall_bqm",
+    "to_one_hot_sampleset",
+]

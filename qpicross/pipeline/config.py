@@ -1,0 +1,169 @@
+"""One solver configuration, shared by ``anneal``, ``bench`` and ``tune`` (Python and command line).
+
+A :class:`SolverConfig` says *how* to solve: which sampler, which encoding of
+the model, which penalty weights and variable bounds, whether line logic
+presolves first, how many reads, how many sweeps, which seed, how long at most,
+and any other sampler parameter (``options``). :func:`qpicross.anneal`,
+:func:`qpicross.experiments.bench.bench_puzzle` and the tuning sweeps all take
+one, so what ``qpicross bench`` measures for a configuration is exactly what
+``qpicross anneal`` does with it.
+
+Examples:
+    >>> config = SolverConfig(sampler="shift", num_sweeps=5000, options={"target_energy": 0})
+    >>> config.label, dict(config.options)
+    ('shift', {'target_energy': 0})
+    >>> config.replace(presolve=True).label
+    'shift+presolve'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import dimod
+
+from qpicross.model.formulation import PenaltyWeights
+
+__all__ = ["SolverConfig", "ENCODINGS", "Encoding", "MAX_READS", "MAX_SWEEPS"]
+
+Encoding = Literal["one_hot", "domain_wall"]
+#: Encodings of the block starts that a configuration may anneal.
+ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall")
+#: Upper bounds on reads and sweeps per read: far beyond any useful run, they stop a typo from
+#: allocating terabytes (a run is bounded in time by ``time_budget``).
+MAX_READS = 10_000_000
+#: Sampler options that hold credentials: redacted in :meth:`SolverConfig.to_dict` and ``repr``.
+SECRET_OPTIONS = frozenset({"token"})
+MAX_SWEEPS = 10_000_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class SolverConfig:
+    """How to solve a puzzle: model, sampler and run settings.
+
+    Attributes:
+        sampler: A registry name (:data:`qpicross.samplers.SAMPLERS`) or any :class:`dimod.Sampler`.
+        encoding: ``"one_hot"`` (the formulation's start variables) or
+            ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`; samples are
+            mapped back to start variables before they are judged).
+        weights: Penalty weights.
+        bounds: ``"stacking"`` or ``"published"`` variable pruning
+            (:func:`~qpicross.model.formulation.build_formulation`).
+        presolve: Fix what line logic settles before sampling
+            (:class:`~qpicross.classical.presolve.PresolveComposite`).
+        num_reads: Reads to draw (at most, with ``time_budget``).
+        num_sweeps: Sweeps per read (``None``: the sampler's default).
+        seed: Random seed; the same seed gives the same samples (without a time budget).
+        time_budget: Seconds of sampling after which no further chunk of reads is started.
+        options: Other sampler parameters, e.g. ``beta_range``, ``num_replicas``,
+            ``target_energy`` (a mapping, stored as sorted pairs).
+        name: Label in tables (default :attr:`label`).
+    """
+
+    sampler: str | dimod.Sampler = "sa"
+    encoding: Encoding = "one_hot"
+    weights: PenaltyWeights = PenaltyWeights()
+    bounds: str = "stacking"
+    presolve: bool = False
+    num_reads: int = 100
+    num_sweeps: int | None = None
+    seed: int | None = None
+    time_budget: float | None = None
+    options: tuple[tuple[str, Any], ...] | Mapping[str, Any] = ()
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        options = self.options.items() if isinstance(self.options, Mapping) else self.options
+        object.__setattr__(self, "options", tuple(sorted((str(k), v) for k, v in options)))
+        if self.weights is None:
+            object.__setattr__(self, "weights", PenaltyWeights())
+
+    @property
+    def sampler_name(self) -> str:
+        """The sampler's registry name, or its class name for an instance."""
+        return self.sampler if isinstance(self.sampler, str) else type(self.sampler).__name__
+
+    @property
+    def label(self) -> str:
+        """The name in tables: ``name`` if given, else the sampler's name (``+presolve`` when presolving)."""
+        if self.name:
+            return self.name
+        return self.sampler_name + ("+presolve" if self.presolve else "")
+
+    @property
+    def sampler_options(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def replace(self, **changes) -> SolverConfig:
+        """A copy with some fields changed (:func:`dataclasses.replace`)."""
+        return dataclasses.replace(self, **changes)
+
+    def validate(self) -> SolverConfig:
+        """Check every field before any work; returns ``self``.
+
+        Raises:
+            ValueError: With one line naming the bad field.
+        """
+        if not isinstance(self.sampler, (str, dimod.Sampler)):
+            raise ValueError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
+        if self.encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
+        if self.encoding == "domain_wall" and self.presolve:
+            raise ValueError("presolve works on the one-hot encoding only; drop presolve or use one_hot")
+        if self.bounds not in ("stacking", "published"):
+            raise ValueError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")
+        _check_int("num_reads", self.num_reads, 1, MAX_READS)
+        if self.num_sweeps is not None:
+            _check_int("num_sweeps", self.num_sweeps, 1, MAX_SWEEPS)
+        if self.seed is not None:
+            _check_int("seed", self.seed, 0, 2**32 - 1)
+        if self.time_budget is not None and not (
+            isinstance(self.time_budget, (int, float)) and math.isfinite(self.time_budget) and self.time_budget > 0
+        ):
+            raise ValueError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
+        for name, value in self.weights.as_dict().items():
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"weight {name} must be a finite number >= 0, got {value}")
+        beta_range = self.sampler_options.get("beta_range")
+        if beta_range is not None:
+            try:
+                hot, cold = (float(b) for b in beta_range)
+            except (TypeError, ValueError):
+                raise ValueError(f"beta_range wants two numbers (hot, cold), got {beta_range!r}") from None
+            if not (math.isfinite(hot) and math.isfinite(cold) and 0 <= hot <= cold and cold > 0):
+                raise ValueError(f"beta_range wants finite 0 <= hot <= cold, cold > 0, got {beta_range!r}")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready settings (the sampler by name)."""
+        return {
+            "label": self.label,
+            "sampler": self.sampler_name,
+            "encoding": self.encoding,
+            "weights": self.weights.as_dict(),
+            "bounds": self.bounds,
+            "presolve": self.presolve,
+            "num_reads": self.num_reads,
+            "num_sweeps": self.num_sweeps,
+            "seed": self.seed,
+            "time_budget": self.time_budget,
+            "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._shown_options()},
+        }
+
+    def _shown_options(self) -> list[tuple[str, Any]]:
+        """The options with credentials redacted: a token is never printed or written."""
+        return [(k, "<redacted>" if k in SECRET_OPTIONS else v) for k, v in self.options]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
+                           if f.name != "options")
+        return f"SolverConfig({fields}, options={tuple(self._shown_options())!r})"
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high:,}], got {value!r}")

@@ -1,0 +1,334 @@
+"""The whole pipeline in one call: puzzle -> BQM -> samples -> decoded, checked board.
+
+:func:`run` takes a puzzle and a :class:`~qpicross.pipeline.config.SolverConfig`
+and does every step once, the same way for ``qpicross anneal``, ``qpicross
+bench`` and ``qpicross tune``: the size guard, the formulation, the encoding,
+the presolve (:class:`~qpicross.classical.presolve.PresolveComposite`), the
+sampler (in chunks of reads, under the time budget), and the judgement of
+every read (:func:`~qpicross.decode.evaluate_samples`). :func:`anneal` is the
+same with the configuration's fields as keyword arguments.
+
+Examples:
+    >>> from qpicross import Puzzle, anneal
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> result = anneal(p, num_reads=50, seed=7)
+    >>> result.solved
+    True
+    >>> print("\\n".join(result.board_strings))
+    ..#..
+    .#.#.
+    .#.#.
+    #####
+    #...#
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import dimod
+import numpy as np
+
+from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
+from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
+from qpicross.model.size import check_size
+from qpicross.pipeline.config import SolverConfig
+from qpicross.puzzle import Puzzle, board_to_strings
+from qpicross.samplers import get_sampler, sample
+
+__all__ = ["AnnealResult", "anneal", "run"]
+
+
+@dataclasses.dataclass
+class AnnealResult:
+    """What one run found.
+
+    Attributes:
+        puzzle: The puzzle.
+        config: The configuration it ran with.
+        formulation: The QUBO's combinatorics (variables, terms).
+        bqm: The one-hot model every read is judged on (full size, also with presolve).
+        sampleset: Every read, as a full-size one-hot sample, in the order drawn.
+        evaluation: Every read judged (ground state and independent check).
+        best: The best read decoded (a solved one if any read solved the puzzle).
+        energy: The best read's energy.
+        timing: Seconds spent in ``build_s``, ``sample_s`` (presolve included), ``decode_s``.
+        presolve: What line-logic presolve did (None when off): ``variables_before``,
+            ``variables_after``, ``variables_annealed`` (0 when logic settled every cell),
+            ``cells_settled``, ``fraction_settled``, ``solved_by_logic``, ``contradiction``, ``presolve_s``.
+        sampled_bqm: The model the sampler saw (a domain-wall BQM, or the one-hot BQM).
+    """
+
+    puzzle: Puzzle
+    config: SolverConfig
+    formulation: PicrossFormulation
+    bqm: dimod.BinaryQuadraticModel
+    sampleset: dimod.SampleSet
+    evaluation: SampleEvaluation
+    best: DecodedRead
+    energy: float
+    timing: dict[str, float]
+    presolve: dict | None = None
+    sampled_bqm: dimod.BinaryQuadraticModel | None = None
+
+    @property
+    def solved(self) -> bool:
+        """Whether the best read is a ground state whose board passes the independent check."""
+        return self.best.solved
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.best.board
+
+    @property
+    def board_strings(self) -> list[str]:
+        return board_to_strings(self.best.board)
+
+    @property
+    def success_probability(self) -> float:
+        return self.evaluation.success_probability
+
+    @property
+    def num_reads(self) -> int:
+        return self.evaluation.num_reads
+
+    @property
+    def weights(self) -> PenaltyWeights:
+        return self.config.weights
+
+    @property
+    def sampler(self) -> str:
+        """The sampler's name; ``"none"`` when presolve left nothing to sample."""
+        if self.presolve is not None and self.presolve.get("variables_annealed") == 0:
+            return "none"
+        return self.config.sampler_name
+
+    @property
+    def seed(self) -> int | None:
+        return self.config.seed
+
+    @property
+    def stopped_by_budget(self) -> bool:
+        return bool(self.sampleset.info.get("stopped_by_budget", False))
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary (the CLI's ``--json`` output)."""
+        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
+        annealed = (self.presolve or {}).get("variables_annealed", sampled.num_variables)
+        interactions = (self.presolve or {}).get("interactions_annealed", sampled.num_interactions)
+        return {
+            "puzzle": self.puzzle.name,
+            "shape": list(self.puzzle.shape),
+            "solved": self.solved,
+            "board": self.board_strings,
+            "energy": self.energy,
+            "num_reads": self.num_reads,
+            "num_solved": self.evaluation.num_solved,
+            "num_valid_board_only": self.evaluation.num_valid_board_only,
+            "success_probability": self.success_probability,
+            "num_variables": annealed,
+            "num_interactions": interactions,
+            "num_fixed_variables": len(self.formulation.fixed_labels),
+            "boards_agree": self.best.boards_agree,
+            "broken_lines": [f"{b.kind} {b.index}" for b in self.best.broken_lines],
+            "violations": {
+                name: sum(v.amount for v in self.best.violations if v.term == name)
+                for name in self.best.term_energies
+            },
+            "sampler": self.sampler,
+            "seed": self.seed,
+            "weights": self.weights.as_dict(),
+            "config": self.config.to_dict(),
+            "stopped_by_budget": self.stopped_by_budget,
+            "timing": dict(self.timing),
+            # Cloud runs: chain breaks, physical qubits, QPU access time (see qpicross.samplers.cloud).
+            **({"sampler_info": self.sampleset.info["sampler_info"]} if "sampler_info" in self.sampleset.info else {}),
+            "presolve": None if self.presolve is None else dict(self.presolve),
+        }
+
+
+def run(
+    puzzle: Puzzle | PicrossFormulation,
+    config: SolverConfig | None = None,
+    *,
+    known: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
+    max_couplers: int | None = None,
+) -> AnnealResult:
+    """Solve a puzzle as ``config`` says: build, (presolve,) sample, decode and check every read.
+
+    Args:
+        puzzle: The puzzle, or a formulation already built from it (a weight
+            sweep builds once; ``config.bounds`` and ``known`` are then not used).
+        config: How to solve it (default :class:`SolverConfig()`).
+        known: Cells already settled (1 filled, 0 empty, -1 unknown): starts that
+            contradict them are pruned from the model before it is built.
+        progress: Called as ``progress(reads_done, num_reads)`` after each chunk of reads.
+        force: Build even when the size guard (:func:`~qpicross.model.size.check_size`)
+            estimates the model above ``max_couplers``.
+        max_couplers: The guard's ceiling (default: :func:`~qpicross.model.size.max_couplers_limit`).
+
+    Raises:
+        ValueError: For a bad configuration (one line naming the field).
+        ModelTooLargeError: (a ``ValueError``) if the estimated model is too
+            large and ``force`` is false; its message gives the estimate.
+    """
+    config = (config or SolverConfig()).validate()
+    t0 = time.perf_counter()
+    if isinstance(puzzle, PicrossFormulation):
+        formulation, puzzle = puzzle, puzzle.puzzle
+    else:
+        if not force:
+            check_size(puzzle, config.bounds, known, max_couplers)  # before any allocation
+        t0 = time.perf_counter()
+        formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
+    bqm = formulation.bqm(config.weights)
+    sampled = bqm
+    wall_model = None
+    if config.encoding == "domain_wall":
+        from qpicross.model.domain_wall import domain_wall_bqm
+
+        wall_model = domain_wall_bqm(formulation, config.weights)
+        sampled = wall_model.bqm
+    t1 = time.perf_counter()
+
+    sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
+    if config.presolve:
+        from qpicross.classical.presolve import PresolveComposite
+
+        sampler = PresolveComposite(sampler)
+    options = config.sampler_options
+    _check_options(sampler, options, config.sampler_name)
+    _check_exhaustive(sampler, sampled)
+    structure = _structure_parameters(sampler, formulation, wall_model)
+    structure.update(options)
+    if config.presolve:
+        structure["known"] = known
+    if sampled.num_variables == 0 and not config.presolve:  # every start was fixed: one read, nothing to sample
+        sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), sampled)
+    else:
+        sampleset = sample(
+            sampled, sampler, num_reads=config.num_reads, num_sweeps=config.num_sweeps, seed=config.seed,
+            progress=progress, time_budget=config.time_budget, **structure,
+        )
+    if wall_model is not None:
+        from qpicross.model.domain_wall import to_one_hot_sampleset
+
+        info = dict(sampleset.info)
+        sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
+        sampleset.info.update(info)
+    t2 = time.perf_counter()
+    evaluation = evaluate_samples(formulation, sampleset)
+    best_index = evaluation.best_index
+    best = decode_sample(formulation, evaluation.samples[best_index])
+    t3 = time.perf_counter()
+    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else None
+    timing = {"build_s": t1 - t0, "sample_s": t2 - t1, "decode_s": t3 - t2}
+    if presolve is not None:
+        timing["presolve_s"] = presolve.pop("presolve_s")
+    return AnnealResult(
+        puzzle=puzzle,
+        config=config,
+        formulation=formulation,
+        bqm=bqm,
+        sampleset=sampleset,
+        evaluation=evaluation,
+        best=best,
+        energy=float(evaluation.energy[best_index]),
+        timing=timing,
+        presolve=presolve,
+        sampled_bqm=sampled,
+    )
+
+
+def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
+    """Refuse sampler options the sampler does not take, before any work."""
+    unknown = [k for k in options if k not in sampler.parameters]
+    if unknown:
+        known = ", ".join(sorted(k for k in sampler.parameters if k not in ("formulation", "known"))) or "none"
+        raise ValueError(f"sampler {name!r} takes no option {unknown[0]!r}; its options: {known}")
+
+
+def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -> None:
+    """Refuse to enumerate 2^n states of a large model, however the exact solver was given."""
+    from qpicross.samplers.exact import EXACT_MAX_VARIABLES
+
+    inner = sampler
+    while isinstance(inner, dimod.Composite):
+        inner = inner.child
+    if isinstance(inner, dimod.ExactSolver) and bqm.num_variables > EXACT_MAX_VARIABLES:
+        raise ValueError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
+                         f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
+
+
+def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulation, wall_model) -> dict:
+    """What the model knows about itself, for samplers that ask: the formulation, its one-hot lines."""
+    params = {}
+    if "formulation" in sampler.parameters:
+        params["formulation"] = formulation
+    if "lines" in sampler.parameters and wall_model is None:
+        params["lines"] = formulation.one_hot_lines()
+    return params
+
+
+def anneal(
+    puzzle: Puzzle,
+    config: SolverConfig | None = None,
+    *,
+    known: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
+    max_couplers: int | None = None,
+    sampler: str | dimod.Sampler | None = None,
+    num_reads: int | None = None,
+    num_sweeps: int | None = None,
+    seed: int | None = None,
+    beta_range: tuple[float, float] | None = None,
+    weights: PenaltyWeights | None = None,
+    bounds: str | None = None,
+    presolve: bool | None = None,
+    encoding: str | None = None,
+    time_budget: float | None = None,
+    **sampler_options,
+) -> AnnealResult:
+    """Build the puzzle's BQM, sample it, and decode and check every read.
+
+    :func:`run` with the configuration given as keyword arguments (they
+    override the fields of ``config`` when both are given).
+
+    Args:
+        puzzle: The puzzle.
+        config: A :class:`~qpicross.pipeline.config.SolverConfig` to start from.
+        known: Settled cells to prune the model with (see :func:`run`).
+        progress: Called as ``progress(reads_done, num_reads)``.
+        force: Build even above the size guard.
+        max_couplers: The size guard's ceiling.
+        sampler: A name from :data:`~qpicross.samplers.SAMPLERS` or any :class:`dimod.Sampler`.
+        num_reads: Reads to draw.
+        num_sweeps: Sweeps per read (the sampler's default when None).
+        seed: Random seed; the same seed gives the same result.
+        beta_range: ``(hot, cold)`` inverse temperatures.
+        weights: Penalty weights (all 1 by default).
+        bounds: Variable pruning, see :func:`~qpicross.model.formulation.build_formulation`.
+        presolve: Fix what line logic settles first (:class:`~qpicross.classical.presolve.PresolveComposite`).
+        encoding: ``"one_hot"`` or ``"domain_wall"``.
+        time_budget: Seconds of sampling after which no further chunk of reads starts.
+        **sampler_options: Other sampler parameters (``num_replicas=8``, ``target_energy=0``, ...).
+    """
+    fields = {"sampler": sampler, "num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed,
+              "weights": weights, "bounds": bounds, "presolve": presolve, "encoding": encoding,
+              "time_budget": time_budget}
+    base = config or SolverConfig()
+    changes = {k: v for k, v in fields.items() if v is not None}
+    if num_sweeps is None and config is None:
+        changes.pop("num_sweeps", None)
+    if seed is None and config is None:
+        changes.pop("seed", None)
+    options = {**base.sampler_options, **sampler_options}
+    if beta_range is not None:
+        options["beta_range"] = tuple(beta_range)
+    config = base.replace(**changes, options=options)
+    return run(puzzle, config, known=known, progress=progress, force=force, max_couplers=max_couplers)

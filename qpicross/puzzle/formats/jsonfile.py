@@ -1,0 +1,169 @@
+"""The qpicross JSON puzzle format (see :mod:`qpicross.puzzle.formats`), with line numbers in errors."""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import json.scanner
+import re
+
+from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError, board_to_strings
+from qpicross.puzzle.formats._text import _parse_clue, _build, MAX_DIMENSION
+
+__all__ = ["parse_json", "format_json"]
+
+
+# -- JSON ----------------------------------------------------------------------------------------
+
+_JSON_KEYS = ("format", "version", "name", "rows", "cols", "goal")
+
+
+class _PosList(list):
+    """A JSON array that remembers its offset in the text."""
+
+    pos = 0
+
+
+class _PosDict(dict):
+    """A JSON object that remembers its offset in the text."""
+
+    pos = 0
+
+
+def _json_load(text: str, path: str | None):
+    """``json.loads`` whose arrays and objects carry their text offset, for line numbers."""
+
+    def parse_array(s_and_end, scan_once):
+        values, end = json.decoder.JSONArray(s_and_end, scan_once)
+        out = _PosList(values)
+        out.pos = s_and_end[1] - 1
+        return out, end
+
+    def parse_object(s_and_end, *args):
+        values, end = json.decoder.JSONObject(s_and_end, *args)
+        out = _PosDict(values)
+        out.pos = s_and_end[1] - 1
+        return out, end
+
+    def no_constant(name):
+        raise ValueError(f"{name} is not a number a puzzle can hold")
+
+    decoder = json.JSONDecoder(parse_constant=no_constant)
+    decoder.parse_array = parse_array
+    decoder.parse_object = parse_object
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    try:
+        return decoder.decode(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzleFormatError(f"not valid JSON: {exc.msg}", path, exc.lineno) from None
+    except RecursionError:
+        raise PuzzleFormatError("JSON nested too deeply", path, 1) from None
+    except ValueError:  # huge integers, NaN / Infinity: find the culprit for its line
+        culprit = re.search(r"\d{4300,}|NaN|-?Infinity", text)
+        line = text.count("\n", 0, culprit.start()) + 1 if culprit else None
+        digits = culprit is None or culprit.group()[-1].isdigit()
+        what = "a number with thousands of digits" if digits else "NaN / Infinity"
+        raise PuzzleFormatError(f"{what}: expected small non-negative integers", path, line) from None
+
+
+def parse_json(text: str, name: str = "puzzle", path: str | None = None) -> list[Puzzle]:
+    """Parse the qpicross JSON form: one puzzle object, or a list of them.
+
+    Raises:
+        PuzzleFormatError: With the line of the offending value.
+
+    Examples:
+        >>> [p.cols for p in parse_json('{"rows": [[1], []], "cols": [[1], [0]]}')]
+        [((1,), ())]
+    """
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise PuzzleFormatError("empty file; expected a JSON object with 'rows' and 'cols'", path, 1)
+    data = _json_load(text, path)
+
+    def line_of(value) -> int:
+        return text.count("\n", 0, getattr(value, "pos", 0)) + 1
+
+    items = data if isinstance(data, list) else [data]
+    if not items:
+        raise PuzzleFormatError("empty JSON list; expected puzzle objects", path, 1)
+    puzzles = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise PuzzleFormatError(f"expected a puzzle object, got {type(item).__name__}",
+                                    path, line_of(data))
+        puzzles.append(_json_puzzle(item, name, path, line_of))
+    return puzzles
+
+
+def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
+    where = line_of(obj)
+    unknown = sorted(set(obj) - set(_JSON_KEYS))
+    if unknown:
+        raise PuzzleFormatError(f"unknown key {unknown[0][:40]!r}; expected {', '.join(_JSON_KEYS)}",
+                                path, where)
+    if obj.get("format", "qpicross-puzzle") != "qpicross-puzzle" or obj.get("version", 1) != 1:
+        raise PuzzleFormatError("expected format 'qpicross-puzzle' version 1", path, where)
+    title = obj.get("name", name)
+    if not isinstance(title, str):
+        raise PuzzleFormatError("'name' must be a string", path, where)
+    clue_sets = {}
+    for key in ("rows", "cols"):
+        if key not in obj:
+            raise PuzzleFormatError(f"missing '{key}' (a list of clues)", path, where)
+        clues = obj[key]
+        if not isinstance(clues, list):
+            raise PuzzleFormatError(f"'{key}' must be a list of clues (lists of block lengths)", path, where)
+        if len(clues) > MAX_DIMENSION:
+            raise PuzzleFormatError(f"'{key}' has {len(clues)} lines, above {MAX_DIMENSION}",
+                                    path, line_of(clues))
+        parsed, lines = [], []
+        for k, clue in enumerate(clues):
+            what = f"{key[:-1]} {k} clue".replace("col ", "column ")
+            line = line_of(clue) if isinstance(clue, list) else line_of(clues)
+            if not isinstance(clue, list) or not all(type(v) is int for v in clue):
+                got = json.dumps(clue)[:40]
+                raise PuzzleFormatError(f"{what}: expected a list of block lengths, got {got}", path, line)
+            parsed.append(_parse_clue([str(v) for v in clue], path, line, what))
+            lines.append(line)
+        clue_sets[key] = (parsed, lines)
+    goal, goal_line = obj.get("goal"), None
+    if goal is not None:
+        goal_line = line_of(goal) if isinstance(goal, list) else where
+        if not isinstance(goal, list) or not all(isinstance(r, str) and set(r) <= set("#.") for r in goal):
+            raise PuzzleFormatError("'goal' must be a list of strings of '#' (filled) and '.' (empty)",
+                                    path, goal_line)
+        if len({len(r) for r in goal}) > 1:
+            raise PuzzleFormatError("goal rows have different lengths", path, goal_line)
+    rows, row_lines = clue_sets["rows"]
+    cols, col_lines = clue_sets["cols"]
+    return _build(rows, cols, title, path, row_lines, col_lines, where, goal or None, goal_line)
+
+
+def format_json(puzzle: Puzzle) -> str:
+    """The JSON text of a puzzle, one clue per line.
+
+    >>> print(format_json(Puzzle([[1]], [[1]], name="dot")), end="")
+    {
+      "format": "qpicross-puzzle",
+      "version": 1,
+      "name": "dot",
+      "rows": [
+        [1]
+      ],
+      "cols": [
+        [1]
+      ]
+    }
+    """
+    def clue_list(clues):
+        return "[\n" + ",\n".join(f"    {json.dumps(list(c))}" for c in clues) + "\n  ]"
+
+    parts = ['  "format": "qpicross-puzzle"', '  "version": 1', f'  "name": {json.dumps(puzzle.name)}',
+             f'  "rows": {clue_list(puzzle.rows)}', f'  "cols": {clue_list(puzzle.cols)}']
+    if puzzle.goal is not None:
+        rows = ",\n".join(f"    {json.dumps(r)}" for r in board_to_strings(puzzle.goal))
+        parts.append(f'  "goal": [\n{rows}\n  ]')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+

@@ -1,0 +1,255 @@
+"""Formats by name and extension, and loading puzzles from files and ``FILE#N`` specs."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
+from qpicross.puzzle.formats._text import _decode_text, _numbered_names, MAX_FILE_BYTES
+
+from qpicross.puzzle.formats.jsonfile import format_json, parse_json
+from qpicross.puzzle.formats.non import format_non, parse_non, parse_nonpack
+from qpicross.puzzle.formats.px import format_px, parse_px
+from qpicross.puzzle.formats.tournament import _tournament_solution_file, parse_tournament
+from qpicross.puzzle.formats.webpbn import parse_xml
+
+__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
+
+
+# -- registries ----------------------------------------------------------------------------------
+
+Reader = Callable[[str, str, str], Puzzle]  # (text, name, path) -> Puzzle
+MultiReader = Callable[[str, str, str], list]  # (text, name, path) -> [(number, Puzzle)]
+Writer = Callable[[Puzzle], str]
+
+
+def _single(multi: MultiReader) -> Reader:
+    def read(text: str, name: str, path: str | None) -> Puzzle:
+        puzzles = multi(text, name, path)
+        if len(puzzles) != 1:
+            raise PuzzleFormatError(f"the file holds {len(puzzles)} puzzles; pick one as FILE#N", path)
+        return puzzles[0][1]
+
+    return read
+
+
+#: Multi-puzzle readers by format name: ``(text, name, path) -> [(number, Puzzle), ...]``.
+MULTI_READERS: dict[str, MultiReader] = {
+    "px": lambda text, name, path: [(1, parse_px(text, name, path))],
+    "non": lambda text, name, path: [(1, parse_non(text, name, path))],
+    "nonpack": lambda text, name, path: _numbered_names(name, parse_nonpack(text, name, path)),
+    "tournament": lambda text, name, path: parse_tournament(text, name, path),
+    "xml": lambda text, name, path: _numbered_names(name, parse_xml(text, name, path)),
+    "json": lambda text, name, path: _numbered_names(name, parse_json(text, name, path)),
+}
+#: Single-puzzle readers by format name: ``(text, name, path) -> Puzzle``.
+READERS: dict[str, Reader] = {fmt: _single(reader) for fmt, reader in MULTI_READERS.items()}
+READERS["px"] = lambda text, name, path: parse_px(text, name, path)
+READERS["non"] = lambda text, name, path: parse_non(text, name, path)
+#: Writers by format name.
+WRITERS: dict[str, Writer] = {"px": format_px, "non": format_non, "json": format_json}
+#: File extensions (lower case, with dot) to format names (``.txt`` is sniffed, see above).
+EXTENSIONS: dict[str, str] = {".px": "px", ".non": "non", ".nonpack": "nonpack", ".xml": "xml", ".pbn": "xml",
+                              ".json": "json"}
+
+
+def _format_for(path: Path, format: str | None, table: dict) -> str:
+    if format is not None:
+        if format not in table:
+            raise PuzzleFormatError(f"unknown format {format!r}; known: {', '.join(sorted(table))}",
+                                    str(path))
+        return format
+    fmt = EXTENSIONS.get(path.suffix.lower())
+    sniff = fmt is None and path.suffix.lower() == ".txt" and table is MULTI_READERS
+    if sniff and _looks_like_tournament(path):
+        fmt = "tournament"
+    if fmt is None or fmt not in table:
+        raise PuzzleFormatError(
+            f"cannot tell the format from the extension {path.suffix!r}; "
+            f"use one of {', '.join(sorted(EXTENSIONS))} (or a .txt tournament file starting with '$') "
+            f"or pass --format / format=",
+            str(path),
+        )
+    return fmt
+
+
+def _looks_like_tournament(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return False
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\r\n").startswith(b"$")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PuzzleFormatError(f"file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit", str(path))
+        if path.is_dir():
+            raise PuzzleFormatError("is a directory, not a puzzle file", str(path))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleFormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
+    return _decode_text(data, str(path))
+
+
+def _read_numbered(path: Path, format: str | None, wanted=None) -> list[tuple[int, Puzzle]]:
+    fmt = _format_for(path, format, MULTI_READERS)
+    text = _read_text(path)
+    if fmt == "tournament":
+        solution = _tournament_solution_file(path)
+        return parse_tournament(text, path.stem, str(path), _read_text(solution) if solution else None,
+                                str(solution) if solution else None, wanted)
+    return MULTI_READERS[fmt](text, path.stem, str(path))
+
+
+# -- specs: FILE, FILE#N, FILE#a-b, directories ------------------------------------------------------
+
+_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>\d+)(?:-(?P<last>\d+))?$")
+
+
+def split_spec(spec: str | os.PathLike) -> tuple[Path, tuple[int, int] | None]:
+    """Split ``FILE#N`` / ``FILE#a-b`` into the path and an inclusive number range.
+
+    A path that exists as written wins (a file may have ``#`` in its name).
+
+    >>> split_spec("set.txt#17")
+    (PosixPath('set.txt'), (17, 17))
+    >>> split_spec("set.txt#1-100")
+    (PosixPath('set.txt'), (1, 100))
+    >>> split_spec("puzzle.px")
+    (PosixPath('puzzle.px'), None)
+    """
+    text = os.fspath(spec)
+    match = _SPEC.match(text)
+    if match is None or Path(text).exists():
+        return Path(text), None
+    first = int(match["first"])
+    last = int(match["last"]) if match["last"] is not None else first
+    return Path(match["path"]), (first, last)
+
+
+def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puzzle]:
+    """Every puzzle a spec names: ``FILE`` (all its puzzles), ``FILE#N`` or ``FILE#a-b``.
+
+    Raises:
+        PuzzleFormatError: For a bad file, or a number the file does not hold.
+    """
+    path, selection = split_spec(spec)
+    wanted = None if selection is None else (lambda n: selection[0] <= n <= selection[1])
+    if selection is not None and selection[0] > selection[1]:
+        raise PuzzleFormatError(f"empty range #{selection[0]}-{selection[1]}; write #FIRST-LAST with "
+                                "FIRST <= LAST", str(path))
+    numbered = _read_numbered(path, format, wanted)
+    if selection is None:
+        return [p for _, p in numbered]
+    first, last = selection
+    chosen = [p for n, p in numbered if first <= n <= last]
+    if len(chosen) != last - first + 1:
+        numbers = [n for n, _ in _read_numbered(path, format)]  # error path only: read it all
+        asked = f"#{first}" if first == last else f"#{first}-{last} ({last - first + 1} puzzles)"
+        raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
+                                f"({len(numbers)} puzzles numbered {min(numbers)}..{max(numbers)})",
+                                str(path))
+    return chosen
+
+
+def iter_puzzles(path: str | os.PathLike, format: str | None = None) -> Iterator[Puzzle]:
+    """Iterate over every puzzle of a file (one for single-puzzle formats), or of a spec.
+
+    >>> import qpicross, pathlib
+    >>> root = pathlib.Path(qpicross.__file__).parent.parent / "instances"
+    >>> [p.name for p in iter_puzzles(root / "5x5.px")]
+    ['5x5']
+    """
+    yield from load_puzzles(path, format)
+
+
+def load_puzzle(path: str | os.PathLike, format: str | None = None) -> Puzzle:
+    """Read one puzzle, choosing the reader by extension unless ``format`` is given.
+
+    Args:
+        path: The file, or ``FILE#N`` for one puzzle of a multi-puzzle file.
+        format: A key of :data:`READERS` (e.g. ``"px"``), overriding the extension.
+
+    Raises:
+        PuzzleFormatError: If the file is missing, unreadable, not a puzzle,
+            or holds several puzzles and no ``#N`` picks one.
+
+    Examples:
+        >>> import qpicross, pathlib
+        >>> p = load_puzzle(pathlib.Path(qpicross.__file__).parent.parent / "instances" / "5x5.px")
+        >>> p.name, p.shape
+        ('5x5', (5, 5))
+    """
+    puzzles = load_puzzles(path, format)
+    if len(puzzles) != 1:
+        raise PuzzleFormatError(f"holds {len(puzzles)} puzzles; pick one as FILE#N "
+                                f"(e.g. {split_spec(path)[0]}#1)", str(split_spec(path)[0]))
+    return puzzles[0]
+
+
+def _directory_files(directory: Path, format: str | None) -> list[Path]:
+    files = []
+    for child in sorted(directory.iterdir()):
+        if not child.is_file() or child.name.startswith("."):
+            continue
+        if format is not None:
+            if child.suffix.lower() in EXTENSIONS and EXTENSIONS[child.suffix.lower()] != format:
+                continue
+            if format != "tournament" and child.suffix.lower() not in EXTENSIONS:
+                continue
+            if format == "tournament" and not _looks_like_tournament(child):
+                continue
+            files.append(child)
+        elif child.suffix.lower() in EXTENSIONS:
+            files.append(child)
+        elif child.suffix.lower() == ".txt" and _looks_like_tournament(child):
+            files.append(child)
+    return files
+
+
+def expand_puzzle_specs(specs: Iterable[str | os.PathLike], format: str | None = None) -> list[Puzzle]:
+    """Every puzzle named by a list of command-line specs, in order.
+
+    A spec is a file (all its puzzles), ``FILE#N``, ``FILE#a-b``, or a
+    directory (every puzzle file directly in it, sorted by name; ``.txt`` files
+    only when they look like tournament files; sub-directories are not
+    entered).
+
+    Raises:
+        PuzzleFormatError: For a missing path, a bad file, or an empty directory.
+
+    Examples:
+        >>> import qpicross, pathlib
+        >>> root = pathlib.Path(qpicross.__file__).parent.parent / "instances"
+        >>> [p.name for p in expand_puzzle_specs([str(root / "5x5.px")])]
+        ['5x5']
+    """
+    out: list[Puzzle] = []
+    for spec in specs:
+        path = Path(spec)
+        if path.is_dir():
+            files = _directory_files(path, format)
+            if not files:
+                raise PuzzleFormatError("no puzzle files in this directory", str(path))
+            for file in files:
+                out.extend(load_puzzles(file, format))
+        else:
+            file, _ = split_spec(spec)
+            if not file.exists():
+                raise PuzzleFormatError("no such file or directory", str(file))
+            out.extend(load_puzzles(spec, format))
+    return out
+
+
+def save_puzzle(puzzle: Puzzle, path: str | os.PathLike, format: str | None = None) -> None:
+    """Write a puzzle; the format follows the extension unless given."""
+    path = Path(path)
+    fmt = _format_for(path, format, WRITERS)
+    path.write_text(WRITERS[fmt](puzzle), encoding="utf-8")

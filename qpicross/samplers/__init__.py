@@ -1,0 +1,39 @@
+"""Samplers: a registry by name, the package's structured annealer, exact and cloud samplers.
+
+* :mod:`qpicross.samplers.registry` -- :data:`SAMPLERS`, :func:`get_sampler`, :func:`sample`;
+* :mod:`qpicross.samplers.structured` -- :class:`BlockShiftSampler`, the constraint-preserving annealer;
+* :mod:`qpicross.samplers.exact` -- :class:`GroundStateExactSolver` (small models only);
+* :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE, registered here
+  without importing their SDKs.
+
+Examples:
+    >>> from qpicross.samplers import SAMPLERS
+    >>> {"sa", "shift", "exact", "qpu"} <= set(SAMPLERS)
+    True
+"""
+
+from qpicross.samplers.cloud import register_cloud_samplers
+from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
+from qpicross.samplers.registry import (
+    SAMPLERS,
+    SamplerEntry,
+    SamplerUnavailableError,
+    get_sampler,
+    register_sampler,
+    sample,
+)
+from qpicross.samplers.structured import BlockShiftSampler
+
+__all__ = [
+    "SAMPLERS",
+    "SamplerEntry",
+    "SamplerUnavailableError",
+    "get_sampler",
+    "register_sampler",
+    "sample",
+    "GroundStateExactSolver",
+    "EXACT_MAX_VARIABLES",
+    "BlockShiftSampler",
+]
+
+register_cloud_samplers()

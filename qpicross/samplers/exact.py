@@ -1,0 +1,38 @@
+"""``exact``: :class:`dimod.ExactSolver` behind a size guard, returning only the ground states."""
+
+from __future__ import annotations
+
+import dimod
+
+__all__ = ["GroundStateExactSolver", "EXACT_MAX_VARIABLES"]
+
+#: The largest BQM the ``exact`` sampler agrees to enumerate.
+EXACT_MAX_VARIABLES = 25
+
+
+
+class GroundStateExactSolver(dimod.Sampler):
+    """:class:`dimod.ExactSolver` that refuses large models and returns only the ground states.
+
+    Args:
+        max_variables: Refuse BQMs with more variables than this.
+    """
+
+    def __init__(self, max_variables: int = EXACT_MAX_VARIABLES):
+        self.max_variables = max_variables
+
+    @property
+    def parameters(self) -> dict:
+        return {}
+
+    @property
+    def properties(self) -> dict:
+        return {"max_variables": self.max_variables}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, **kwargs) -> dimod.SampleSet:
+        if bqm.num_variables > self.max_variables:
+            raise ValueError(
+                f"the exact sampler enumerates 2^n assignments and refuses n = {bqm.num_variables} "
+                f"> {self.max_variables} variables; use 'sa' or 'tabu'"
+            )
+        return dimod.ExactSolver().sample(bqm).lowest()

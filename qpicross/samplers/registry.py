@@ -1,0 +1,238 @@
+"""A registry of named samplers and one way to call any of them.
+
+Built in:
+
+* ``sa`` -- :class:`dwave.samplers.SimulatedAnnealingSampler` (the default;
+  ``dwave-neal`` is now a deprecated shim around this same sampler);
+* ``tabu`` -- :class:`dwave.samplers.TabuSampler`;
+* ``shift`` -- :class:`qpicross.samplers.structured.BlockShiftSampler`, which keeps every
+  block one-hot and anneals by shifting block starts;
+* ``exact`` -- :class:`dimod.ExactSolver` behind a size guard: it enumerates
+  all :math:`2^n` assignments, so it refuses more than
+  :data:`EXACT_MAX_VARIABLES` variables, and returns the ground states.
+
+The cloud annealers (:mod:`qpicross.samplers.cloud`) are registered by the
+package's ``__init__``; other packages add theirs with :func:`register_sampler`. Any :class:`dimod.Sampler` instance can also be
+passed directly wherever a sampler name is accepted.
+
+Examples:
+    >>> import dimod, numpy as np
+    >>> bqm = dimod.BinaryQuadraticModel({"a": -1, "b": 1}, {("a", "b"): 2}, 0, "BINARY")
+    >>> ss = sample(bqm, "sa", num_reads=5, num_sweeps=100, seed=1)
+    >>> dict(ss.first.sample), float(ss.first.energy)
+    ({'a': np.int8(1), 'b': np.int8(0)}, -1.0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import dimod
+import numpy as np
+
+from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
+
+__all__ = [
+    "SAMPLERS",
+    "SamplerEntry",
+    "register_sampler",
+    "get_sampler",
+    "sample",
+    "SamplerUnavailableError",
+]
+
+class SamplerUnavailableError(RuntimeError):
+    """A registered sampler that cannot run here (missing extra, no credentials...)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SamplerEntry:
+    """A named way to make a sampler.
+
+    ``chunkable`` samplers draw independent reads, so a run can be split into
+    chunks to show progress.
+    """
+
+    factory: Callable[..., dimod.Sampler]
+    description: str
+    chunkable: bool = False
+
+
+def _sa():
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    return SimulatedAnnealingSampler()
+
+
+def _shift():
+    from qpicross.samplers.structured import BlockShiftSampler
+
+    return BlockShiftSampler()
+
+
+def _tabu():
+    from dwave.samplers import TabuSampler
+
+    return TabuSampler()
+
+
+#: Samplers by name.
+SAMPLERS: dict[str, SamplerEntry] = {
+    "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)", chunkable=True),
+    "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
+    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.structured)",
+                          chunkable=True),
+    "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
+}
+
+
+def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str, *, chunkable: bool = False) -> None:
+    """Make a sampler available by name (to :func:`sample` and the command line)."""
+    SAMPLERS[name] = SamplerEntry(factory, description, chunkable)
+
+
+def get_sampler(name: str, **options) -> dimod.Sampler:
+    """A new sampler instance by registry name.
+
+    Raises:
+        ValueError: For an unknown name.
+    """
+    try:
+        entry = SAMPLERS[name]
+    except KeyError:
+        raise ValueError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}") from None
+    return entry.factory(**options)
+
+
+def sample(
+    bqm: dimod.BinaryQuadraticModel,
+    sampler: str | dimod.Sampler = "sa",
+    *,
+    num_reads: int = 100,
+    num_sweeps: int | None = None,
+    seed: int | None = None,
+    beta_range: tuple[float, float] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    chunks: int | None = None,
+    time_budget: float | None = None,
+    **kwargs,
+) -> dimod.SampleSet:
+    """Sample a BQM in chunks of reads, passing only the parameters the sampler accepts.
+
+    ``num_reads``, ``num_sweeps``, ``seed`` and ``beta_range`` are forwarded
+    when the sampler lists them in its ``parameters``; so are extra keyword
+    arguments (an unknown one is an error, as in dimod).
+
+    Reads are drawn in chunks, one sampler call each, so that
+    ``progress(done, total)`` can be called and a time budget kept:
+
+    * without ``time_budget``, chunkable samplers run in ``chunks`` pieces
+      (default: up to 10 pieces of at least 50 reads); the split depends only
+      on ``num_reads`` and each chunk's seed is derived from ``seed``, so the
+      same seed gives the same samples;
+    * with ``time_budget`` (seconds), one read is drawn first to time it, then
+      chunks of as many reads as the remaining budget allows; no chunk starts
+      once the budget is spent (at least one read is always drawn).
+
+    Per-read lists in the chunks' ``info`` (e.g. ``sweeps``,
+    ``time_to_target_s``) are joined in read order.
+
+    Args:
+        bqm: The model.
+        sampler: A registry name or a :class:`dimod.Sampler`.
+        num_reads: Number of reads (at most, with a budget).
+        num_sweeps: Sweeps per read (SA).
+        seed: Random seed, for reproducible runs.
+        beta_range: ``(hot, cold)`` inverse temperatures (SA).
+        progress: Called as ``progress(reads_done, num_reads)`` after each chunk.
+        chunks: Override the number of chunks (without a budget).
+        time_budget: Seconds of sampling after which no further chunk starts.
+
+    Returns:
+        The samples, with ``info["timing"]["sample_s"]`` holding wall time
+        and ``info["stopped_by_budget"]`` whether the budget cut the run short.
+    """
+    name = sampler if isinstance(sampler, str) else None
+    if name is not None:
+        sampler = get_sampler(name)
+        chunkable = SAMPLERS[name].chunkable
+    else:  # an instance is called once unless its reads are known to be independent restarts
+        inner = sampler
+        while isinstance(inner, dimod.Composite) and type(inner).__name__ == "PresolveComposite":
+            inner = inner.child
+        chunkable = isinstance(inner, tuple(_CHUNKABLE_TYPES()))
+    wanted = {"num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed, "beta_range": beta_range}
+    params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
+    params.update(kwargs)
+    if "num_reads" not in sampler.parameters:
+        chunkable = False  # one call decides how many samples come back
+
+    if time_budget is not None and chunkable:
+        sizes = None  # decided as the budget is spent
+    else:
+        if chunks is None:
+            chunks = min(10, max(1, num_reads // 50)) if chunkable else 1
+        sizes = [len(part) for part in np.array_split(np.arange(num_reads), chunks) if len(part)]
+    seed_sequence = np.random.SeedSequence(seed) if seed is not None else None
+
+    start = time.perf_counter()
+    parts: list[dimod.SampleSet] = []
+    done = 0
+    stopped = False
+    while done < num_reads:
+        if sizes is not None:
+            if len(parts) == len(sizes):
+                break
+            size = sizes[len(parts)]
+        else:
+            elapsed = time.perf_counter() - start
+            if parts and elapsed >= time_budget:
+                stopped = True
+                break
+            per_read = elapsed / done if done else 0.0
+            size = 1 if not parts else min(num_reads - done, max(1, int((time_budget - elapsed) / per_read)
+                                                                  if per_read > 0 else num_reads - done))
+        chunk_params = dict(params)
+        if "num_reads" in chunk_params:
+            chunk_params["num_reads"] = size
+        if "seed" in chunk_params and seed_sequence is not None and (sizes is None or len(sizes) > 1):
+            chunk_params["seed"] = int(seed_sequence.spawn(1)[0].generate_state(1)[0] >> 1)
+        parts.append(sampler.sample(bqm, **chunk_params))
+        done += len(parts[-1]) if "num_reads" in sampler.parameters else size
+        if progress is not None:
+            progress(min(done, num_reads), num_reads)
+        if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
+            break
+    sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
+    if len(parts) > 1:
+        sampleset.info.update(_join_info(parts))
+    elapsed = time.perf_counter() - start
+    timing = sampleset.info.get("timing")
+    sampleset.info["timing"] = dict(timing) if isinstance(timing, dict) else {}
+    sampleset.info["timing"]["sample_s"] = elapsed
+    sampleset.info["stopped_by_budget"] = stopped
+    return sampleset
+
+
+def _CHUNKABLE_TYPES() -> list[type]:
+    """Sampler classes whose reads are independent restarts (so a run may be split into chunks)."""
+    from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
+
+    from qpicross.samplers.structured import BlockShiftSampler
+
+    return [SimulatedAnnealingSampler, TabuSampler, BlockShiftSampler]
+
+
+def _join_info(parts: list[dimod.SampleSet]) -> dict:
+    """Per-read lists of every chunk joined in order; other entries from the first chunk."""
+    info = dict(parts[0].info)
+    for key, value in parts[0].info.items():
+        if isinstance(value, list) and all(isinstance(p.info.get(key), list) and len(p.info[key]) == len(p)
+                                           for p in parts):
+            info[key] = [item for p in parts for item in p.info[key]]
+        elif isinstance(value, dict) and key == "timing":
+            info[key] = {k: sum(p.info.get(key, {}).get(k, 0.0) for p in parts) for k in value
+                         if all(isinstance(p.info.get(key, {}).get(k), (int, float)) for p in parts)}
+    return info

@@ -1,0 +1,113 @@
+"""One configuration, one run function: anneal, bench and tune agree; presolve is one composite."""
+
+import json
+
+import dimod
+import numpy as np
+import pytest
+
+from qpicross import PresolveComposite, Puzzle, SolverConfig, anneal, build_formulation, evaluate_samples, run
+from qpicross.classical.presolve import fix_variables, presolve
+from qpicross.cli import main
+from qpicross.experiments.bench import bench_puzzle, run_bench
+
+from conftest import INSTANCES
+
+LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+PARTLY_LOGICAL = Puzzle.from_board(["#....", ".##..", "##..#", ".#.##", ".#.#."])
+
+
+@pytest.mark.parametrize("config", [
+    SolverConfig(num_reads=60, num_sweeps=200, seed=5),
+    SolverConfig(sampler="shift", num_reads=8, num_sweeps=300, seed=5, options={"num_replicas": 2}),
+    SolverConfig(num_reads=40, num_sweeps=100, seed=9, presolve=True),
+    SolverConfig(num_reads=30, num_sweeps=200, seed=2, encoding="domain_wall", bounds="published"),
+])
+def test_anneal_and_bench_give_the_same_result_for_the_same_configuration(config):
+    result = run(PARTLY_LOGICAL, config)
+    measured = bench_puzzle(PARTLY_LOGICAL, config)
+    assert measured.num_reads == result.num_reads
+    assert measured.num_solved == result.evaluation.num_solved
+    assert measured.best_energy == float(result.evaluation.energy.min())
+    residual = np.repeat(result.evaluation.energy, result.evaluation.num_occurrences)
+    assert sum(measured.residual_histogram.values()) == len(residual)
+
+
+def test_cli_anneal_reaches_every_setting_bench_uses(capsys):
+    argv = [str(INSTANCES / "5x5.px"), "--sampler", "shift", "--sweeps", "300", "--reads", "6", "--seed", "4",
+            "--option", "num_replicas=2", "--option", "target_energy=0", "--option", "beta_range=(0.5,3)",
+            "--weights", "match=2", "--presolve", "--time-budget", "60"]
+    assert main(["anneal", *argv, "--json"]) == 0
+    annealed = json.loads(capsys.readouterr().out)
+    main(["bench", *argv, "--json"])
+    benched = json.loads(capsys.readouterr().out)["results"][0]
+    assert annealed["config"]["options"] == {"beta_range": [0.5, 3], "num_replicas": 2, "target_energy": 0}
+    assert benched["options"] == "beta_range=[0.5,3],num_replicas=2,target_energy=0"
+    assert benched["num_reads"] == annealed["num_reads"] and benched["num_solved"] == annealed["num_solved"]
+
+
+def test_a_read_with_disagreeing_boards_is_a_failure_everywhere():
+    f = build_formulation(Puzzle([[1], [1]], [[1], [1]]))
+    good = f.sample_from_board(["#.", ".#"])
+    rows_only = {**good, ("col", 0, 0, 0): 0, ("col", 0, 1, 0): 1}  # columns paint the other diagonal
+    ss = dimod.SampleSet.from_samples_bqm([rows_only] * 3, f.bqm())
+    evaluation = evaluate_samples(f, ss)
+    assert evaluation.valid_board.all() and not evaluation.ground_state.any()
+    assert evaluation.num_solved == 0 and evaluation.num_valid_board_only == 3
+    assert evaluation.success_probability == 0.0
+
+    class Replay(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+
+        def sample(self, bqm, num_reads=1):
+            return dimod.SampleSet.from_samples_bqm([rows_only] * num_reads, bqm)
+
+    result = anneal(Puzzle([[1], [1]], [[1], [1]]), sampler=Replay(), num_reads=3)
+    assert not result.solved and result.success_probability == 0.0
+    assert result.to_dict()["num_valid_board_only"] == 3
+
+
+def test_presolve_composite_returns_full_size_samples_with_the_full_models_energies():
+    f = build_formulation(PARTLY_LOGICAL)
+    bqm = f.bqm()
+    found = presolve(f)
+    assert 0 < len(found.fixed) < bqm.num_variables
+    ss = PresolveComposite(dimod.SimulatedAnnealingSampler()).sample(bqm, formulation=f, num_reads=20, seed=1)
+    assert set(ss.variables) == set(bqm.variables)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    for label, value in found.fixed.items():
+        assert (ss.record.sample[:, ss.variables.index(label)] == value).all()
+    assert ss.info["presolve"]["variables_annealed"] == bqm.num_variables - len(found.fixed)
+
+
+def test_fix_variables_matches_dimods_own():
+    rng = np.random.default_rng(0)
+    bqm = dimod.generators.gnp_random_bqm(12, 0.5, "BINARY", random_state=1)
+    fixed = {v: int(rng.integers(2)) for v in list(bqm.variables)[:5]}
+    mine = fix_variables(bqm, fixed)
+    theirs = bqm.copy()
+    theirs.fix_variables(fixed)
+    assert mine.num_variables == theirs.num_variables
+    for sample in dimod.ExactSolver().sample(theirs).samples():
+        assert mine.energy(sample) == pytest.approx(theirs.energy(sample))
+
+
+def test_bench_on_a_dask_cluster_counts_what_a_local_run_counts():
+    distributed = pytest.importorskip("distributed", reason="the 'tune' extra (dask.distributed) is not installed")
+    configs = [SolverConfig(num_reads=20, num_sweeps=100), SolverConfig(sampler="shift", num_reads=4, num_sweeps=200)]
+    puzzles = [LETTER_A, PARTLY_LOGICAL]
+    local = run_bench(puzzles, configs, seed=3, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        remote = run_bench(puzzles, configs, seed=3, scheduler=cluster.scheduler_address)
+    assert [(r.puzzle, r.config, r.num_reads, r.num_solved, r.residual_histogram) for r in local] == \
+           [(r.puzzle, r.config, r.num_reads, r.num_solved, r.residual_histogram) for r in remote]
+
+
+def test_bad_configuration_is_refused_before_any_work():
+    with pytest.raises(ValueError, match="num_reads"):
+        run(LETTER_A, SolverConfig(num_reads=0))
+    with pytest.raises(ValueError, match="takes no option 'nosuch'"):
+        run(LETTER_A, SolverConfig(options={"nosuch": 1}))
+    with pytest.raises(ValueError, match="2\\^n"):
+        anneal(LETTER_A, sampler=dimod.ExactSolver())

@@ -1,0 +1,224 @@
+"""Tests for qpicross.experiments.tts (fixed-length and optimal-cutoff time to solution)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pytest
+
+from qpicross.experiments.tts import (
+    TimeToTarget,
+    repetitions,
+    time_to_target_tts,
+    tts99,
+    wilson_interval,
+)
+
+LN01 = math.log(0.01)
+
+
+def R(p: float) -> float:
+    """Repetitions, computed independently of the module."""
+    return max(1.0, LN01 / math.log(1 - p))
+
+
+def test_repetitions_by_hand():
+    assert repetitions(0.5) == pytest.approx(6.643856189774724, rel=1e-14)
+    assert repetitions(0.25) == pytest.approx(LN01 / math.log(0.75), rel=1e-14)
+    assert repetitions(0.0) == math.inf
+    assert repetitions(0.99) == 1.0
+    assert repetitions(0.999) == 1.0
+    assert repetitions(1.0) == 1.0
+    assert repetitions(0.5, target=0.75) == pytest.approx(2.0, rel=1e-14)
+    with pytest.raises(ValueError):
+        repetitions(1.5)
+    with pytest.raises(ValueError):
+        repetitions(0.5, target=1.0)
+
+
+def test_tts99_by_hand():
+    assert tts99(0.002, 0.5) == pytest.approx(0.002 * 6.643856189774724, rel=1e-14)
+    assert tts99(1.0, 0.01) == pytest.approx(LN01 / math.log(0.99), rel=1e-14)
+    assert tts99(0.002, 1.0) == 0.002
+    assert tts99(0.002, 0.0) == math.inf
+    assert tts99(3.0, 0.995) == 3.0
+    for bad in (-0.1, 1.1):
+        with pytest.raises(ValueError):
+            tts99(1.0, bad)
+
+
+def test_wilson_interval_by_hand():
+    z = 1.959963984540054
+    n, k = 10, 5
+    centre = (0.5 + z * z / 20) / (1 + z * z / 10)
+    half = z * math.sqrt(0.25 / 10 + z * z / 400) / (1 + z * z / 10)
+    low, high = wilson_interval(k, n)
+    assert low == pytest.approx(centre - half, rel=1e-14)
+    assert high == pytest.approx(centre + half, rel=1e-14)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    low, high = wilson_interval(0, 100)
+    assert low == 0.0 and round(high, 4) == 0.037
+    assert wilson_interval(7, 7)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+    with pytest.raises(ValueError):
+        wilson_interval(-1, 10)
+
+
+def test_all_reads_hit_optimum_at_last_time():
+    # TTS(1)=1*R(.25)=16.008, TTS(2)=2*R(.5)=13.29, TTS(3)=3*R(.75)=9.966, TTS(4)=4.
+    assert 1 * R(0.25) == pytest.approx(16.0078, abs=1e-4)
+    assert 2 * R(0.5) == pytest.approx(13.2877, abs=1e-4)
+    assert 3 * R(0.75) == pytest.approx(9.9658, abs=1e-4)
+    r = time_to_target_tts([1.0, 2.0, 3.0, 4.0])
+    assert r.tts99_s == 4.0
+    assert r.cutoff_s == 4.0
+    assert r.p_at_cutoff == 1.0
+    assert (r.num_reads, r.num_hits) == (4, 4)
+    assert r.mean_s == 2.5
+    assert r.p99_s == 4.0
+    # Wilson: p_high = 1 -> TTS 4; p_low < 1 -> larger.
+    assert r.tts99_low_s == 4.0
+    p_low = wilson_interval(4, 4)[0]
+    assert r.tts99_high_s == pytest.approx(4.0 * R(p_low), rel=1e-12)
+    assert r.tts99_high_s > 4.0
+
+
+def test_heavy_tail_99_fast_one_slow():
+    r = time_to_target_tts([0.01] * 99 + [100.0])
+    assert r.mean_s == pytest.approx((99 * 0.01 + 100) / 100, rel=1e-12)
+    assert r.mean_s == pytest.approx(1.0099, rel=1e-12)
+    assert r.tts99_s == 0.01
+    assert r.cutoff_s == 0.01
+    assert r.p_at_cutoff == 0.99
+    assert r.median_s == 0.01
+    assert r.p99_s == 0.01  # exactly 99 % of reads hit by 0.01
+    assert r.tts99_s <= r.p99_s
+
+
+def test_heavy_tail_restart_beats_mean():
+    r = time_to_target_tts([1.0] * 90 + [1000.0] * 10)
+    assert r.cutoff_s == 1.0
+    assert r.p_at_cutoff == 0.9
+    assert r.tts99_s == pytest.approx(LN01 / math.log(0.1), rel=1e-14)
+    assert r.tts99_s == pytest.approx(2.0, rel=1e-14)
+    assert r.mean_s == pytest.approx(100.9, rel=1e-12)
+    assert r.p99_s == 1000.0
+    assert r.median_s == 1.0
+    p_low, p_high = wilson_interval(90, 100)
+    assert r.tts99_low_s == pytest.approx(R(p_high), rel=1e-12)
+    assert r.tts99_high_s == pytest.approx(R(p_low), rel=1e-12)
+    assert r.tts99_low_s < r.tts99_s < r.tts99_high_s
+
+
+def test_misses():
+    r = time_to_target_tts([0.5, math.inf, math.inf, math.inf])
+    assert r.num_hits == 1
+    assert r.num_reads == 4
+    assert r.p_at_cutoff == 0.25
+    assert r.cutoff_s == 0.5
+    assert r.tts99_s == pytest.approx(0.5 * R(0.25), rel=1e-14)
+    assert r.median_s == math.inf
+    assert r.p99_s == math.inf
+    assert r.mean_s == 0.5
+
+
+def test_p99_infinite_when_more_than_one_percent_miss():
+    assert time_to_target_tts([1.0] * 98 + [math.inf] * 2).p99_s == math.inf
+    assert time_to_target_tts([1.0] * 99 + [math.inf]).p99_s == 1.0
+    assert time_to_target_tts([1.0] * 2 + [math.inf] * 3).median_s == math.inf
+
+
+def test_all_misses():
+    r = time_to_target_tts([math.inf] * 5)
+    assert r.tts99_s == math.inf
+    assert r.cutoff_s == math.inf
+    assert r.p_at_cutoff == 0.0
+    assert r.num_hits == 0
+    assert r.tts99_low_s == math.inf and r.tts99_high_s == math.inf
+    assert r.median_s == math.inf and r.p99_s == math.inf
+    assert math.isnan(r.mean_s)
+    d = r.to_dict()
+    assert d["tts99_s"] == "inf" and d["cutoff_s"] == "inf" and d["mean_s"] is None
+    json.dumps(d, allow_nan=False)
+
+
+def test_cap_turns_late_hits_into_misses():
+    times = [1.0, 2.0, 3.0, 4.0]
+    r = time_to_target_tts(times, cap=2.5)
+    assert r.num_hits == 2
+    assert r.num_reads == 4
+    assert r.p99_s == math.inf
+    assert r.mean_s == 1.5
+    # Candidates: TTS(1) = R(.25), TTS(2) = 2 R(.5); 4.0 is no longer reachable.
+    assert r.tts99_s == pytest.approx(min(R(0.25), 2 * R(0.5)), rel=1e-14)
+    assert r.cutoff_s == 2.0
+    assert r.tts99_s > time_to_target_tts(times).tts99_s
+    assert time_to_target_tts(times, cap=4.0).tts99_s == 4.0  # at the cap is a hit
+    assert time_to_target_tts(times, cap=0.5).tts99_s == math.inf
+
+
+def test_to_dict_is_json_ready():
+    r = time_to_target_tts([0.5, math.inf])
+    d = r.to_dict()
+    assert set(d) == {f.name for f in dataclasses.fields(TimeToTarget)}
+    assert d["median_s"] == 0.5 and d["p99_s"] == "inf" and d["num_hits"] == 1
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+
+
+@pytest.mark.parametrize(
+    "times, kwargs",
+    [
+        ([], {}),
+        ([1.0, -0.5], {}),
+        ([1.0, math.nan], {}),
+        ([1.0, -math.inf], {}),
+        ([[1.0, 2.0]], {}),
+        ([1.0], {"cap": 0.0}),
+        ([1.0], {"cap": -1.0}),
+        ([1.0], {"cap": math.nan}),
+        ([1.0], {"target": 1.0}),
+    ],
+)
+def test_errors(times, kwargs):
+    with pytest.raises(ValueError):
+        time_to_target_tts(times, **kwargs)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_brute_force_grid(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 400))
+    times = rng.lognormal(mean=0.0, sigma=1.5, size=n)
+    times[rng.random(n) < rng.uniform(0.0, 0.5)] = math.inf
+    times[rng.integers(0, n)] = 0.3  # at least one hit
+    r = time_to_target_tts(times)
+    finite = np.sort(times[np.isfinite(times)])
+    grid = np.union1d(np.linspace(0.0, finite.max(), 10001), finite)
+
+    def tts_at(tau: float) -> float:  # same arithmetic as the module, so hit-time values agree exactly
+        p = np.count_nonzero(times <= tau) / n
+        if p == 0:
+            return math.inf
+        return tau if p == 1 else tau * max(1.0, math.log1p(-0.99) / math.log1p(-p))
+
+    grid_values = np.array([tts_at(t) for t in grid])
+    assert np.all(r.tts99_s <= grid_values + 1e-12)
+    hit_values = [tts_at(t) for t in finite]
+    assert r.tts99_s == min(hit_values)
+    assert r.cutoff_s == finite[int(np.argmin(hit_values))]
+    assert r.p_at_cutoff == np.count_nonzero(times <= r.cutoff_s) / n
+    assert r.num_hits == finite.size
+    assert r.mean_s == pytest.approx(finite.mean(), rel=1e-12)
+
+
+def test_target_and_tie_keeps_smallest_cutoff():
+    # target 0.75: TTS(1) = 1 * ln(0.25)/ln(0.5) = 2 (p = 0.5) ties TTS(2) = 2 (p = 1).
+    r = time_to_target_tts([1.0, 1.0, 2.0, 2.0], target=0.75)
+    assert r.tts99_s == 2.0
+    assert r.cutoff_s == 1.0
+    assert r.p_at_cutoff == 0.5
