@@ -42,7 +42,7 @@ __all__ = ["INSTANCES", "BENCH_RESULTS", "BEST_SHIFT", "committed_results", "sca
            "plot_scaling", "make_figures", "main"]
 
 #: The puzzles shipped with the repository.
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
 
 def _solved_5x5(out: Path) -> Path:
