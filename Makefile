@@ -21,7 +21,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	$(BIN)/qpicross anneal instances/5x5.px --reads 1000
+	$(BIN)/qpicross anneal instances/5x5.px
+	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

@@ -86,7 +86,7 @@ def test_ratio_to_baseline_and_none_where_baseline_never_solves():
 
 
 def test_bench_puzzle_counts_and_consistency():
-    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=300), num_reads=40, seed=3)
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=300), num_reads=40, seed=3)
     assert r.num_reads == 40 and 0 <= r.num_solved <= 40
     assert r.p == r.num_solved / 40
     assert r.p_low <= r.p <= r.p_high
@@ -102,20 +102,20 @@ def test_bench_puzzle_counts_and_consistency():
 
 def test_unsolvable_run_reports_infinite_tts():
     # One sweep at a fixed hot temperature practically never solves the 5x5.
-    r = bench_puzzle(LETTER_A, SolverConfig(name="hot", num_sweeps=1, options={"beta_range": (0.01, 0.01)}),
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", name="hot", num_sweeps=1, options={"beta_range": (0.01, 0.01)}),
                      num_reads=5, seed=0)
     assert r.num_solved == 0 and r.tts99_s == math.inf and r.tts99_high_s == math.inf
     assert json.loads(json.dumps(r.to_dict()))["tts99_s"] == "inf"
 
 
 def test_same_seed_same_result():
-    a = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=100), num_reads=20, seed=11)
-    b = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=100), num_reads=20, seed=11)
+    a = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=100), num_reads=20, seed=11)
+    b = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=100), num_reads=20, seed=11)
     assert (a.num_solved, a.residual_histogram) == (b.num_solved, b.residual_histogram)
 
 
 def test_run_bench_with_baseline_writes_csv_and_json(tmp_path):
-    results = run_bench([LETTER_A], [SolverConfig(num_sweeps=200)], num_reads=30, seed=1, baseline=True)
+    results = run_bench([LETTER_A], [SolverConfig(sampler="sa", num_sweeps=200)], num_reads=30, seed=1, baseline=True)
     assert [r.config for r in results] == [BASELINE.label, "sa"]
     assert results[0].num_variables == 60  # the published formulation keeps every start
     write_csv(results, tmp_path / "r.csv")
@@ -130,7 +130,7 @@ def test_run_bench_with_baseline_writes_csv_and_json(tmp_path):
 def test_cli_bench_end_to_end(tmp_path, capsys):
     out_csv = tmp_path / "bench.csv"
     out_png = tmp_path / "bench.png"
-    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES), "--reads", "20", "--sweeps", "200",
+    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES), "--reads", "20", "--sweeps", "200", "--sampler", "sa",
                  "--baseline", "--csv", str(out_csv), "--plot", str(out_png), "--seed", "2"])
     captured = capsys.readouterr()
     assert code in (0, 1)
@@ -179,9 +179,9 @@ def test_plot_of_many_puzzles_is_a_solved_within_curve(tmp_path):
 
 
 def test_time_budget_stops_after_the_first_read_when_spent():
-    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=50), num_reads=20, time_budget=1e-9, seed=0)
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_budget=1e-9, seed=0)
     assert r.num_reads == 1 and r.stopped_by_budget
-    r = bench_puzzle(LETTER_A, SolverConfig(num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
     assert r.num_reads == 20 and not r.stopped_by_budget
 
 
@@ -205,7 +205,7 @@ def test_bench_refuses_to_overwrite_before_running(tmp_path, capsys):
 
 def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch):
     import qpicross.cli.bench as cli_bench
-    real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(num_sweeps=10), num_reads=2)
+    real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(sampler="sa", num_sweeps=10), num_reads=2)
 
     def interrupted(puzzles, configs, progress=None, **kwargs):
         progress(1, 2, real)

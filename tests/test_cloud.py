@@ -332,7 +332,7 @@ def test_cli_rejects_cloud_options_for_local_samplers(capsys):
     from conftest import INSTANCES
 
     assert main(["anneal", str(INSTANCES / "5x5.px"), "--chain-strength", "2"]) == 2
-    assert "does not apply to sampler 'sa'" in capsys.readouterr().err
+    assert "does not apply to sampler 'shift'" in capsys.readouterr().err
 
 
 # --- the real services (skipped without credentials) ----------------------------------------------

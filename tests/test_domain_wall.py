@@ -62,7 +62,7 @@ def test_sampleset_maps_back_with_one_hot_energies():
 
 
 def test_bench_with_domain_wall_encoding(letter_a):
-    r = bench_puzzle(letter_a, SolverConfig(name="dw", num_sweeps=300, weights=PenaltyWeights(one_hot=16),
+    r = bench_puzzle(letter_a, SolverConfig(sampler="sa", name="dw", num_sweeps=300, weights=PenaltyWeights(one_hot=16),
                                              encoding="domain_wall"), num_reads=10, seed=0)
     assert r.num_variables == 30 and r.num_reads == 10
     assert sum(r.residual_histogram.values()) == 10

@@ -19,8 +19,8 @@ def test_same_seed_same_samples(letter_a):
 
 def test_progress_is_reported_in_chunks(letter_a):
     calls = []
-    sample(build_bqm(letter_a), "sa", num_reads=200, num_sweeps=10, seed=1, progress=lambda d, t: calls.append((d, t)))
-    assert calls[-1] == (200, 200) and len(calls) > 1
+    sample(build_bqm(letter_a), "sa", num_reads=200, num_sweeps=10, seed=1, progress=lambda d, t, best: calls.append((d, t)))
+    assert calls[0] == (0, 200) and calls[-1] == (200, 200) and len(calls) > 2
 
 
 def test_exact_refuses_large_models(letter_a):

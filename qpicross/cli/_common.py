@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,19 +170,53 @@ def board_text(puzzle: Puzzle, board=None) -> str:
 
 
 class Progress:
-    """``progress(done, total)`` that draws a one-line bar on stderr when it is a terminal."""
+    """A progress bar on stderr, only when it is a terminal (tqdm).
 
-    def __init__(self, label: str, stream=None):
+    Called as ``progress(done, total)`` or ``progress(done, total, best_energy)``. A
+    background thread redraws it twice a second, so the elapsed time moves even
+    while one long read runs (the structured annealer releases the GIL). Use it as
+    a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, label: str, stream=None, unit: str = "read"):
         self.label = label
+        self.unit = unit
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty()
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.bar = None
+        self._stop = threading.Event()
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int, best: float | None = None) -> None:
         if not self.enabled:
             return
-        width = 30
-        filled = int(width * done / max(total, 1))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=self.label, file=self.stream, unit=self.unit, leave=False,
+                            dynamic_ncols=True, mininterval=0.2)
+            threading.Thread(target=self._tick, daemon=True).start()
+        self.bar.total = total
+        self.bar.n = done
+        if best is not None and best != float("inf"):
+            self.bar.set_postfix_str(f"best energy {best:g}", refresh=False)
+        self.bar.refresh()
         if done >= total:
-            self.stream.write("\r" + " " * (width + len(self.label) + 30) + "\r")
-        self.stream.flush()
+            self.close()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            bar = self.bar
+            if bar is not None:
+                bar.refresh()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -27,15 +27,22 @@ __all__ = ["add_solver_arguments", "configs_from_args", "config_from_args", "par
 BASELINE_NAME = "baseline"
 
 
+#: Reads ``anneal`` draws at most when no ``--reads`` is given (it stops at the first solution).
+FIND_READS = 1000
+
+
 def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = False, seed_default: int | None = None,
-                         reads_default: int = 100) -> None:
+                         reads_default: int | None = 100) -> None:
     """Add the solver options (``several``: comma lists of samplers and sweeps, one configuration each)."""
     group = parser.add_argument_group("solver (the same options for anneal, bench and tune)")
     names = ", ".join(SAMPLERS)
-    group.add_argument("--sampler", default="sa", metavar="NAME[,NAME...]" if several else "NAME",
-                       help=f"one of: {names}{', baseline' if several else ''} (default sa)")
+    group.add_argument("--sampler", default="shift", metavar="NAME[,NAME...]" if several else "NAME",
+                       help=f"one of: {names}{', baseline' if several else ''} (default shift, the structured "
+                            f"annealer; sa and the other generic samplers anneal the plain QUBO)")
     group.add_argument("--reads", type=_positive_int(), default=reads_default,
-                       help=f"reads per run (default {reads_default})")
+                       help=f"reads per run (default {reads_default})" if reads_default is not None else
+                       f"draw exactly N reads and report the success probability (default: stop at the first "
+                       f"solution, at most {FIND_READS} reads)")
     group.add_argument("--sweeps", default=None, metavar="N[,N...]" if several else "N",
                        help="sweeps per read (default: the sampler's)")
     group.add_argument("--seed", type=_seed, default=seed_default,
@@ -153,13 +160,15 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     beta_range = parse_beta_range(args.beta_range)
     if beta_range is not None:
         options["beta_range"] = beta_range
+    find = args.reads is None  # anneal without --reads: stop at the first solution
+    num_reads = FIND_READS if find else args.reads
     configs = []
     for name, n in itertools.product(samplers, sweeps):
         if name == BASELINE_NAME:
             from qpicross.experiments.bench import BASELINE
 
             if BASELINE not in configs:
-                configs.append(BASELINE.replace(num_reads=args.reads, time_budget=args.time_budget,
+                configs.append(BASELINE.replace(num_reads=num_reads, time_budget=args.time_budget,
                                                 seed=args.seed))
             continue
         try:
@@ -182,8 +191,8 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
             label = f"{name}-{n}" + ("+presolve" if args.presolve else "")
         config = SolverConfig(
             sampler=name, encoding=args.encoding.replace("-", "_"), weights=weights, bounds=args.bounds,
-            presolve=args.presolve, num_reads=args.reads, num_sweeps=n, seed=args.seed,
-            time_budget=args.time_budget, options=sampler_options, name=label,
+            presolve=args.presolve, num_reads=num_reads, num_sweeps=n, seed=args.seed,
+            time_budget=args.time_budget, options=sampler_options, name=label, stop_when_solved=find,
         )
         try:
             configs.append(config.validate())

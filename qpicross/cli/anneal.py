@@ -25,7 +25,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("anneal", help="solve a puzzle by annealing its QUBO",
                        description="Build the puzzle's QUBO, sample it and print the best board.")
     add_puzzle_argument(p)
-    add_solver_arguments(p)
+    add_solver_arguments(p, reads_default=None)
     p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--logic-rounds", type=int, default=0, metavar="N",
@@ -43,17 +43,24 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     puzzle = load_puzzle_arg(args)
-    progress = Progress(f"annealing {puzzle.name}")
-    try:
-        if args.logic_rounds:
-            from qpicross.pipeline.hybrid import anneal_with_logic
+    quiet = args.json
 
-            result = anneal_with_logic(puzzle, rounds=args.logic_rounds, config=config, force=args.force,
-                                       progress=progress)
-        else:
-            result = run_pipeline(puzzle, config, progress=progress, force=args.force)
-    except ValueError as exc:  # e.g. the size guard, the exact sampler refusing a large model
-        raise UsageError(str(exc)) from None
+    def announce(formulation, bqm) -> None:
+        if not quiet:
+            print(f"{puzzle}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
+                  f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
+
+    with Progress(f"annealing {puzzle.name}") as progress:
+        try:
+            if args.logic_rounds:
+                from qpicross.pipeline.hybrid import anneal_with_logic
+
+                result = anneal_with_logic(puzzle, rounds=args.logic_rounds, config=config, force=args.force,
+                                           progress=progress)
+            else:
+                result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
+        except ValueError as exc:  # e.g. the size guard, the exact sampler refusing a large model
+            raise UsageError(str(exc)) from None
     if args.plot:
         from qpicross.plot import plot_puzzle
 
@@ -62,13 +69,14 @@ def run(args: argparse.Namespace) -> int:
         print_json(result.to_dict())
     else:
         print_report(result)
+    if result.interrupted:
+        return 130
     return 0 if result.solved else 1
 
 
 def print_report(result) -> None:
     d = result.to_dict()
     t = d["timing"]
-    print(f"{result.puzzle}: {d['num_variables']} variables, {d['num_interactions']} interactions")
     if result.presolve is not None:
         pre = result.presolve
         done = "line logic solved the puzzle, nothing left to anneal" if pre["solved_by_logic"] else (
@@ -93,9 +101,34 @@ def print_report(result) -> None:
             places = "; ".join(str(v).partition(" at ")[2] for v in broken_here[:4])
             more = f"; ... {len(broken_here) - 4} more" if len(broken_here) > 4 else ""
             print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
-    print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
-          + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
-             if d["num_valid_board_only"] else ""))
+    if result.config.stop_when_solved:
+        found = "found a solution on" if result.solved else "no solution in"
+        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads} ({d['sampler']})")
+    else:
+        print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
+              + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
+                 if d["num_valid_board_only"] else ""))
     if "sampler_info" in d:  # cloud runs: qubits, chain breaks, QPU time
         print(describe_sampler_info(d["sampler_info"]))
     print(f"time: build {t['build_s']:.3f} s, sample {t['sample_s']:.3f} s, decode {t['decode_s']:.3f} s")
+    if result.interrupted:
+        print("interrupted: the best read so far is shown above")
+    elif not result.solved:
+        print(next_step(result))
+
+
+def next_step(result) -> str:
+    """One line on what to try after a run that found no solution."""
+    config = result.config
+    tips = []
+    if config.sampler_name != "shift":
+        tips.append("--sampler shift (the structured annealer)")
+    if config.time_budget is not None and result.stopped_by_budget:
+        tips.append(f"a larger --time-budget than {config.time_budget:g} s")
+    elif config.num_sweeps is not None:
+        tips.append(f"more --sweeps than {config.num_sweeps}")
+    else:
+        tips.append("more reads or --time-budget S")
+    if not config.presolve:
+        tips.append("--presolve (line logic first)")
+    return "try: " + ", or ".join(tips)

@@ -62,9 +62,12 @@ class SolverConfig:
         options: Other sampler parameters, e.g. ``beta_range``, ``num_replicas``,
             ``target_energy`` (a mapping, stored as sorted pairs).
         name: Label in tables (default :attr:`label`).
+        stop_when_solved: Draw reads one at a time and start no further read once one
+            reaches the ground state (energy 0): "find me a solution" rather than
+            "measure the success probability" (``num_reads`` is then a cap).
     """
 
-    sampler: str | dimod.Sampler = "sa"
+    sampler: str | dimod.Sampler = "shift"
     encoding: Encoding = "one_hot"
     weights: PenaltyWeights = PenaltyWeights()
     bounds: str = "stacking"
@@ -75,6 +78,7 @@ class SolverConfig:
     time_budget: float | None = None
     options: tuple[tuple[str, Any], ...] | Mapping[str, Any] = ()
     name: str | None = None
+    stop_when_solved: bool = False
 
     def __post_init__(self) -> None:
         options = self.options.items() if isinstance(self.options, Mapping) else self.options
@@ -151,6 +155,7 @@ class SolverConfig:
             "num_sweeps": self.num_sweeps,
             "seed": self.seed,
             "time_budget": self.time_budget,
+            "stop_when_solved": self.stop_when_solved,
             "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._shown_options()},
         }
 

@@ -113,6 +113,11 @@ class AnnealResult:
     def stopped_by_budget(self) -> bool:
         return bool(self.sampleset.info.get("stopped_by_budget", False))
 
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped the run early (the reads that finished are kept)."""
+        return bool(self.sampleset.info.get("interrupted", False))
+
     def to_dict(self) -> dict:
         """A JSON-ready summary (the CLI's ``--json`` output)."""
         sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
@@ -142,6 +147,7 @@ class AnnealResult:
             "weights": self.weights.as_dict(),
             "config": self.config.to_dict(),
             "stopped_by_budget": self.stopped_by_budget,
+            "interrupted": self.interrupted,
             "timing": dict(self.timing),
             # Cloud runs: chain breaks, physical qubits, QPU access time (see qpicross.samplers.cloud).
             **({"sampler_info": self.sampleset.info["sampler_info"]} if "sampler_info" in self.sampleset.info else {}),
@@ -154,9 +160,10 @@ def run(
     config: SolverConfig | None = None,
     *,
     known: np.ndarray | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[..., None] | None = None,
     force: bool = False,
     max_couplers: int | None = None,
+    on_built: Callable[[PicrossFormulation, dimod.BinaryQuadraticModel], None] | None = None,
 ) -> AnnealResult:
     """Solve a puzzle as ``config`` says: build, (presolve,) sample, decode and check every read.
 
@@ -166,10 +173,12 @@ def run(
         config: How to solve it (default :class:`SolverConfig()`).
         known: Cells already settled (1 filled, 0 empty, -1 unknown): starts that
             contradict them are pruned from the model before it is built.
-        progress: Called as ``progress(reads_done, num_reads)`` after each chunk of reads.
+        progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each chunk of reads.
         force: Build even when the size guard (:func:`~qpicross.model.size.check_size`)
             estimates the model above ``max_couplers``.
         max_couplers: The guard's ceiling (default: :func:`~qpicross.model.size.max_couplers_limit`).
+        on_built: Called as ``on_built(formulation, sampled_bqm)`` once the model is built, before
+            sampling (the command line prints the model's size there).
 
     Raises:
         ValueError: For a bad configuration (one line naming the field).
@@ -194,6 +203,8 @@ def run(
         wall_model = domain_wall_bqm(formulation, config.weights)
         sampled = wall_model.bqm
     t1 = time.perf_counter()
+    if on_built is not None:
+        on_built(formulation, sampled)
 
     sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
     if config.presolve:
@@ -201,6 +212,8 @@ def run(
 
         sampler = PresolveComposite(sampler)
     options = config.sampler_options
+    if config.stop_when_solved and "target_energy" in sampler.parameters:
+        options.setdefault("target_energy", 0.0)  # a read that found a solution stops there
     _check_options(sampler, options, config.sampler_name)
     _check_exhaustive(sampler, sampled)
     structure = _structure_parameters(sampler, formulation, wall_model)
@@ -212,7 +225,8 @@ def run(
     else:
         sampleset = sample(
             sampled, sampler, num_reads=config.num_reads, num_sweeps=config.num_sweeps, seed=config.seed,
-            progress=progress, time_budget=config.time_budget, **structure,
+            progress=progress, time_budget=config.time_budget,
+            stop_at_energy=0.0 if config.stop_when_solved else None, **structure,
         )
     if wall_model is not None:
         from qpicross.model.domain_wall import to_one_hot_sampleset
@@ -279,7 +293,7 @@ def anneal(
     config: SolverConfig | None = None,
     *,
     known: np.ndarray | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[..., None] | None = None,
     force: bool = False,
     max_couplers: int | None = None,
     sampler: str | dimod.Sampler | None = None,
@@ -303,7 +317,7 @@ def anneal(
         puzzle: The puzzle.
         config: A :class:`~qpicross.pipeline.config.SolverConfig` to start from.
         known: Settled cells to prune the model with (see :func:`run`).
-        progress: Called as ``progress(reads_done, num_reads)``.
+        progress: Called as ``progress(reads_done, num_reads, best_energy)``.
         force: Build even above the size guard.
         max_couplers: The size guard's ceiling.
         sampler: A name from :data:`~qpicross.samplers.SAMPLERS` or any :class:`dimod.Sampler`.

@@ -26,6 +26,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable
 
@@ -114,9 +115,10 @@ def sample(
     num_sweeps: int | None = None,
     seed: int | None = None,
     beta_range: tuple[float, float] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[..., None] | None = None,
     chunks: int | None = None,
     time_budget: float | None = None,
+    stop_at_energy: float | None = None,
     **kwargs,
 ) -> dimod.SampleSet:
     """Sample a BQM in chunks of reads, passing only the parameters the sampler accepts.
@@ -134,7 +136,10 @@ def sample(
       same seed gives the same samples;
     * with ``time_budget`` (seconds), one read is drawn first to time it, then
       chunks of as many reads as the remaining budget allows; no chunk starts
-      once the budget is spent (at least one read is always drawn).
+      once the budget is spent (at least one read is always drawn);
+    * with ``stop_at_energy``, reads are drawn one per call and no further
+      read starts once one has reached that energy (a user's "find me a
+      solution" run; ``info["stopped_at_energy"]`` says whether it did).
 
     Per-read lists in the chunks' ``info`` (e.g. ``sweeps``,
     ``time_to_target_s``) are joined in read order.
@@ -146,9 +151,10 @@ def sample(
         num_sweeps: Sweeps per read (SA).
         seed: Random seed, for reproducible runs.
         beta_range: ``(hot, cold)`` inverse temperatures (SA).
-        progress: Called as ``progress(reads_done, num_reads)`` after each chunk.
+        progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each chunk.
         chunks: Override the number of chunks (without a budget).
         time_budget: Seconds of sampling after which no further chunk starts.
+        stop_at_energy: Stop once a read reaches this energy.
 
     Returns:
         The samples, with ``info["timing"]["sample_s"]`` holding wall time
@@ -171,6 +177,8 @@ def sample(
 
     if time_budget is not None and chunkable:
         sizes = None  # decided as the budget is spent
+    elif stop_at_energy is not None and chunkable:
+        sizes = [1] * num_reads
     else:
         if chunks is None:
             chunks = min(10, max(1, num_reads // 50)) if chunkable else 1
@@ -178,33 +186,46 @@ def sample(
     seed_sequence = np.random.SeedSequence(seed) if seed is not None else None
 
     start = time.perf_counter()
+    if progress is not None:
+        progress(0, num_reads, math.inf)
     parts: list[dimod.SampleSet] = []
     done = 0
-    stopped = False
-    while done < num_reads:
-        if sizes is not None:
-            if len(parts) == len(sizes):
+    stopped = reached = False
+    best = math.inf
+    interrupted = False
+    try:
+        while done < num_reads:
+            if sizes is not None:
+                if len(parts) == len(sizes):
+                    break
+                size = sizes[len(parts)]
+            else:
+                elapsed = time.perf_counter() - start
+                if parts and elapsed >= time_budget:
+                    stopped = True
+                    break
+                size = 1 if not parts or stop_at_energy is not None else _reads_that_fit(
+                    time_budget - elapsed, elapsed / done, num_reads - done)
+            chunk_params = dict(params)
+            if "num_reads" in chunk_params:
+                chunk_params["num_reads"] = size
+            if "seed" in chunk_params and seed_sequence is not None and (sizes is None or len(sizes) > 1):
+                chunk_params["seed"] = int(seed_sequence.spawn(1)[0].generate_state(1)[0] >> 1)
+            parts.append(sampler.sample(bqm, **chunk_params))
+            done += len(parts[-1]) if "num_reads" in sampler.parameters else size
+            if len(parts[-1]):
+                best = min(best, float(parts[-1].record.energy.min()))
+            if progress is not None:
+                progress(min(done, num_reads), num_reads, best)
+            if stop_at_energy is not None and best <= stop_at_energy + 1e-9:
+                reached = True
                 break
-            size = sizes[len(parts)]
-        else:
-            elapsed = time.perf_counter() - start
-            if parts and elapsed >= time_budget:
-                stopped = True
+            if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
                 break
-            per_read = elapsed / done if done else 0.0
-            size = 1 if not parts else min(num_reads - done, max(1, int((time_budget - elapsed) / per_read)
-                                                                  if per_read > 0 else num_reads - done))
-        chunk_params = dict(params)
-        if "num_reads" in chunk_params:
-            chunk_params["num_reads"] = size
-        if "seed" in chunk_params and seed_sequence is not None and (sizes is None or len(sizes) > 1):
-            chunk_params["seed"] = int(seed_sequence.spawn(1)[0].generate_state(1)[0] >> 1)
-        parts.append(sampler.sample(bqm, **chunk_params))
-        done += len(parts[-1]) if "num_reads" in sampler.parameters else size
-        if progress is not None:
-            progress(min(done, num_reads), num_reads)
-        if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
-            break
+    except KeyboardInterrupt:  # keep what finished: the caller reports the best read so far
+        if not parts:
+            raise
+        interrupted = True
     sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
     if len(parts) > 1:
         sampleset.info.update(_join_info(parts))
@@ -213,7 +234,17 @@ def sample(
     sampleset.info["timing"] = dict(timing) if isinstance(timing, dict) else {}
     sampleset.info["timing"]["sample_s"] = elapsed
     sampleset.info["stopped_by_budget"] = stopped
+    sampleset.info["interrupted"] = interrupted
+    if stop_at_energy is not None:
+        sampleset.info["stopped_at_energy"] = reached
     return sampleset
+
+
+def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> int:
+    """How many reads the rest of a time budget allows (at least one, at most what is left)."""
+    if per_read <= 0:
+        return reads_left
+    return min(reads_left, max(1, int(seconds_left / per_read)))
 
 
 def _CHUNKABLE_TYPES() -> list[type]:
