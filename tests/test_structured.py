@@ -1,21 +1,30 @@
-"""The block-shift sampler: a proper dimod sampler, one-hot by construction, solving real puzzles."""
+"""The block-shift sampler: a proper dimod sampler, one-hot by construction, solving real puzzles.
 
+Its sampling distribution is checked against exact enumeration in test_structured_distribution.py.
+"""
+
+import math
 import unittest
+import warnings
 
 import dimod
 import dimod.testing
 import numpy as np
 import pytest
-
-from qpicross import anneal, build_formulation, check, sample
-from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
-
 from conftest import INSTANCES
+
+from qpicross import Puzzle, anneal, build_formulation, check, sample
+from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"
 
 
-# dimod's own battery of tests on generic BQMs (no structure: single-flip annealing).
+LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+FALLBACK = "falls back to single flips"
+
+
+# dimod's own battery of tests on generic BQMs (no structure: single-flip annealing, with a warning).
+@pytest.mark.filterwarnings(f"ignore:.*{FALLBACK}:UserWarning")
 @dimod.testing.load_sampler_bqm_tests(BlockShiftSampler)
 class TestDimodBattery(unittest.TestCase):
     pass
@@ -41,7 +50,7 @@ def test_record_shape_and_energies_match_the_bqm(letter_bqm):
 @pytest.mark.parametrize("num_replicas, line_moves", [(1, 1.0), (3, 0.0), (1, 0.5)])
 def test_same_seed_same_samples(letter_bqm, num_replicas, line_moves):
     _, bqm = letter_bqm
-    kw = dict(num_reads=4, num_sweeps=30, num_replicas=num_replicas, line_moves=line_moves)
+    kw = {"num_reads": 4, "num_sweeps": 30, "num_replicas": num_replicas, "line_moves": line_moves}
     a = BlockShiftSampler().sample(bqm, seed=42, **kw)
     b = BlockShiftSampler().sample(bqm, seed=42, **kw)
     c = BlockShiftSampler().sample(bqm, seed=43, num_reads=4, num_sweeps=1, num_replicas=1, line_moves=0.0,
@@ -56,8 +65,9 @@ def test_bad_seed_is_a_clear_error(letter_bqm, seed):
         BlockShiftSampler().sample(letter_bqm[1], num_reads=1, seed=seed)
 
 
-@pytest.mark.parametrize("kwargs", [dict(num_reads=0), dict(shift_probability=2.0), dict(line_moves=-1.0),
-                                    dict(beta_range=(0, 1)), dict(num_replicas=0)])
+@pytest.mark.parametrize("kwargs", [{"num_reads": 0}, {"shift_probability": 2.0}, {"line_moves": -1.0},
+                                    {"beta_range": (0, 1)}, {"num_replicas": 0},
+                                    {"return_state": "first"}])
 def test_bad_parameters_are_errors(letter_bqm, kwargs):
     with pytest.raises(ValueError):
         BlockShiftSampler().sample(letter_bqm[1], **kwargs)
@@ -86,8 +96,10 @@ def test_groups_from_labels_cover_every_formulation_variable(letter_bqm):
 
 def test_explicit_groups_on_a_generic_bqm():
     # Two one-hot groups {a, b, c} and {d, e}; the linear biases favour c and d.
-    bqm = dimod.BinaryQuadraticModel({"a": 1, "b": 0.5, "c": -1, "d": -2, "e": 3}, {("c", "d"): 0.5}, 0, "BINARY")
-    ss = BlockShiftSampler().sample(bqm, groups=[["a", "b", "c"], ["d", "e"]], num_reads=5, num_sweeps=50, seed=1)
+    bqm = dimod.BinaryQuadraticModel({"a": 1, "b": 0.5, "c": -1, "d": -2, "e": 3}, {("c", "d"): 0.5}, 0,
+                                     "BINARY")
+    ss = BlockShiftSampler().sample(bqm, groups=[["a", "b", "c"], ["d", "e"]], num_reads=5, num_sweeps=50,
+                                    seed=1)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     for s in ss.samples():
         assert s["a"] + s["b"] + s["c"] == 1 and s["d"] + s["e"] == 1
@@ -100,7 +112,8 @@ def test_explicit_groups_on_a_generic_bqm():
 
 def test_spin_bqm_energies():
     bqm = dimod.BinaryQuadraticModel({0: 1.0, 1: -0.5}, {(0, 1): -1.0}, 0.25, "SPIN")
-    ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=50, seed=0)
+    with pytest.warns(UserWarning, match=FALLBACK):
+        ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=50, seed=0)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.vartype is dimod.SPIN
 
@@ -137,3 +150,107 @@ def test_presolved_formulation_with_fixed_variables(letter_a):
     ss = BlockShiftSampler().sample(bqm, num_reads=4, num_sweeps=200, seed=0)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.first.energy == 0
+
+
+def test_parameters_and_properties_describe_the_move_sets():
+    sampler = BlockShiftSampler()
+    assert {"lines", "groups", "return_state", "target_energy", "line_moves"} <= set(sampler.parameters)
+    moves = sampler.properties["moves"]
+    assert "one-hot" in moves["block"] and "consistent with its clue" in moves["line"]
+    assert set(sampler.properties["targets"]) == {"line_moves=0", "line_moves>0"}
+
+
+def _relabelled(f):
+    mapping = {label: i for i, label in enumerate(f.labels)}
+    lines = [[[mapping[v] for v in g] for g in line] for line in f.one_hot_lines()]
+    back = {i: label for label, i in mapping.items()}
+    return f.bqm().relabel_variables(mapping, inplace=False), lines, back
+
+
+def test_relabelled_bqm_warns_once_per_call_and_lines_restore_the_structure():
+    f = build_formulation(LETTER_A)
+    bqm, lines, back = _relabelled(f)
+    kw = {"num_reads": 5, "num_sweeps": 300, "seed": 4}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        BlockShiftSampler().sample(bqm, **kw)
+    assert [w.category for w in caught] == [UserWarning]
+    assert FALLBACK in str(caught[0].message) and "lines=" in str(caught[0].message)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # structure given (even none at all): no warning
+        ss = BlockShiftSampler().sample(bqm, lines=lines, **kw)
+        BlockShiftSampler().sample(bqm, groups=[], num_reads=1, num_sweeps=1)
+    assert np.all(ss.record.energy == 0)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    # the same structure as the labels give: the same chains, the same samples
+    labelled = BlockShiftSampler().sample(f.bqm(), **kw)
+    restored = ss.relabel_variables(back, inplace=False)
+    assert np.array_equal(f.samples_to_array(restored), f.samples_to_array(labelled))
+
+
+def test_structure_precedence_lines_then_groups_then_labels(letter_bqm):
+    bqm = dimod.BinaryQuadraticModel({v: -1.0 for v in "abcd"}, {}, 0, "BINARY")
+    kw = {"num_reads": 10, "num_sweeps": 20, "seed": 0}
+    ss = BlockShiftSampler().sample(bqm, lines=[[["a", "b"]], [["c", "d"]]], groups=[list("abcd")], **kw)
+    assert all(s["a"] + s["b"] == 1 and s["c"] + s["d"] == 1 for s in ss.samples())
+    ss = BlockShiftSampler().sample(bqm, groups=[list("abcd")], **kw)
+    assert all(sum(s.values()) == 1 for s in ss.samples())
+    # groups=[] overrides the formulation's labels: single flips break blocks when hot
+    f, bqm = letter_bqm
+    ss = BlockShiftSampler().sample(bqm, groups=[], num_reads=10, num_sweeps=5, beta_range=(0.01, 0.01),
+                                    seed=0)
+    assert np.any(f.terms["one_hot"].energies(f.samples_to_array(ss)) > 0)
+
+
+@pytest.mark.parametrize("line_moves", [1.0, 0.2])
+def test_with_line_moves_order_and_at_most_one_are_hard_constraints(letter_bqm, line_moves):
+    f, bqm = letter_bqm
+    for return_state in ("best", "last"):
+        ss = BlockShiftSampler().sample(bqm, num_reads=20, num_sweeps=10, beta_range=(0.01, 0.01),
+                                        line_moves=line_moves, return_state=return_state, seed=1)
+        samples = f.samples_to_array(ss)
+        for term in ("one_hot", "order", "at_most_one"):
+            assert np.all(f.terms[term].energies(samples) == 0), term
+    # without line moves both are annealed like any penalty: hot chains break them
+    ss = BlockShiftSampler().sample(bqm, num_reads=20, num_sweeps=10, beta_range=(0.01, 0.01), line_moves=0.0,
+                                    return_state="last", seed=1)
+    assert np.any(f.terms["order"].energies(f.samples_to_array(ss)) > 0)
+
+
+def test_formulation_lines_need_no_metropolis_correction(letter_bqm):
+    from qpicross.samplers.structured import _structure, _units
+
+    f, bqm = letter_bqm
+    index = {v: i for i, v in enumerate(bqm.variables)}
+    units = _units(f.one_hot_lines(), index, len(index))
+    _, (irow, icol, qdata), _ = bqm.to_numpy_vectors(variable_order=list(bqm.variables))
+    *_, inner = _structure(*units, irow, icol, qdata, len(index))
+    assert len(inner) == len(f.one_hot_lines()) and not inner.any()
+
+
+@pytest.mark.parametrize("num_replicas", [1, 3])
+def test_return_state_last_is_the_final_state_of_the_same_chain(letter_bqm, num_replicas):
+    _, bqm = letter_bqm
+    kw = {"num_reads": 8, "num_sweeps": 15, "beta_range": (0.05, 0.2), "num_replicas": num_replicas,
+          "seed": 9}
+    best = BlockShiftSampler().sample(bqm, **kw)
+    last = BlockShiftSampler().sample(bqm, return_state="last", **kw)
+    dimod.testing.assert_sampleset_energies(last, bqm)
+    assert np.all(best.record.energy <= last.record.energy)  # same chains, same random numbers
+    assert np.any(best.record.energy < last.record.energy)
+
+
+def test_target_energy_records_sweeps_and_seconds_per_read(letter_bqm):
+    _, bqm = letter_bqm
+    ss = BlockShiftSampler().sample(bqm, num_reads=6, num_sweeps=5000, target_energy=0, seed=2)
+    sweeps, seconds = ss.info["sweeps_to_target"], ss.info["time_to_target_s"]
+    assert len(sweeps) == len(seconds) == 6
+    assert sweeps == ss.info["sweeps"]  # every read stopped at the target
+    assert all(isinstance(t, float) and 0 < t < ss.info["timing"]["sample_s"] for t in seconds)
+    assert sum(seconds) <= ss.info["timing"]["sample_s"]
+
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=7, target_energy=-1, seed=2)
+    assert ss.info["sweeps_to_target"] == ss.info["time_to_target_s"] == [math.inf] * 3
+    assert ss.info["sweeps"] == [7] * 3
+    assert "sweeps_to_target" not in BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=1).info

@@ -1,56 +1,52 @@
-r"""A structure-respecting annealer: moves that shift a block's start, never break one-hot.
+r"""A constraint-preserving annealer for the Picross QUBO: its moves never break a block.
 
-In the Picross QUBO every block of every line has one binary variable per
-possible start, and the ``one_hot`` penalty asks exactly one of them to be 1.
-Single-bit-flip annealing (dwave-samplers SA) must cross that penalty barrier
-every time a block moves: turning the old start off costs energy before the
-new start can be turned on, and on 15x15 puzzles it never finds the ground
-state. :class:`BlockShiftSampler` instead keeps each block's variables
-one-hot at all times and proposes *moves of the block*: the active start jumps
-to another start of the same block (with probability ``shift_probability`` to
-a neighbouring start, i.e. the block shifts by one cell; otherwise anywhere in
-its window). The Metropolis test uses the exact BQM energy change,
+In the Picross QUBO (:mod:`qpicross.model.formulation`) each block of a line
+has one binary variable per start, and the ``one_hot`` penalty asks exactly one
+of them to be 1. Single-flip annealing must cross that barrier whenever a block
+moves (on 15x15 puzzles dwave-samplers SA never finds the ground state).
+:class:`BlockShiftSampler` keeps every block one-hot. Its moves:
 
-.. math:: \Delta E = f_b - f_a - J_{ab}, \qquad f_v = h_v + \sum_u J_{vu} x_u,
+* **block moves** -- Metropolis on the BQM restricted to one-hot states: a
+  block's start jumps to another (a neighbour with probability
+  ``shift_probability``, else any, uniformly), accepted with probability
+  :math:`\min(1, e^{-\beta\,\Delta E})`, :math:`\Delta E = f_b - f_a` the exact
+  BQM change, :math:`f_v = h_v + \sum_u J_{vu} x_u` (couplings inside a group never count);
+* **line moves** (each sweep, each line with probability ``line_moves``) --
+  heat-bath redraws of a line among the placements consistent with its clue,
+  from the Boltzmann distribution given the rest of the board (exactly, by
+  dynamic programming over the starts; a Metropolis test corrects for couplings
+  between blocks of the line, which the formulation does not have there);
+* free (ungrouped) variables: single-flip Metropolis.
 
-so the ordering and matching penalties are annealed as written in the BQM,
-only the one-hot penalty is satisfied by construction. (Two starts of one
-block are never 1 together in such states, so the couplings inside a group
-never contribute and are dropped: :math:`J_{ab} = 0` in the move.) Every returned sample
-is a state of the BQM and its energy is the BQM's energy.
+At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
+(:math:`E` the BQM's energy) restricted to
 
-Which variables form a one-hot group comes from the labels: labels
-``(kind, line, start, block)`` (the :mod:`qpicross.formulation` labels) are
-grouped by ``(kind, line, block)`` and ordered by ``start``. Any other label
-(or ``groups=[]``) is a free binary variable annealed by single flips, so the
-sampler is a plain simulated annealer on BQMs without that structure. Pass
-``groups`` to name the one-hot groups of another model explicitly.
+* ``line_moves=0``: the *one-hot* states (every group exactly one variable on,
+  free variables any value); ``order``, ``at_most_one`` and ``match`` are annealed as in the BQM;
+* ``line_moves>0``: the *clue-consistent* states: one-hot, and in every line
+  block ``k+1`` starts after each start that a positive coupling forbids next
+  to a start of block ``k`` up to its own (in the formulation: the clue's order,
+  an empty cell at least between blocks). With line moves on, ``order`` and
+  ``at_most_one`` are hard constraints (always 0) and the chain samples the BQM
+  restricted to clue-consistent lines: only ``match`` is annealed. Block moves
+  that would leave that set are rejected; reads start from uniformly random
+  consistent placements.
 
-Schedules:
-
-* ``num_replicas=R > 1`` (default 4): parallel tempering (replica exchange)
-  with ``R`` replicas at fixed inverse temperatures geometric over
-  ``beta_range``, swapping neighbours after every sweep;
-* ``num_replicas=1``: simulated annealing, inverse temperature geometric
-  from ``beta_range[0]`` to ``beta_range[1]`` over ``num_sweeps``.
-
-Besides block moves, every sweep redraws each line (with probability
-``line_moves``) by a *heat-bath line move*: all blocks of the line are taken
-out and a new placement is drawn from the Boltzmann distribution of the
-line's energy given the rest of the board, over the placements whose
-consecutive blocks fit (exactly, by dynamic programming over the starts).
-It is a Gibbs step on a whole line at the current temperature, not a
-deduction: it never fixes a cell.
-
-Each read is an independent restart and returns the lowest-energy state it
-visited; with ``target_energy`` a read stops as soon as it reaches that energy.
-The inner loops are compiled with numba.
+Each move satisfies detailed balance with respect to its mode's target, and
+sweeps and replica exchanges compose moves that each leave it invariant (one
+approximation: a line move never draws a placement weighing below :math:`e^{-50}`
+of the best); ``tests/test_structured_distribution.py`` checks both against
+exact enumeration. The structure comes from ``lines=``, else ``groups=``, else
+the formulation's labels (:func:`infer_lines`); with none, a warning, and
+single flips. ``num_replicas > 1`` (default 4) runs parallel tempering over
+``beta_range``, ``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov
+chain at :math:`\beta = b`). Each read is an independent restart, one compiled
+(numba) call, returning its best or (``return_state="last"``) final state.
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
-    >>> puzzle = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
-    >>> bqm = build_formulation(puzzle).bqm()
-    >>> ss = BlockShiftSampler().sample(bqm, num_reads=5, num_sweeps=200, seed=1)
+    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    >>> ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=5, num_sweeps=200, seed=1)
     >>> float(ss.first.energy)
     0.0
 """
@@ -59,13 +55,14 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Hashable, Sequence
 
 import dimod
 import numba
 import numpy as np
 
-__all__ = ["BlockShiftSampler", "infer_groups", "infer_lines", "default_beta_range"]
+__all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines"]
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -119,33 +116,40 @@ def default_beta_range(bqm: dimod.BinaryQuadraticModel) -> tuple[float, float]:
 
 
 class BlockShiftSampler(dimod.Sampler):
-    """One-hot-preserving simulated annealing / parallel tempering (see the module docstring).
+    """Constraint-preserving simulated annealing / parallel tempering (see the module docstring).
+
+    Block moves are Metropolis on the BQM restricted to one-hot states; line
+    moves are heat-bath redraws of a line among the placements consistent with
+    its clue. With line moves on, ``order`` and ``at_most_one`` are hard
+    constraints and the chain samples the BQM restricted to clue-consistent
+    lines; with ``line_moves=0`` it samples the BQM restricted to one-hot states.
 
     Examples:
         >>> import dimod
         >>> bqm = dimod.BinaryQuadraticModel({"a": 1, "b": -1}, {("a", "b"): 0.5}, 0, "BINARY")
-        >>> ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0)
+        >>> ss = BlockShiftSampler().sample(bqm, groups=[], num_reads=3, seed=0)  # no groups: single flips
         >>> ss.record.sample.shape, float(ss.first.energy)
         ((3, 2), -1.0)
+        >>> ss = BlockShiftSampler().sample(bqm, groups=[["a", "b"]], num_reads=3, num_sweeps=100,
+        ...                                 target_energy=-1, seed=0)
+        >>> float(ss.first.energy), len(ss.info["sweeps_to_target"])
+        (-1.0, 3)
     """
 
     @property
     def parameters(self) -> dict:
-        return {
-            "num_reads": [],
-            "num_sweeps": [],
-            "seed": [],
-            "beta_range": [],
-            "num_replicas": [],
-            "shift_probability": [],
-            "line_moves": [],
-            "groups": [],
-            "target_energy": [],
-        }
+        names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
+                 "line_moves", "lines", "groups", "target_energy", "return_state")
+        return {name: [] for name in names}
 
     @property
     def properties(self) -> dict:
-        return {"moves": "one-hot block shift + single flip", "schedules": ["anneal", "tempering"]}
+        moves = {"block": "Metropolis on the BQM restricted to one-hot states (and to clue-consistent lines "
+                 "when line moves are on)", "free": "single-flip Metropolis",
+                 "line": "heat-bath redraw of a line among the placements consistent with its clue"}
+        targets = {"line_moves=0": "exp(-beta E) over the one-hot states",
+                   "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)"}
+        return {"moves": moves, "targets": targets, "schedules": ["anneal", "tempering"]}
 
     def sample(
         self,
@@ -158,8 +162,10 @@ class BlockShiftSampler(dimod.Sampler):
         num_replicas: int = 4,
         shift_probability: float = 0.5,
         line_moves: float = 1.0,
+        lines: Sequence[Sequence[Sequence[Hashable]]] | None = None,
         groups: Sequence[Sequence[Hashable]] | None = None,
         target_energy: float | None = None,
+        return_state: str = "best",
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -167,21 +173,36 @@ class BlockShiftSampler(dimod.Sampler):
         Args:
             bqm: The model (any vartype; spins are handled through the binary form).
             num_reads: Independent reads (restarts).
-            num_sweeps: Sweeps per read; a sweep proposes one move per group and free variable
-                (per replica with tempering).
+            num_sweeps: Sweeps per read; a sweep proposes one move per group and free variable, then
+                line moves (per replica with tempering).
             seed: Random seed (0 <= seed < 2**32); the same seed gives the same samples.
             beta_range: ``(hot, cold)`` inverse temperatures (default: :func:`default_beta_range`).
-            num_replicas: 1 for annealing, more (default 4) for parallel tempering.
+            num_replicas: 1: annealing, geometric from ``beta_range[0]`` to ``beta_range[1]`` over the
+                sweeps; more (default 4): parallel tempering, replicas at fixed inverse temperatures
+                geometric over ``beta_range``, neighbours swapped after every sweep.
             shift_probability: Chance that a block move shifts the block by one start.
-            line_moves: Chance per sweep that each line is redrawn by a heat-bath line move (0: never).
-            groups: One-hot groups of variables (default: :func:`infer_groups`).
-            target_energy: Stop a read once it reaches this energy.
+            line_moves: Chance per sweep that each line is redrawn by a line move (0: never, and block
+                moves may then break the clue's order).
+            lines: Lines, each a list of one-hot groups (its blocks in order), each a list of variables
+                (its starts in order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines`
+                gives them. Takes precedence over ``groups``.
+            groups: One-hot groups of variables, each its own line (default: inferred from the labels
+                ``(kind, line, start, block)`` by :func:`infer_lines`; ``[]``: none, single flips).
+            target_energy: Stop a read once it reaches this energy, and record when it did.
+            return_state: ``"best"``: each read's lowest-energy state; ``"last"``: its final state
+                (with tempering, the replica at ``beta_range[1]``).
 
         Returns:
-            One sample per read, with energies from the BQM; ``info["timing"]`` holds seconds.
+            One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
+            ``sweeps`` (sweeps done per read) and, with ``target_energy``, per read in read order
+            ``sweeps_to_target`` and ``time_to_target_s`` (seconds from the read's start;
+            ``math.inf`` where the read never reached the target).
 
         Raises:
             ValueError: For a bad parameter or a group naming an unknown variable.
+
+        Warns:
+            UserWarning: When neither ``lines`` nor ``groups`` is given and the labels name no group.
         """
         self.remove_unknown_kwargs(**kwargs)
         if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
@@ -192,48 +213,56 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"line_moves must be in [0, 1], got {line_moves}")
         if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
             raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        if return_state not in ("best", "last"):
+            raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
         n = len(variables)
-        if n == 0:
-            return dimod.SampleSet.from_samples_bqm((np.zeros((num_reads, 0), np.int8), []), bqm)
-        if beta_range is None:
-            beta_range = default_beta_range(binary)
-        hot, cold = (float(b) for b in beta_range)
+        hot, cold = (float(b) for b in (default_beta_range(binary) if beta_range is None else beta_range))
         if not (0 < hot and 0 < cold):
             raise ValueError(f"beta_range must be positive, got {beta_range}")
 
         index = {v: i for i, v in enumerate(variables)}
-        if groups is None:
-            lines = infer_lines(variables)
-        else:  # explicit groups: each is its own chain
-            lines = [[list(g)] for g in groups]
+        if lines is None:
+            lines = infer_lines(variables) if groups is None else [[list(g)] for g in groups]
+            if groups is None and not lines and n:
+                warnings.warn("BlockShiftSampler found no one-hot groups in the BQM's labels and falls back "
+                              "to single flips; pass lines= (e.g. formulation.one_hot_lines()) or groups= "
+                              "to supply the structure", UserWarning, stacklevel=2)
         group_ptr, group_vars, free, chain_ptr = _units(lines, index, n)
         linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
-        keep, next_limit = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
-        adj_ptr, adj_idx, adj_val = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
+        keep, *links = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
+        adj = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
+        model = (np.asarray(linear, np.float64), *adj, group_ptr, group_vars, free, chain_ptr, *links)
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
+        betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
+        R, units = num_replicas, len(group_ptr) - 1
+        work = (np.zeros((R, n), np.int8), np.zeros((R, n)), np.zeros((R, units), np.int64), np.zeros(R),
+                np.zeros(R), np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
         samples = np.empty((num_reads, n), np.int8)
         sweeps_done = np.zeros(num_reads, np.int64)
-        if num_replicas == 1:
-            betas = np.geomspace(hot, cold, max(num_sweeps, 1)) if num_sweeps else np.zeros(0)
-        else:
-            betas = np.geomspace(hot, cold, num_replicas)
+        to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
+        last = return_state == "last"
+        args = (betas, num_sweeps, float(shift_probability), float(line_moves), last, target)
+        _sample_read(samples[0], seeds[0], *args[:1], 0, *args[2:], model, work)  # compiles outside the reads
         t1 = time.perf_counter()
-        _sample_reads(
-            samples, sweeps_done, seeds, betas, num_sweeps, num_replicas, float(shift_probability),
-            float(line_moves), target, np.asarray(linear, np.float64), adj_ptr, adj_idx, adj_val, group_ptr,
-            group_vars, free, chain_ptr, next_limit,
-        )
+        for read in range(num_reads):  # a compiled call per read: honest per-read times, Ctrl-C between reads
+            start = time.perf_counter()
+            sweeps_done[read], reached = _sample_read(samples[read], seeds[read], *args, model, work)
+            if reached >= 0:
+                seconds[read], to_target[read] = time.perf_counter() - start, reached
         t2 = time.perf_counter()
         if bqm.vartype is dimod.SPIN:
             samples = 2 * samples - 1
         sampleset = dimod.SampleSet.from_samples_bqm((samples, variables), bqm)
         sampleset.info["timing"] = {"preprocess_s": t1 - t0, "sample_s": t2 - t1}
         sampleset.info["sweeps"] = sweeps_done.tolist()
+        if target_energy is not None:
+            sampleset.info["sweeps_to_target"] = [int(k) if math.isfinite(k) else math.inf for k in to_target]
+            sampleset.info["time_to_target_s"] = seconds.tolist()
         return sampleset
 
 
@@ -243,9 +272,7 @@ def _units(lines, index, n):
     Returns ``group_ptr, group_vars, free, chain_ptr``: groups ``chain_ptr[c]`` to
     ``chain_ptr[c + 1]`` are the consecutive blocks of line ``c``.
     """
-    in_group = np.zeros(n, bool)
-    members = []
-    chain_sizes = []
+    in_group, members, chain_sizes = np.zeros(n, bool), [], []
     for line in lines:
         count = 0
         for g in line:
@@ -287,10 +314,16 @@ def _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n):
     their couplings never contribute: they are dropped (``keep`` is False).
 
     ``next_limit[i]`` (for the variable at ``group_vars[i]``) is the first
-    position in the next group of its chain that no positive coupling forbids
-    after it: the order and overlap penalties of the formulation define it.
-    It is made non-decreasing along the group, so the compatible predecessors
-    of a position form a prefix (what the line move's dynamic programme needs).
+    position in the next group of its line after every position that a
+    positive coupling forbids next to it or to an earlier position of its
+    group (the formulation's order and overlap penalties): non-decreasing, so
+    the compatible predecessors of a position form a prefix (as the line move's
+    dynamic programme needs). A line is *consistent* when each block's position
+    is at least the ``next_limit`` of the previous block's. ``has_prev`` /
+    ``has_next``: a unit has a previous / next group in its line; ``inner[c]``:
+    line ``c`` has a non-zero coupling between two of its blocks at starts that
+    a consistent placement can hold together (its line moves need the
+    Metropolis correction; never in the formulation).
     """
     sizes = np.diff(group_ptr)
     group_of = np.full(n, -1, np.int64)
@@ -302,10 +335,11 @@ def _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n):
     qdata = np.asarray(qdata, np.float64)
     keep = ~((group_of[irow] >= 0) & (group_of[irow] == group_of[icol]))
 
-    # the last group of each chain has no next group
-    has_next = np.zeros(len(sizes), bool)
+    # the last group of each line has no next group, the first no previous one
+    has_next = np.zeros(len(sizes), np.bool_)
     for c in range(len(chain_ptr) - 1):
         has_next[chain_ptr[c] : chain_ptr[c + 1] - 1] = True
+    has_prev = np.r_[False, has_next[:-1]] if len(sizes) else has_next.copy()
     limit = np.zeros(n, np.int64)  # indexed by variable
     for u, v in ((irow, icol), (icol, irow)):
         gu, gv = group_of[u], group_of[v]
@@ -315,29 +349,58 @@ def _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n):
     for grp in np.flatnonzero(has_next):
         lo, hi = group_ptr[grp], group_ptr[grp + 1]
         next_limit[lo:hi] = np.maximum.accumulate(next_limit[lo:hi])
-    return keep, next_limit
+
+    # lines with a non-zero coupling between two of their blocks on some consistent placement
+    chain_of = np.full(len(sizes), -1, np.int64)
+    chain_of[: chain_ptr[-1]] = np.repeat(np.arange(len(chain_ptr) - 1), np.diff(chain_ptr))
+    gu, gv = group_of[irow], group_of[icol]
+    pick = (gu >= 0) & (gv >= 0) & (gu != gv) & (chain_of[np.maximum(gu, 0)] == chain_of[np.maximum(gv, 0)])
+    pick &= qdata != 0
+    u, v = np.where(gu < gv, irow, icol)[pick], np.where(gu < gv, icol, irow)[pick]
+    g, last, m = group_of[u], group_of[v], position[u]  # m: earliest start of block g after u
+    alive = np.ones(len(u), bool)
+    while (step := alive & (g < last)).any():
+        m[step & (m >= sizes[g])] = -1
+        alive &= m >= 0
+        step &= alive
+        m[step] = next_limit[group_ptr[g[step]] + m[step]]
+        g = g + step
+    inner = np.zeros(len(chain_ptr) - 1, np.bool_)
+    inner[chain_of[group_of[v[alive & (position[v] >= m)]]]] = True
+    return keep, next_limit, has_prev, has_next, inner
+
+
+# -- compiled kernels. ``model`` packs the arrays built above: (linear, adj_ptr, adj_idx, adj_val,
+# group_ptr, group_vars, free, chain_ptr, next_limit, has_prev, has_next, inner).
 
 
 @numba.njit(cache=True)
-def _flip(v, delta_sign, field, adj_ptr, adj_idx, adj_val):
+def _flip(v, on, x, field, adj_ptr, adj_idx, adj_val):
+    """Set ``x[v]`` to ``on`` (a change), updating the local fields; returns the energy change."""
+    delta = field[v] if on else -field[v]
+    x[v] = on
+    sign = 1.0 if on else -1.0
     for k in range(adj_ptr[v], adj_ptr[v + 1]):
-        field[adj_idx[k]] += delta_sign * adj_val[k]
+        field[adj_idx[k]] += sign * adj_val[k]
+    return delta
 
 
 @numba.njit(cache=True)
-def _sweep(beta, x, field, current, energy, shift_probability, adj_ptr, adj_idx, adj_val, group_ptr,
-           group_vars, free):
-    """One proposal per unit; returns the new energy."""
+def _sweep(beta, x, field, current, energy, shift_probability, constrained, model):
+    """One Metropolis proposal per unit (block move or single flip); returns the new energy.
+
+    With ``constrained`` (line moves on), a block move that breaks more of the
+    order with the neighbouring blocks of its line than its current start does
+    is rejected: from a consistent line, every move that would leave the consistent set.
+    """
+    _, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, free, _, next_limit, has_prev, has_next, _ = model
     for g in range(len(group_ptr) - 1):
-        first = group_ptr[g]
-        size = group_ptr[g + 1] - first
+        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         if free[g]:
             v = group_vars[first]
             delta = field[v] if x[v] == 0 else -field[v]
             if delta <= 0.0 or np.random.random() < math.exp(-beta * delta):
-                x[v] = 1 - x[v]
-                _flip(v, 1.0 if x[v] == 1 else -1.0, field, adj_ptr, adj_idx, adj_val)
-                energy += delta
+                energy += _flip(v, 1 - x[v], x, field, adj_ptr, adj_idx, adj_val)
             continue
         if size < 2:
             continue
@@ -350,16 +413,23 @@ def _sweep(beta, x, field, current, energy, shift_probability, adj_ptr, adj_idx,
             pb = np.random.randint(size - 1)
             if pb >= pa:
                 pb += 1
-        a = group_vars[first + pa]
-        b = group_vars[first + pb]
+        if constrained:
+            broken = 0
+            if has_prev[g]:
+                lim = next_limit[group_ptr[g - 1] + current[g - 1]]
+                broken += (1 if pb < lim else 0) - (1 if pa < lim else 0)
+            if has_next[g]:
+                nxt = current[g + 1]
+                broken += 1 if nxt < next_limit[first + pb] else 0
+                broken -= 1 if nxt < next_limit[first + pa] else 0
+            if broken > 0:
+                continue
+        a, b = group_vars[first + pa], group_vars[first + pb]
         delta = field[b] - field[a]  # a and b are never coupled: intra-group couplings are dropped
         if delta <= 0.0 or np.random.random() < math.exp(-beta * delta):
-            x[a] = 0
-            _flip(a, -1.0, field, adj_ptr, adj_idx, adj_val)
-            x[b] = 1
-            _flip(b, 1.0, field, adj_ptr, adj_idx, adj_val)
+            energy += _flip(a, 0, x, field, adj_ptr, adj_idx, adj_val)
+            energy += _flip(b, 1, x, field, adj_ptr, adj_idx, adj_val)
             current[g] = pb
-            energy += delta
     return energy
 
 
@@ -369,64 +439,76 @@ def _sample_position(weight, lo, count):
     total = 0.0
     for i in range(count):
         total += weight[lo + i]
-    if not total > 0.0:
-        return -1
-    u = np.random.random() * total
+    u = np.random.random() * total if total > 0.0 else 0.0
+    last = -1
     for i in range(count):
-        u -= weight[lo + i]
-        if u <= 0.0 and weight[lo + i] > 0.0:
-            return i
-    for i in range(count - 1, -1, -1):  # rounding left u > 0: take the last possible one
         if weight[lo + i] > 0.0:
-            return i
-    return -1
+            last = i  # should rounding leave u > 0 at the end: the last possible one
+            u -= weight[lo + i]
+            if u <= 0.0:
+                return i
+    return last
 
 
 @numba.njit(cache=True)
-def _line_move(c, beta, x, field, current, energy, chain_ptr, group_ptr, group_vars, next_limit, adj_ptr,
-               adj_idx, adj_val, weight, prefix, chosen):
-    """Heat-bath move of a whole line: redraw all its block starts from the Boltzmann distribution.
+def _set_line(on, g0, g1, pos, shift, x, field, model):
+    """Turn start ``pos[g + shift]`` of each group ``g0 <= g < g1`` on (or off); returns the energy change."""
+    _, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, _, _, _, _, _, _ = model
+    delta = 0.0
+    for g in range(g0, g1):
+        delta += _flip(group_vars[group_ptr[g] + pos[g + shift]], on, x, field, adj_ptr, adj_idx, adj_val)
+    return delta
+
+
+@numba.njit(cache=True)
+def _line_field(g0, g1, pos, shift, field, group_ptr, group_vars):
+    total = 0.0
+    for g in range(g0, g1):
+        total += field[group_vars[group_ptr[g] + pos[g + shift]]]
+    return total
+
+
+@numba.njit(cache=True)
+def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen):
+    """Heat-bath move of line ``c`` among its consistent placements; returns the new energy.
 
     The line's blocks are taken out, then a new placement is drawn with
     probability proportional to ``exp(-beta * sum of the starts' local fields)``
-    over the placements whose consecutive blocks fit (``next_limit``), by a
-    forward pass of (normalised) partition sums and a backward draw; returns
-    the new energy. Should every weight underflow, the line keeps its placement.
+    over the consistent placements (``next_limit``), by a forward pass of
+    (normalised) partition sums and a backward draw. Couplings between blocks
+    of the line (0 on consistent placements of the formulation, where
+    ``inner[c]`` is False) are left out of that draw, so it is then accepted by
+    a Metropolis test on them: an independence proposal from the line's
+    conditional without them, exact for the conditional with them. Should
+    every weight underflow (which depends on the rest of the board only), the
+    line keeps its placement.
     """
-    g0 = chain_ptr[c]
-    g1 = chain_ptr[c + 1]
-    for g in range(g0, g1):
-        a = group_vars[group_ptr[g] + current[g]]
-        energy -= field[a]
-        x[a] = 0
-        _flip(a, -1.0, field, adj_ptr, adj_idx, adj_val)
+    _, _, _, _, group_ptr, group_vars, _, chain_ptr, next_limit, _, _, inner = model
+    g0, g1 = chain_ptr[c], chain_ptr[c + 1]
+    removed = _set_line(0, g0, g1, current, 0, x, field, model)
+    energy += removed
+    inner_old = -removed - _line_field(g0, g1, current, 0, field, group_ptr, group_vars) if inner[c] else 0.0
     # forward: weight[i] = share of the fitting placements of blocks g0..g that put block g at i
     ok = True
     for g in range(g0, g1):
-        first = group_ptr[g]
-        size = group_ptr[g + 1] - first
+        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         lowest = np.inf
         for p in range(size):
-            f = field[group_vars[first + p]]
-            if f < lowest:
-                lowest = f
+            lowest = min(lowest, field[group_vars[first + p]])
         if g > g0:
-            pfirst = group_ptr[g - 1]
-            psize = first - pfirst
+            pfirst, psize = group_ptr[g - 1], first - group_ptr[g - 1]
             prefix[0] = 0.0
             for a in range(psize):
                 prefix[a + 1] = prefix[a] + weight[pfirst + a]
-        total = 0.0
-        count = 0
+        total, count = 0.0, 0
         for p in range(size):
-            if g > g0:
-                while count < psize and next_limit[pfirst + count] <= p:
-                    count += 1
             # weights below e^-50 of the best are dropped: they would only feed
             # denormal numbers (very slow arithmetic) into the partition sums
             arg = beta * (field[group_vars[first + p]] - lowest)
             w = math.exp(-arg) if arg < 50.0 else 0.0
             if g > g0:
+                while count < psize and next_limit[pfirst + count] <= p:
+                    count += 1
                 w *= prefix[count]
                 if w < 1e-200:
                     w = 0.0
@@ -438,44 +520,43 @@ def _line_move(c, beta, x, field, current, energy, chain_ptr, group_ptr, group_v
         for p in range(size):
             weight[first + p] /= total
     # backward draw
-    if ok:
-        limit_count = group_ptr[g1] - group_ptr[g1 - 1]
-        for g in range(g1 - 1, g0 - 1, -1):
-            first = group_ptr[g]
-            if g < g1 - 1:
-                b = chosen[g + 1 - g0]
-                limit_count = 0
-                size = group_ptr[g + 1] - first
-                while limit_count < size and next_limit[first + limit_count] <= b:
-                    limit_count += 1
-            p = _sample_position(weight, first, limit_count)
-            if p < 0:
-                ok = False
-                break
-            chosen[g - g0] = p
+    limit_count = group_ptr[g1] - group_ptr[g1 - 1]
+    for g in range(g1 - 1, g0 - 1, -1):
+        if not ok:
+            break
+        first = group_ptr[g]
+        if g < g1 - 1:
+            limit_count, size = 0, group_ptr[g + 1] - first
+            while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
+                limit_count += 1
+        chosen[g - g0] = _sample_position(weight, first, limit_count)
+        ok = chosen[g - g0] >= 0
+    if not ok:
+        return energy + _set_line(1, g0, g1, current, 0, x, field, model)
+    rest = _line_field(g0, g1, chosen, -g0, field, group_ptr, group_vars) if inner[c] else 0.0
+    added = _set_line(1, g0, g1, chosen, -g0, x, field, model)
+    energy += added
+    d = added - rest - inner_old
+    if inner[c] and d > 1e-9 and np.random.random() >= math.exp(-beta * d):  # rejected: the old line returns
+        energy += _set_line(0, g0, g1, chosen, -g0, x, field, model)
+        return energy + _set_line(1, g0, g1, current, 0, x, field, model)
     for g in range(g0, g1):
-        p = chosen[g - g0] if ok else current[g]
-        v = group_vars[group_ptr[g] + p]
-        energy += field[v]
-        x[v] = 1
-        _flip(v, 1.0, field, adj_ptr, adj_idx, adj_val)
-        current[g] = p
+        current[g] = chosen[g - g0]
     return energy
 
 
 @numba.njit(cache=True)
-def _random_state(x, field, current, linear, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, free):
+def _random_state(x, field, current, model):
     """A random one-hot state; fills the local fields and returns the energy (without offset)."""
+    linear, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, free, _, _, _, _, _ = model
     x[:] = 0
     for g in range(len(group_ptr) - 1):
         first = group_ptr[g]
-        size = group_ptr[g + 1] - first
         if free[g]:
             x[group_vars[first]] = np.random.randint(2)
         else:
-            p = np.random.randint(size)
-            current[g] = p
-            x[group_vars[first + p]] = 1
+            current[g] = np.random.randint(group_ptr[g + 1] - first)
+            x[group_vars[first + current[g]]] = 1
     energy = 0.0
     for v in range(len(x)):
         f = linear[v]
@@ -488,61 +569,52 @@ def _random_state(x, field, current, linear, adj_ptr, adj_idx, adj_val, group_pt
 
 
 @numba.njit(cache=True)
-def _sample_reads(samples, sweeps_done, seeds, betas, num_sweeps, num_replicas, shift_probability, line_moves,
-                  target, linear, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, free, chain_ptr, next_limit):
-    n = len(linear)
-    n_chains = len(chain_ptr) - 1
-    weight = np.zeros(n, np.float64)
-    prefix = np.zeros(n + 1, np.float64)
-    chosen = np.zeros(len(group_ptr), np.int64)
-    n_units = len(group_ptr) - 1
-    R = num_replicas
-    x = np.zeros((R, n), np.int8)
-    field = np.zeros((R, n), np.float64)
-    current = np.zeros((R, n_units), np.int64)
-    energy = np.zeros(R, np.float64)
-    beta_of = np.zeros(R, np.float64)
-    for read in range(len(seeds)):
-        np.random.seed(seeds[read])
+def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, return_last, target, model,
+                 work):
+    """One read into ``out``; returns ``(sweeps done, sweeps after which it reached target or -1)``."""
+    x, field, current, energy, beta_of, weight, prefix, chosen = work
+    np.random.seed(seed)
+    R = x.shape[0]
+    n_chains = len(model[7]) - 1
+    constrained = line_moves > 0.0
+    for r in range(R):
+        energy[r] = _random_state(x[r], field[r], current[r], model)
+        if constrained:  # uniformly random consistent placements: line moves at beta = 0
+            for c in range(n_chains):
+                energy[r] = _line_move(c, 0.0, x[r], field[r], current[r], energy[r], model, weight, prefix,
+                                       chosen)
+        beta_of[r] = betas[r] if R > 1 else 0.0
+    best, done = energy.min(), 0
+    out[:] = x[np.argmin(energy)]
+    for s in range(num_sweeps):
+        if best <= target + 1e-9:
+            break
         for r in range(R):
-            energy[r] = _random_state(x[r], field[r], current[r], linear, adj_ptr, adj_idx, adj_val,
-                                      group_ptr, group_vars, free)
-            beta_of[r] = betas[r] if R > 1 else 0.0
-        best = energy[0]
-        best_r = 0
+            beta = betas[s] if R == 1 else beta_of[r]
+            xr, fr, cr = x[r], field[r], current[r]
+            e = _sweep(beta, xr, fr, cr, energy[r], shift_probability, constrained, model)
+            if constrained:
+                for c in range(n_chains):
+                    if line_moves >= 1.0 or np.random.random() < line_moves:
+                        e = _line_move(c, beta, xr, fr, cr, e, model, weight, prefix, chosen)
+            energy[r] = e
+            if e < best - 1e-9:
+                best = e
+                if not return_last:
+                    out[:] = xr
+        if R > 1:  # replica exchange between neighbouring temperatures
+            order = np.argsort(beta_of)
+            for i in range(R - 1):
+                r1, r2 = order[i], order[i + 1]
+                d = (beta_of[r1] - beta_of[r2]) * (energy[r1] - energy[r2])
+                if d >= 0.0 or np.random.random() < math.exp(d):
+                    beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
+                    order[i], order[i + 1] = r2, r1
+        done += 1
+    if return_last:  # the replica at beta_range[1]
+        last = 0
         for r in range(R):
-            if energy[r] < best:
-                best = energy[r]
-                best_r = r
-        samples[read] = x[best_r]
-        done = 0
-        for s in range(num_sweeps):
-            if best <= target + 1e-9:
-                break
-            for r in range(R):
-                beta = betas[s] if R == 1 else beta_of[r]
-                energy[r] = _sweep(beta, x[r], field[r], current[r], energy[r], shift_probability, adj_ptr,
-                                   adj_idx, adj_val, group_ptr, group_vars, free)
-                if line_moves > 0.0:
-                    for c in range(n_chains):
-                        if line_moves >= 1.0 or np.random.random() < line_moves:
-                            energy[r] = _line_move(c, beta, x[r], field[r], current[r], energy[r], chain_ptr,
-                                                   group_ptr, group_vars, next_limit, adj_ptr, adj_idx, adj_val,
-                                                   weight, prefix, chosen)
-                if energy[r] < best - 1e-9:
-                    best = energy[r]
-                    samples[read] = x[r]
-            if R > 1:  # replica exchange between neighbouring temperatures
-                order = np.argsort(beta_of)
-                for i in range(R - 1):
-                    r1 = order[i]
-                    r2 = order[i + 1]
-                    d = (beta_of[r1] - beta_of[r2]) * (energy[r1] - energy[r2])
-                    if d >= 0.0 or np.random.random() < math.exp(d):
-                        tmp = beta_of[r1]
-                        beta_of[r1] = beta_of[r2]
-                        beta_of[r2] = tmp
-                        order[i] = r2
-                        order[i + 1] = r1
-            done += 1
-        sweeps_done[read] = done
+            if R > 1 and beta_of[r] == betas[R - 1]:
+                last = r
+        out[:] = x[last]
+    return done, done if best <= target + 1e-9 else -1
