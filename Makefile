@@ -14,7 +14,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# torch (for the 'sb' extra) goes in first as its CPU build, so the test install never pulls the
+# CUDA packages (several GB) that an unpinned torch brings; pip finds the wheel through this machine's
+# find-links. Elsewhere, set TORCH_CPU to a CPU torch your index offers.
+TORCH_CPU ?= torch==2.13.0+cpu
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet '$(TORCH_CPU)'
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
