@@ -60,3 +60,13 @@ def test_command_prints_the_table(results, capsys):
     path, _ = results
     assert main(["table", str(path)]) == 0
     assert "sa/thermometer" in capsys.readouterr().out
+
+
+def test_readme_quotes_the_committed_study_table():
+    """The README's table is the one printed from results/study.json, not typed by hand."""
+    from conftest import ROOT
+
+    results = ROOT / "results" / "study.json"
+    if not results.exists():
+        pytest.skip("results/study.json is absent (make study writes it)")
+    assert study_table(results) in (ROOT / "README.md").read_text()

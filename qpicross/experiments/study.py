@@ -414,7 +414,8 @@ def plot_study(results: dict | str | os.PathLike, path: str | os.PathLike | None
         if not rungs:
             continue
         shift = 0.02 * (i - len(data["combinations"]) / 2)  # keep markers on the same rung apart
-        solved = [(where[r["puzzle"]] + shift, r["tts99_s"]) for r in rungs if r["status"] == "solved"]
+        # the line breaks at an unsolved rung (NaN), which is marked ✕ on the top line instead
+        solved = [(where[r["puzzle"]] + shift, r["tts99_s"] if r["status"] == "solved" else np.nan) for r in rungs]
         failed = [where[r["puzzle"]] + shift for r in rungs if r["status"] == "unsolved"]
         style = dict(color="black", linestyle="--" if combo["sampler"] == "shift" else ":", linewidth=1.6) \
             if combo.get("reference") else dict(linestyle="-", linewidth=1.2, color=plt.cm.tab20(i % 20))
