@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-ablation
+.PHONY: demo test install figures clean bench bench-ablation study
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# torch (for the 'sb' extra) goes in first as its CPU build, so the test install never pulls the
+# CUDA packages (several GB) that an unpinned torch brings; pip finds the wheel through this machine's
+# find-links. Elsewhere, set TORCH_CPU to a CPU torch your index offers.
+TORCH_CPU ?= torch==2.13.0+cpu
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet '$(TORCH_CPU)'
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
@@ -84,6 +89,13 @@ bench-ablation: $(VENV)/.installed
 	    --weights one_hot=16 --label sa-domain-wall-16 --csv results/ablation_sa_domain_wall_16.csv
 	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
 	    --weights one_hot=64 --label sa-domain-wall-64 --csv results/ablation_sa_domain_wall_64.csv
+
+# The formulation study (about 15 minutes on 2 cores): generic samplers x encodings, weights tuned on small
+# puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.
+study: $(VENV)/.installed-test
+	mkdir -p results figures
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.study run --workers 2 \
+	    --json results/study.json --plot figures/study.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -11,9 +11,10 @@ from conftest import ROOT
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_the_three_notebooks_are_there():
+def test_the_four_notebooks_are_there():
     names = [p.name for p in NOTEBOOKS]
-    assert names == ["01_formulation.ipynb", "02_penalty_tuning.ipynb", "03_scaling.ipynb"]
+    assert names == ["01_formulation.ipynb", "02_penalty_tuning.ipynb", "03_scaling.ipynb",
+                     "04_formulation_study.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

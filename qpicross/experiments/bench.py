@@ -339,7 +339,8 @@ def run_bench(
     if baseline and all(c.label != BASELINE.label for c in configs):
         configs = [BASELINE] + configs
     overrides = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget}.items() if v is not None}
-    seeds = np.random.SeedSequence(seed).generate_state(len(pairs) * len(configs)) if seed is not None else None
+    # 31-bit seeds: dwave-samplers SA refuses seeds >= 2**31 (though its message says 2**32)
+    seeds = np.random.SeedSequence(seed).generate_state(len(pairs) * len(configs)) >> 1 if seed is not None else None
     tasks = []
     for i, (source, puzzle) in enumerate(pairs):
         for j, config in enumerate(configs):

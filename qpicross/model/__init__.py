@@ -3,6 +3,7 @@
 * :mod:`qpicross.model.formulation` -- the q_row/q_col one-hot formulation (:func:`build_formulation`);
 * :mod:`qpicross.model.size` -- the size guard, from the clues, before building;
 * :mod:`qpicross.model.domain_wall` -- the domain-wall encoding of the same model;
+* :mod:`qpicross.model.thermometer` -- block starts in unary with 2-local order and coverage (for generic samplers);
 * :mod:`qpicross.model.cqm` -- the formulation as a constrained model (Leap's CQM solver);
 * :mod:`qpicross.model.export` -- files for other annealers (json, bqm, coo, cqm).
 """
@@ -17,6 +18,7 @@ from qpicross.model.formulation import (
     enumerate_starts,
     placement_windows,
 )
+from qpicross.model.thermometer import ThermometerModel, thermometer_bqm
 from qpicross.model.size import ModelTooLargeError, check_size, estimate_size, max_couplers_limit
 
 __all__ = [
@@ -34,4 +36,6 @@ __all__ = [
     "DomainWallModel",
     "domain_wall_bqm",
     "to_one_hot_sampleset",
+    "ThermometerModel",
+    "thermometer_bqm",
 ]

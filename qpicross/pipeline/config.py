@@ -30,9 +30,9 @@ from qpicross.model.formulation import PenaltyWeights
 
 __all__ = ["SolverConfig", "ENCODINGS", "Encoding", "MAX_READS", "MAX_SWEEPS"]
 
-Encoding = Literal["one_hot", "domain_wall"]
+Encoding = Literal["one_hot", "domain_wall", "thermometer"]
 #: Encodings of the block starts that a configuration may anneal.
-ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall")
+ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall", "thermometer")
 #: Upper bounds on reads and sweeps per read: far beyond any useful run, they stop a typo from
 #: allocating terabytes (a run is bounded in time by ``time_budget``).
 MAX_READS = 10_000_000
@@ -47,9 +47,10 @@ class SolverConfig:
 
     Attributes:
         sampler: A registry name (:data:`qpicross.samplers.SAMPLERS`) or any :class:`dimod.Sampler`.
-        encoding: ``"one_hot"`` (the formulation's start variables) or
-            ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`; samples are
-            mapped back to start variables before they are judged).
+        encoding: ``"one_hot"`` (the formulation's start variables),
+            ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`) or ``"thermometer"``
+            (:mod:`qpicross.model.thermometer`); samples are mapped back to start
+            variables before they are judged.
         weights: Penalty weights.
         bounds: ``"stacking"`` or ``"published"`` variable pruning
             (:func:`~qpicross.model.formulation.build_formulation`).
@@ -116,7 +117,7 @@ class SolverConfig:
             raise ValueError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
         if self.encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
-        if self.encoding == "domain_wall" and self.presolve:
+        if self.encoding != "one_hot" and self.presolve:
             raise ValueError("presolve works on the one-hot encoding only; drop presolve or use one_hot")
         if self.bounds not in ("stacking", "published"):
             raise ValueError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")

@@ -58,7 +58,7 @@ class AnnealResult:
         presolve: What line-logic presolve did (None when off): ``variables_before``,
             ``variables_after``, ``variables_annealed`` (0 when logic settled every cell),
             ``cells_settled``, ``fraction_settled``, ``solved_by_logic``, ``contradiction``, ``presolve_s``.
-        sampled_bqm: The model the sampler saw (a domain-wall BQM, or the one-hot BQM).
+        sampled_bqm: The model the sampler saw (a domain-wall or thermometer BQM, or the one-hot BQM).
     """
 
     puzzle: Puzzle
@@ -202,6 +202,11 @@ def run(
 
         wall_model = domain_wall_bqm(formulation, config.weights)
         sampled = wall_model.bqm
+    elif config.encoding == "thermometer":
+        from qpicross.model.thermometer import thermometer_bqm
+
+        wall_model = thermometer_bqm(formulation, config.weights)
+        sampled = wall_model.bqm
     t1 = time.perf_counter()
     if on_built is not None:
         on_built(formulation, sampled)
@@ -328,7 +333,7 @@ def anneal(
         weights: Penalty weights (all 1 by default).
         bounds: Variable pruning, see :func:`~qpicross.model.formulation.build_formulation`.
         presolve: Fix what line logic settles first (:class:`~qpicross.classical.presolve.PresolveComposite`).
-        encoding: ``"one_hot"`` or ``"domain_wall"``.
+        encoding: ``"one_hot"``, ``"domain_wall"`` or ``"thermometer"``.
         time_budget: Seconds of sampling after which no further chunk of reads starts.
         **sampler_options: Other sampler parameters (``num_replicas=8``, ``target_energy=0``, ...).
     """

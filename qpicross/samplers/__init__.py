@@ -4,7 +4,9 @@
 * :mod:`qpicross.samplers.structured` -- :class:`BlockShiftSampler`, the constraint-preserving annealer;
 * :mod:`qpicross.samplers.exact` -- :class:`GroundStateExactSolver` (small models only);
 * :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE, registered here
-  without importing their SDKs.
+  without importing their SDKs;
+* :mod:`qpicross.samplers.peers` -- other libraries' generic annealers (OpenJij SA/SQA, simulated
+  bifurcation, steepest descent, dwave-hybrid PT/PA), registered here the same way.
 
 Examples:
     >>> from qpicross.samplers import SAMPLERS
@@ -14,6 +16,7 @@ Examples:
 
 from qpicross.samplers.cloud import register_cloud_samplers
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
+from qpicross.samplers.peers import register_peer_samplers
 from qpicross.samplers.registry import (
     SAMPLERS,
     SamplerEntry,
@@ -37,3 +40,4 @@ __all__ = [
 ]
 
 register_cloud_samplers()
+register_peer_samplers()

@@ -1,0 +1,164 @@
+"""Every encoding a generic sampler may anneal keeps the formulation's promise, proven exhaustively.
+
+For the thermometer encoding, the domain-wall encoding and the one-hot model reduced by
+presolve: enumerate every assignment of small puzzles' BQMs with ``dimod.ExactSolver``; the
+zero-energy assignments are exactly the solutions (one to one), and every other assignment
+costs at least the smallest weight the encoding uses.
+"""
+
+import dimod
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from qpicross import PenaltyWeights, Puzzle, SolverConfig, anneal, build_formulation, check, load_puzzle
+from qpicross.classical.presolve import fix_variables, presolve
+from qpicross.model.domain_wall import domain_wall_bqm
+from qpicross.model.thermometer import THERMOMETER_TERMS, thermometer_bqm
+
+from conftest import INSTANCES
+from test_formulation import SMALL_PUZZLES, all_solutions
+
+SKEWED = PenaltyWeights(one_hot=2.5, at_most_one=0.5, order=3, match=0.75)
+
+
+def assert_ground_states_are_solutions(puzzle, formulation, bqm, to_one_hot, smallest_weight):
+    """Zero energy <=> a solution, one to one; everything else >= ``smallest_weight``."""
+    assert 0 < bqm.num_variables <= 20, "keep the exhaustive tests small"
+    sampleset = dimod.ExactSolver().sample(bqm)
+    samples = np.asarray(sampleset.record.sample)[:, [list(sampleset.variables).index(v) for v in bqm.variables]]
+    energies = np.asarray(sampleset.record.energy)
+    zero = np.isclose(energies, 0.0, atol=1e-9)
+    one_hot = to_one_hot(samples[zero])
+    boards = formulation.boards(one_hot, "row")
+    for k in range(len(boards)):
+        assert check(puzzle, boards[k]) == []
+        assert (boards[k] == formulation.boards(one_hot[k:k + 1], "col")[0]).all()
+    solutions = all_solutions(puzzle)
+    assert zero.sum() == len(solutions) > 0
+    assert {b.tobytes() for b in boards} == {np.asarray(s, np.uint8).tobytes() for s in solutions}
+    if (~zero).any():
+        assert energies[~zero].min() >= smallest_weight - 1e-9
+
+
+def used_smallest(weights, names):
+    return min(getattr(weights, n) for n in names)
+
+
+# -- thermometer ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bounds", ["stacking", "published"])
+@pytest.mark.parametrize("name", sorted(SMALL_PUZZLES))
+@pytest.mark.parametrize("weights", [PenaltyWeights(), SKEWED])
+def test_thermometer_ground_states_are_exactly_the_solutions(name, bounds, weights):
+    puzzle = SMALL_PUZZLES[name]
+    formulation = build_formulation(puzzle, bounds=bounds)
+    model = thermometer_bqm(formulation, weights)
+    if model.bqm.num_variables == 0:
+        pytest.skip("every block has one start: nothing to enumerate")
+    assert_ground_states_are_solutions(puzzle, formulation, model.bqm, model.to_one_hot,
+                                       used_smallest(weights, set(THERMOMETER_TERMS.values())))
+
+
+def test_thermometer_is_smaller_than_one_hot_at_scale():
+    f = build_formulation(load_puzzle(INSTANCES / "boat12.px"))
+    model = thermometer_bqm(f)
+    assert model.bqm.num_variables < f.num_variables
+    assert model.bqm.num_interactions < f.bqm().num_interactions
+
+
+boards = st.integers(1, 8).flatmap(
+    lambda r: st.integers(1, 8).flatmap(
+        lambda c: st.lists(st.lists(st.integers(0, 1), min_size=c, max_size=c), min_size=r, max_size=r)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards, st.sampled_from(["stacking", "published"]), st.integers(0, 2**32 - 1))
+def test_thermometer_planted_board_round_trip(board, bounds, seed):
+    """A planted board's code has energy 0 and maps back to its start variables; also with known cells."""
+    board = np.array(board, np.int8)
+    puzzle = Puzzle.from_board(board)
+    known = None
+    if seed % 2:  # prune by some cells of the solution (fixed blocks become constants)
+        known = np.where(np.random.default_rng(seed).random(board.shape) < 0.5, board, -1)
+    f = build_formulation(puzzle, bounds=bounds, known=known)
+    model = thermometer_bqm(f, SKEWED)
+    one_hot = f.sample_from_board(board) if not f.fixed_labels else {
+        v: x for v, x in build_formulation(puzzle, bounds=bounds).sample_from_board(board).items() if v in f.labels}
+    bits = model.from_one_hot(one_hot)
+    assert model.bqm.energy(bits) == pytest.approx(0.0) if bits else model.bqm.offset == pytest.approx(0.0)
+    back = model.to_one_hot([[bits[v] for v in model.bqm.variables]])[0]
+    assert back.tolist() == [one_hot[v] for v in f.labels]
+
+
+def test_thermometer_run_solves_house8_with_plain_sa():
+    result = anneal(load_puzzle(INSTANCES / "house8.px"), SolverConfig(encoding="thermometer", num_reads=5,
+                                                                       num_sweeps=1000, seed=3))
+    assert result.solved
+    assert result.sampled_bqm.num_variables < result.bqm.num_variables
+    dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)
+
+
+def test_thermometer_refuses_presolve():
+    with pytest.raises(ValueError, match="one-hot encoding only"):
+        SolverConfig(encoding="thermometer", presolve=True).validate()
+
+
+# -- domain wall ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bounds", ["stacking", "published"])
+@pytest.mark.parametrize("name", sorted(SMALL_PUZZLES))
+def test_domain_wall_ground_states_are_the_solutions_with_a_strong_wall(name, bounds):
+    """With the wall weight at 4 (others 1) the promise holds on every small puzzle."""
+    puzzle = SMALL_PUZZLES[name]
+    formulation = build_formulation(puzzle, bounds=bounds)
+    weights = PenaltyWeights(one_hot=4)
+    model = domain_wall_bqm(formulation, weights)
+    if not 0 < model.bqm.num_variables <= 20:
+        pytest.skip("nothing to enumerate, or too large")
+    assert_ground_states_are_solutions(puzzle, formulation, model.bqm, model.to_one_hot, 1.0)
+
+
+@pytest.mark.parametrize("wall, name, bounds", [(1, "3x4", "stacking"), (1, "3x3 corner", "stacking"),
+                                                (2, "3x4", "published")])
+def test_domain_wall_with_a_weak_wall_breaks_the_promise(wall, name, bounds):
+    """Broken walls read as q = -1 make order / at-most-one products negative: energy <= 0 off the solutions.
+
+    This is why the study tunes the domain-wall weight and why the thermometer encoding exists.
+    """
+    puzzle = SMALL_PUZZLES[name]
+    formulation = build_formulation(puzzle, bounds=bounds)
+    model = domain_wall_bqm(formulation, PenaltyWeights(one_hot=wall))
+    energies = dimod.ExactSolver().sample(model.bqm).record.energy
+    assert np.isclose(energies, 0).sum() + (energies < -1e-9).sum() > len(all_solutions(puzzle))
+
+
+# -- one-hot reduced by presolve ---------------------------------------------------------
+
+#: Puzzles that line logic settles only in part (the reduced model still has variables).
+PARTLY_SETTLED = {
+    "4x4": Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"]),
+    "4x3": Puzzle.from_board(["###", ".#.", "##.", ".##"]),
+    "3x4": Puzzle.from_board([".##.", "..##", "..##"]),
+    "3x3 corners": Puzzle.from_board(["..#", "...", "#.."]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARTLY_SETTLED))
+@pytest.mark.parametrize("weights", [PenaltyWeights(), SKEWED])
+def test_presolved_ground_states_are_exactly_the_solutions(name, weights):
+    puzzle = PARTLY_SETTLED[name]
+    formulation = build_formulation(puzzle)
+    found = presolve(formulation)
+    assert not found.logic.solved and 0 < len(found.fixed) < formulation.num_variables
+    reduced = fix_variables(formulation.bqm(weights), found.fixed)
+
+    def to_one_hot(samples):
+        full = np.zeros((len(samples), formulation.num_variables), np.int8)
+        index = {v: i for i, v in enumerate(formulation.labels)}
+        for v, x in found.fixed.items():
+            full[:, index[v]] = x
+        full[:, [index[v] for v in reduced.variables]] = samples
+        return full
+
+    assert_ground_states_are_solutions(puzzle, formulation, reduced, to_one_hot, weights.smallest)

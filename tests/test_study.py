@@ -1,0 +1,72 @@
+"""The formulation study (qpicross.experiments.study) on a tiny ladder: JSON, table, figure, command."""
+
+import json
+
+import pytest
+
+from qpicross.experiments.study import COMBINATIONS, LADDER, Combination, main, plot_study, run_study, study_table
+
+TINY = [r for r in LADDER if r.label in ("5x5", "smile7")]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "study.json"
+    combos = [Combination("sa", "thermometer", sweeps=(200,), grid="order=1:2:2", reads=10, tune_on=("house8",)),
+              Combination("sa", "one_hot", sweeps=(100,), reads=10)]
+    data = run_study(combos, TINY, budget_s=0.5, tune_reads=3, path=path)
+    return path, data
+
+
+def test_study_writes_every_rung_of_every_combination(results):
+    path, data = results
+    saved = json.loads(path.read_text())
+    assert [c["label"] for c in saved["combinations"]] == ["sa/thermometer", "sa/one_hot", "exact (SAT)"]
+    thermo = saved["combinations"][0]
+    assert thermo["tuning"]["puzzles"] == ["house8"] and len(thermo["tuning"]["points"]) == 2
+    assert [r["puzzle"] for r in thermo["rungs"]] == ["5x5", "smile7"]
+    assert all(r["status"] == "solved" and r["tts99_s"] > 0 for r in thermo["rungs"])
+    assert saved["combinations"][1]["tuning"] is None
+
+
+def test_table_quotes_the_results(results):
+    path, data = results
+    table = study_table(path)
+    assert table.splitlines()[0].startswith("| sampler / encoding |")
+    row = next(line for line in table.splitlines() if line.startswith("| sa/thermometer"))
+    assert "smile7 (7×7)" in row
+
+
+def test_plot(results, tmp_path):
+    _, data = results
+    fig = plot_study(data, tmp_path / "study.png")
+    assert (tmp_path / "study.png").stat().st_size > 0 and fig.axes
+
+
+def test_unsolved_rungs_stop_the_climb(tmp_path):
+    hopeless = Combination("sa", "one_hot", sweeps=(1,), reads=2)  # one sweep never solves smile7 or house8
+    rungs = [r for r in LADDER if r.label in ("house8", "star10", "boat12")]
+    data = run_study([hopeless], rungs, budget_s=0.2, exact=False)
+    statuses = [r["status"] for r in data["combinations"][0]["rungs"]]
+    assert statuses == ["unsolved", "unsolved", "not tried"]
+
+
+def test_every_combination_is_a_valid_configuration():
+    for combo in COMBINATIONS:
+        combo.config().validate()
+
+
+def test_command_prints_the_table(results, capsys):
+    path, _ = results
+    assert main(["table", str(path)]) == 0
+    assert "sa/thermometer" in capsys.readouterr().out
+
+
+def test_readme_quotes_the_committed_study_table():
+    """The README's table is the one printed from results/study.json, not typed by hand."""
+    from conftest import ROOT
+
+    results = ROOT / "results" / "study.json"
+    if not results.exists():
+        pytest.skip("results/study.json is absent (make study writes it)")
+    assert study_table(results) in (ROOT / "README.md").read_text()
