@@ -254,3 +254,115 @@ def test_target_energy_records_sweeps_and_seconds_per_read(letter_bqm):
     assert ss.info["sweeps_to_target"] == ss.info["time_to_target_s"] == [math.inf] * 3
     assert ss.info["sweeps"] == [7] * 3
     assert "sweeps_to_target" not in BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=1).info
+
+
+# The self-tuning schedule (Luby restarts of tempering) and the in-read controls.
+
+
+def test_luby_sequence_is_the_published_one():
+    from qpicross.samplers.structured import luby
+
+    terms = [luby(k) for k in range(1, 64)]
+    for power in range(1, 7):  # the (2^p - 1)-th term is 2^(p-1) and the prefix sums to p 2^(p-1)
+        assert terms[2**power - 2] == 2 ** (power - 1)
+        assert sum(terms[: 2**power - 1]) == power * 2 ** (power - 1)
+    assert terms[:15] == terms[:7] + terms[:7] + [8]
+    with pytest.raises(ValueError):
+        luby(0)
+
+
+@pytest.mark.parametrize("total, unit", [(1, 250), (1000, 250), (123_457, 250), (5000, 7)])
+def test_restart_plan_spends_exactly_the_budget_with_bounded_ladders(total, unit):
+    from qpicross.samplers.structured import luby, restart_plan
+
+    plan = restart_plan(total, unit, (2.0, 5.0))
+    assert sum(sweeps for _, sweeps in plan) == total
+    for k, (betas, sweeps) in enumerate(plan[:-1], start=1):
+        assert sweeps == unit * luby(k)
+        assert 4 <= len(betas) <= 12 and betas[-1] == pytest.approx(5.0) and betas[0] <= 2.0
+        assert np.all(np.diff(betas) > 0)
+    longest = max(plan, key=lambda step: step[1])
+    assert longest[0][0] == min(betas[0] for betas, _ in plan)  # the longest restart has the hottest top
+
+
+def test_schedule_auto_is_luby_unless_a_ladder_is_given(letter_bqm):
+    _, bqm = letter_bqm
+    sampler = BlockShiftSampler()
+    assert sampler.sample(bqm, num_reads=1, num_sweeps=10, seed=1).info["schedule"] == "luby"
+    assert sampler.sample(bqm, num_reads=1, num_sweeps=10, seed=1, num_replicas=2).info["schedule"] == "fixed"
+    assert sampler.sample(bqm, num_reads=1, num_sweeps=10, seed=1, beta_range=(1, 2)).info["schedule"] == "fixed"
+    with pytest.raises(ValueError, match="schedule"):
+        sampler.sample(bqm, num_reads=1, schedule="nosuch")
+    with pytest.raises(ValueError, match="restart_sweeps"):
+        sampler.sample(bqm, num_reads=1, restart_sweeps=0)
+
+
+def test_luby_reads_spend_their_sweeps_across_restarts(letter_bqm):
+    _, bqm = letter_bqm
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=1000, restart_sweeps=30, target_energy=-1, seed=4)
+    assert ss.info["sweeps"] == [1000] * 3  # unreachable target: the whole budget, over many restarts
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    ss = BlockShiftSampler().sample(bqm, num_reads=5, target_energy=0, seed=4)
+    assert np.all(ss.record.energy == 0) and ss.info["sweeps"] == ss.info["sweeps_to_target"]
+    again = BlockShiftSampler().sample(bqm, num_reads=5, target_energy=0, seed=4)
+    assert np.array_equal(ss.record.sample, again.record.sample) and ss.info["sweeps"] == again.info["sweeps"]
+
+
+def test_luby_default_solves_the_star(shared_instances):
+    from qpicross import load_puzzle
+
+    puzzle = load_puzzle(STAR)
+    result = anneal(puzzle, num_reads=3, seed=0)  # no ladder, no sweeps: the defaults
+    assert result.solved and not check(puzzle, result.board)
+
+
+@pytest.fixture
+def slow_read(monkeypatch):
+    """A read far longer than the polling interval, polled every millisecond."""
+    from qpicross.samplers import structured
+
+    monkeypatch.setattr(structured, "PROGRESS_INTERVAL_S", 0.001)
+    f = build_formulation(Puzzle([[1, 1, 1, 1]] * 12, [[1, 1, 1, 1]] * 12))
+    return f.bqm(), {"lines": f.one_hot_lines(), "num_sweeps": 10**8, "target_energy": -1}  # never reached
+
+
+def test_progress_reports_during_a_read_and_ctrl_c_stops_it_with_the_best_state(slow_read):
+    bqm, params = slow_read
+    calls = []
+
+    def progress(sweeps, energy):
+        calls.append((sweeps, energy))
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
+
+    ss = BlockShiftSampler().sample(bqm, num_reads=5, seed=0, progress=progress, **params)
+    assert len(calls) == 3 and all(energy < math.inf for _, energy in calls[1:])
+    assert ss.info["interrupted"] and len(ss) == 1 and ss.info["sweeps"][0] < 10**8
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    assert ss.first.energy <= calls[-1][1] + 1e-9
+
+
+def test_time_budget_stops_a_running_read(slow_read):
+    bqm, params = slow_read
+    ss = BlockShiftSampler().sample(bqm, num_reads=4, seed=0, time_budget=0.3, **params)
+    assert ss.info["timed_out"] and not ss.info["interrupted"] and len(ss) == 1
+    assert ss.info["timing"]["sample_s"] < 5 and ss.info["sweeps_to_target"] == [math.inf]
+    with pytest.raises(ValueError, match="time_budget"):
+        BlockShiftSampler().sample(bqm, num_reads=1, time_budget=0)
+
+
+def test_registry_passes_budget_and_progress_into_reads_and_keeps_interrupted_reads(slow_read):
+    bqm, params = slow_read
+    ss = sample(bqm, "shift", num_reads=50, seed=0, time_budget=0.3, **params)
+    assert ss.info["stopped_by_budget"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 5
+
+    seen = []
+
+    def progress(done, total, best):
+        seen.append((done, total, best))
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    ss = sample(bqm, "shift", num_reads=50, seed=0, progress=progress, **params)
+    assert seen[0] == (0, 50, math.inf) and all(total == 50 for _, total, _ in seen)
+    assert len(ss) == 1 and ss.info["interrupted"]

@@ -217,8 +217,8 @@ def run(
 
         sampler = PresolveComposite(sampler)
     options = config.sampler_options
-    if config.stop_when_solved and "target_energy" in sampler.parameters:
-        options.setdefault("target_energy", 0.0)  # a read that found a solution stops there
+    if config.encoding == "one_hot" and "target_energy" in sampler.parameters:
+        options.setdefault("target_energy", 0.0)  # the ground-state energy: a read that found it stops there
     _check_options(sampler, options, config.sampler_name)
     _check_exhaustive(sampler, sampled)
     structure = _structure_parameters(sampler, formulation, wall_model)

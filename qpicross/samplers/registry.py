@@ -153,7 +153,8 @@ def sample(
         beta_range: ``(hot, cold)`` inverse temperatures (SA).
         progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each chunk.
         chunks: Override the number of chunks (without a budget).
-        time_budget: Seconds of sampling after which no further chunk starts.
+        time_budget: Seconds of sampling after which no further chunk starts (samplers that take a
+            ``time_budget`` themselves, like the structured annealer, also stop the running read).
         stop_at_energy: Stop once a read reaches this energy.
 
     Returns:
@@ -211,6 +212,11 @@ def sample(
                 chunk_params["num_reads"] = size
             if "seed" in chunk_params and seed_sequence is not None and (sizes is None or len(sizes) > 1):
                 chunk_params["seed"] = int(seed_sequence.spawn(1)[0].generate_state(1)[0] >> 1)
+            if time_budget is not None and "time_budget" in sampler.parameters:  # the budget also ends a read
+                chunk_params["time_budget"] = max(time_budget - (time.perf_counter() - start), 1e-3)
+            if progress is not None and "progress" in sampler.parameters:  # in-read updates (structured annealer)
+                chunk_params["progress"] = lambda sweeps, energy, done=done: progress(done, num_reads,
+                                                                                      min(best, energy))
             parts.append(sampler.sample(bqm, **chunk_params))
             done += len(parts[-1]) if "num_reads" in sampler.parameters else size
             if len(parts[-1]):
@@ -219,6 +225,11 @@ def sample(
                 progress(min(done, num_reads), num_reads, best)
             if stop_at_energy is not None and best <= stop_at_energy + 1e-9:
                 reached = True
+                break
+            if parts[-1].info.get("interrupted"):  # Ctrl-C inside the sampler, which kept its reads
+                raise KeyboardInterrupt
+            if parts[-1].info.get("timed_out"):  # the budget ran out inside a read
+                stopped = True
                 break
             if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
                 break

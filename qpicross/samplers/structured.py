@@ -54,15 +54,24 @@ Examples:
 from __future__ import annotations
 
 import math
+import threading
 import time
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import dimod
 import numba
 import numpy as np
 
-__all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines"]
+__all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines", "luby", "restart_plan",
+           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
+
+#: The Luby schedule's default unit (sweeps of its shortest restarts).
+RESTART_SWEEPS = 250
+#: Default sweep budget of one read under the Luby schedule (all its restarts together).
+MAX_RESTART_SWEEPS = 200_000
+#: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
+PROGRESS_INTERVAL_S = 0.5
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -139,7 +148,8 @@ class BlockShiftSampler(dimod.Sampler):
     @property
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
-                 "line_moves", "lines", "groups", "target_energy", "return_state")
+                 "line_moves", "lines", "groups", "target_energy", "return_state", "schedule", "restart_sweeps",
+                 "progress", "time_budget")
         return {name: [] for name in names}
 
     @property
@@ -149,23 +159,27 @@ class BlockShiftSampler(dimod.Sampler):
                  "line": "heat-bath redraw of a line among the placements consistent with its clue"}
         targets = {"line_moves=0": "exp(-beta E) over the one-hot states",
                    "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)"}
-        return {"moves": moves, "targets": targets, "schedules": ["anneal", "tempering"]}
+        return {"moves": moves, "targets": targets, "schedules": ["anneal", "tempering", "luby restarts of tempering"]}
 
     def sample(
         self,
         bqm: dimod.BinaryQuadraticModel,
         *,
         num_reads: int = 10,
-        num_sweeps: int = 1000,
+        num_sweeps: int | None = None,
         seed: int | None = None,
         beta_range: tuple[float, float] | None = None,
-        num_replicas: int = 4,
+        num_replicas: int | None = None,
         shift_probability: float = 0.5,
         line_moves: float = 1.0,
         lines: Sequence[Sequence[Sequence[Hashable]]] | None = None,
         groups: Sequence[Sequence[Hashable]] | None = None,
         target_energy: float | None = None,
         return_state: str = "best",
+        schedule: str = "auto",
+        restart_sweeps: int = RESTART_SWEEPS,
+        progress: Callable[[int, float], None] | None = None,
+        time_budget: float | None = None,
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -173,13 +187,14 @@ class BlockShiftSampler(dimod.Sampler):
         Args:
             bqm: The model (any vartype; spins are handled through the binary form).
             num_reads: Independent reads (restarts).
-            num_sweeps: Sweeps per read; a sweep proposes one move per group and free variable, then
-                line moves (per replica with tempering).
+            num_sweeps: Sweeps per read (with ``schedule="luby"``: in all its restarts together; default
+                1000 for ``"fixed"``, :data:`MAX_RESTART_SWEEPS` for ``"luby"``); a sweep proposes one
+                move per group and free variable, then line moves (per replica with tempering).
             seed: Random seed (0 <= seed < 2**32); the same seed gives the same samples.
             beta_range: ``(hot, cold)`` inverse temperatures (default: :func:`default_beta_range`).
             num_replicas: 1: annealing, geometric from ``beta_range[0]`` to ``beta_range[1]`` over the
-                sweeps; more (default 4): parallel tempering, replicas at fixed inverse temperatures
-                geometric over ``beta_range``, neighbours swapped after every sweep.
+                sweeps; more (default 4 with a fixed schedule): parallel tempering, replicas at fixed
+                inverse temperatures geometric over ``beta_range``, neighbours swapped after every sweep.
             shift_probability: Chance that a block move shifts the block by one start.
             line_moves: Chance per sweep that each line is redrawn by a line move (0: never, and block
                 moves may then break the clue's order).
@@ -191,6 +206,16 @@ class BlockShiftSampler(dimod.Sampler):
             target_energy: Stop a read once it reaches this energy, and record when it did.
             return_state: ``"best"``: each read's lowest-energy state; ``"last"``: its final state
                 (with tempering, the replica at ``beta_range[1]``).
+            schedule: ``"fixed"``: one tempering run per read with ``num_replicas`` and ``beta_range``;
+                ``"luby"``: the self-tuning schedule (see :func:`restart_plan`): each read is a sequence
+                of independent tempering restarts whose lengths follow the Luby sequence, the ladder
+                widening with the length; ``"auto"`` (default): ``"luby"`` unless ``num_replicas`` or
+                ``beta_range`` is given.
+            restart_sweeps: The Luby schedule's unit: the length of its shortest restarts.
+            progress: Called about twice a second while a read runs, as ``progress(sweeps_done,
+                best_energy)`` (the read's sweeps so far and the best energy of the call so far).
+            time_budget: Seconds after which the call stops (the running read within a sweep, keeping
+                its best state) and returns the reads so far with ``info["timed_out"] = True``.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -203,8 +228,21 @@ class BlockShiftSampler(dimod.Sampler):
 
         Warns:
             UserWarning: When neither ``lines`` nor ``groups`` is given and the labels name no group.
+
+        On Ctrl-C the running read stops within a sweep and the reads so far (the
+        interrupted one included, with its best state) are returned with
+        ``info["interrupted"] = True``.
         """
         self.remove_unknown_kwargs(**kwargs)
+        if schedule not in ("auto", "fixed", "luby"):
+            raise ValueError(f"schedule must be 'auto', 'fixed' or 'luby', got {schedule!r}")
+        if schedule == "auto":
+            schedule = "fixed" if num_replicas is not None or beta_range is not None else "luby"
+        if num_sweeps is None:
+            num_sweeps = MAX_RESTART_SWEEPS if schedule == "luby" else 1000
+        num_replicas = 4 if num_replicas is None else num_replicas
+        if restart_sweeps < 1:
+            raise ValueError(f"restart_sweeps must be positive, got {restart_sweeps}")
         if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
             raise ValueError("num_reads and num_replicas must be positive and num_sweeps non-negative")
         if not 0 <= shift_probability <= 1:
@@ -238,32 +276,166 @@ class BlockShiftSampler(dimod.Sampler):
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
-        betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
-        R, units = num_replicas, len(group_ptr) - 1
-        work = (np.zeros((R, n), np.int8), np.zeros((R, n)), np.zeros((R, units), np.int64), np.zeros(R),
-                np.zeros(R), np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
+        if schedule == "luby":
+            plan = restart_plan(num_sweeps, restart_sweeps, (hot, cold))
+        else:
+            betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
+            plan = [(betas, num_sweeps)]
+        units = len(group_ptr) - 1
         samples = np.empty((num_reads, n), np.int8)
         sweeps_done = np.zeros(num_reads, np.int64)
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
-        last = return_state == "last"
-        args = (betas, num_sweeps, float(shift_probability), float(line_moves), last, target)
-        _sample_read(samples[0], seeds[0], *args[:1], 0, *args[2:], model, work)  # compiles outside the reads
+        params = (float(shift_probability), float(line_moves), return_state == "last", target)
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be positive, got {time_budget}")
+        runner = _ReadRunner(model, n, units, params, progress, binary.offset)
+        runner.warm_up(samples[0], seeds[0], plan[0][0])  # compiles outside the reads
         t1 = time.perf_counter()
-        for read in range(num_reads):  # a compiled call per read: honest per-read times, Ctrl-C between reads
+        runner.deadline = math.inf if time_budget is None else t0 + time_budget
+        drawn = num_reads
+        for read in range(num_reads):  # Python between reads and restarts: honest per-read times
             start = time.perf_counter()
-            sweeps_done[read], reached = _sample_read(samples[read], seeds[read], *args, model, work)
+            if read and start >= runner.deadline:
+                runner.timed_out, drawn = True, read
+                break
+            sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan)
             if reached >= 0:
                 seconds[read], to_target[read] = time.perf_counter() - start, reached
+            if runner.interrupted or runner.timed_out:
+                drawn = read + 1
+                break
+        samples, sweeps_done, to_target, seconds = (a[:drawn] for a in (samples, sweeps_done, to_target, seconds))
         t2 = time.perf_counter()
         if bqm.vartype is dimod.SPIN:
             samples = 2 * samples - 1
         sampleset = dimod.SampleSet.from_samples_bqm((samples, variables), bqm)
         sampleset.info["timing"] = {"preprocess_s": t1 - t0, "sample_s": t2 - t1}
         sampleset.info["sweeps"] = sweeps_done.tolist()
+        sampleset.info["schedule"] = schedule
+        sampleset.info["interrupted"] = runner.interrupted
+        sampleset.info["timed_out"] = runner.timed_out
         if target_energy is not None:
             sampleset.info["sweeps_to_target"] = [int(k) if math.isfinite(k) else math.inf for k in to_target]
             sampleset.info["time_to_target_s"] = seconds.tolist()
         return sampleset
+
+
+def luby(k: int) -> int:
+    """The ``k``-th term (``k >= 1``) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+
+    Restarting a randomised search after ``luby(k) * unit`` steps is within a
+    logarithmic factor of the best fixed restart length for *any* run-time
+    distribution (Luby, Sinclair & Zuckerman 1993), without knowing it.
+
+    >>> [luby(k) for k in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    power = 1
+    while (1 << power) - 1 < k:
+        power += 1
+    if k == (1 << power) - 1:
+        return 1 << (power - 1)
+    return luby(k - (1 << (power - 1)) + 1)
+
+
+def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> list[tuple[np.ndarray, int]]:
+    """The self-tuning schedule of one read: ``(betas, sweeps)`` of each restart, within ``total_sweeps``.
+
+    Restart ``k`` runs ``unit * luby(k)`` sweeps of parallel tempering. Short
+    restarts use the default ladder (4 replicas over ``beta_range``); a restart
+    ``2^j`` times longer than the unit gets ``2 j`` more replicas (at most 12) and
+    a hotter top, ``beta_range[0] / (1 + j / 2)``, so the rare long restarts are
+    the wide ladders hard puzzles need while easy puzzles are solved by the
+    many short ones. Nothing is tuned to a puzzle: the user never picks the
+    replicas or the temperatures.
+
+    >>> [(len(b), s) for b, s in restart_plan(2000, 250, (2.0, 5.0))]
+    [(4, 250), (4, 250), (6, 500), (4, 250), (4, 250), (6, 500)]
+    >>> betas, sweeps = restart_plan(10**4, 250, (2.0, 5.0))[6]  # luby(7) = 4: two doublings
+    >>> len(betas), sweeps, float(betas[0]), float(betas[-1])
+    (8, 1000, 1.0, 5.0)
+    """
+    hot, cold = beta_range
+    plan, used, k = [], 0, 1
+    while used < total_sweeps:
+        m = luby(k)
+        j = m.bit_length() - 1
+        sweeps = min(unit * m, total_sweeps - used)
+        replicas = min(4 + 2 * j, 12)
+        plan.append((np.geomspace(hot / (1 + j / 2), cold, replicas), sweeps))
+        used += sweeps
+        k += 1
+    return plan
+
+
+class _ReadRunner:
+    """Runs the compiled read in a worker thread, so Ctrl-C and progress reach the main thread at once."""
+
+    def __init__(self, model, n, units, params, progress, offset):
+        self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
+        self.offset = float(offset)
+        self.best = math.inf  # of the whole call, with the offset
+        self.stop = np.zeros(1, np.int8)
+        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of the call
+        self.interrupted = self.timed_out = False
+        self.deadline = math.inf
+        self._work = {}
+
+    def _buffers(self, replicas):
+        if replicas not in self._work:
+            n, units = self.n, self.units
+            self._work[replicas] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),
+                                    np.zeros((replicas, units), np.int64), np.zeros(replicas), np.zeros(replicas),
+                                    np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
+        return self._work[replicas]
+
+    def warm_up(self, out, seed, betas) -> None:
+        scratch = out.copy()
+        _sample_read(scratch, seed, betas, 0, *self.params, self.model, self._buffers(len(betas)), self.stop,
+                     self.status)
+
+    def read(self, out, seed, plan) -> tuple[int, int]:
+        """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``."""
+        done, best, scratch = 0, math.inf, np.empty_like(out)
+        rng = np.random.SeedSequence(int(seed))
+        for number, (betas, sweeps) in enumerate(plan):
+            restart_seed = int(seed) if number == 0 else int(rng.spawn(1)[0].generate_state(1)[0] >> 1)
+            result = self._run(scratch, restart_seed, betas, sweeps)
+            ran, reached = result
+            energy = self.status[1]
+            self.best = min(self.best, float(energy) + self.offset)
+            if number == 0 or energy < best:
+                best = energy
+                out[:] = scratch
+            if reached >= 0:
+                return done + ran, done + reached
+            done += ran
+            if self.interrupted or self.timed_out:
+                break
+        return done, -1
+
+    def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
+        box = []
+        work = self._buffers(len(betas))
+        self.status[:] = (0.0, math.inf)
+        thread = threading.Thread(target=lambda: box.append(
+            _sample_read(out, seed, betas, sweeps, *self.params, self.model, work, self.stop, self.status)))
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(PROGRESS_INTERVAL_S)
+                if thread.is_alive() and time.perf_counter() >= self.deadline:
+                    self.stop[0] = 1  # the compiled loop checks it every sweep
+                    self.timed_out = True
+                if self.progress is not None and thread.is_alive():
+                    self.progress(int(self.status[0]), min(self.best, float(self.status[1]) + self.offset))
+        except KeyboardInterrupt:
+            self.stop[0] = 1  # the compiled loop checks it every sweep
+            thread.join()
+            self.interrupted = True
+        return box[0]
 
 
 def _units(lines, index, n):
@@ -568,9 +740,9 @@ def _random_state(x, field, current, model):
     return energy
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, return_last, target, model,
-                 work):
+                 work, stop, status):
     """One read into ``out``; returns ``(sweeps done, sweeps after which it reached target or -1)``."""
     x, field, current, energy, beta_of, weight, prefix, chosen = work
     np.random.seed(seed)
@@ -586,8 +758,9 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, re
         beta_of[r] = betas[r] if R > 1 else 0.0
     best, done = energy.min(), 0
     out[:] = x[np.argmin(energy)]
+    status[1] = best
     for s in range(num_sweeps):
-        if best <= target + 1e-9:
+        if best <= target + 1e-9 or stop[0] != 0:
             break
         for r in range(R):
             beta = betas[s] if R == 1 else beta_of[r]
@@ -600,6 +773,7 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, re
             energy[r] = e
             if e < best - 1e-9:
                 best = e
+                status[1] = e
                 if not return_last:
                     out[:] = xr
         if R > 1:  # replica exchange between neighbouring temperatures
@@ -611,6 +785,7 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, re
                     beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
                     order[i], order[i + 1] = r2, r1
         done += 1
+        status[0] = done
     if return_last:  # the replica at beta_range[1]
         last = 0
         for r in range(R):
