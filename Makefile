@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-ablation study
+.PHONY: demo test install figures clean bench bench-pure bench-tournament bench-ablation readme study
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,58 +37,55 @@ test: $(VENV)/.installed-test
 figures: $(VENV)/.installed-test
 	$(BIN)/python -m qpicross.experiments.figures figures $(FIGURE_ARGS)
 
-# Annealing benchmarks behind the README's "Results: annealing at scale" (about 30 minutes
-# on 2 cores). They read the puzzle collections from SHARED, never copied into the repository.
+# Annealing benchmarks behind the README's results. Every line runs `qpicross anneal`'s default settings
+# (the structured annealer, self-tuning schedule, each read stopping at the ground state) unless it says
+# otherwise, writes results/*.json (with the commit, machine and load average), and `make readme` then
+# rewrites the README's generated tables from those files. Puzzle collections are read from SHARED,
+# never copied into the repository.
 SHARED       ?= ../shared/instances
 TOURNAMENT   := $(SHARED)/external/NonogramRecord/question
-BENCH_PURE   := instances $(foreach p,pikachu clock layton bird knife ratz tardis panda,$(SHARED)/bompol/$(p).px) \
-                $(TOURNAMENT)/taai2011.txt\#1-20
-BENCH_HYBRID := $(SHARED)/bompol $(foreach f,taai2011 tcga2012 icga2016 icga2018 icga2023,$(TOURNAMENT)/$(f).txt\#1-100)
-SHIFT        := --sampler shift --option target_energy=0 --sweeps 5000
-
-bench: $(VENV)/.installed
-	mkdir -p results
-	-$(BIN)/qpicross bench --force $(BENCH_PURE) $(SHIFT) --baseline --reads 100 --time-budget 15 --workers 2 \
-	    --csv results/bench_pure.csv --json results/bench_pure.json --plot figures/bench_pure.png
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
-	    --csv results/bench_phantom.csv --json results/bench_phantom.json
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px --sampler shift --option target_energy=0 \
-	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 2 --time-budget 300 --label shift-R8-stretch \
-	    --csv results/bench_phantom_r8.csv --json results/bench_phantom_r8.json
-	-$(BIN)/qpicross bench --force $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
-	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --presolve --sampler shift \
-	    --option target_energy=0 --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 \
-	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json
-	-$(BIN)/qpicross bench --force $(TOURNAMENT)/taai2011.txt\#71 $(TOURNAMENT)/icga2023.txt\#87 $(TOURNAMENT)/icga2018.txt\#48 \
-	    $(TOURNAMENT)/tcga2012.txt\#79 $(TOURNAMENT)/icga2016.txt\#61 --presolve --sampler shift --option target_energy=0 \
-	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 --time-budget 120 --workers 2 \
-	    --label shift-R8+presolve --csv results/bench_tail.csv --json results/bench_tail.json
-
-# What was tried and what paid, on one small set (about 10 minutes on 2 cores).
+BENCH        := $(BIN)/qpicross bench --force --workers 2
+# bird, knife, ratz, panda and three 25x25 tournament puzzles
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3
+# `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
+TOURNAMENT_RANGE ?= 1-1000
+
+bench: bench-pure bench-ablation readme
+
+# The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
+# published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
+bench-pure: $(VENV)/.installed
+	mkdir -p results figures
+	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 120 \
+	    --json results/bench_pure.json --plot figures/bench_pure.png
+
+# 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range).
+bench-tournament: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
+	    --reads 5 --time-budget 60 --json results/bench_tournament.json
+
+# What each part of the structured annealer buys, and what penalty weights do for plain SA (~10 min).
 bench-ablation: $(VENV)/.installed
 	mkdir -p results
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --label shift --csv results/ablation_shift.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option num_replicas=1 --label shift-anneal \
-	    --csv results/ablation_shift_anneal.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option line_moves=0.0 --label shift-no-line-moves \
-	    --csv results/ablation_shift_no_line_moves.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights at_most_one=0 --label shift-no-at-most-one \
-	    --csv results/ablation_shift_no_at_most_one.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights order=2 --label shift-order2 \
-	    --csv results/ablation_shift_order2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --csv results/ablation_sa.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights match=2 --label sa-match2 \
-	    --csv results/ablation_sa_match2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights one_hot=2,order=2 \
-	    --label sa-onehot2-order2 --csv results/ablation_sa_onehot2_order2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights at_most_one=0 \
-	    --label sa-no-at-most-one --csv results/ablation_sa_no_at_most_one.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
-	    --weights one_hot=16 --label sa-domain-wall-16 --csv results/ablation_sa_domain_wall_16.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
-	    --weights one_hot=64 --label sa-domain-wall-64 --csv results/ablation_sa_domain_wall_64.csv
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --label shift --json results/ablation_shift.json
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option schedule=fixed --sweeps 5000 --label shift-fixed-ladder \
+	    --json results/ablation_shift_fixed.json
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option num_replicas=1 --sweeps 5000 --label shift-anneal \
+	    --json results/ablation_shift_anneal.json
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option line_moves=0.0 --label shift-no-line-moves \
+	    --json results/ablation_shift_no_line_moves.json
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --presolve --label shift+presolve \
+	    --json results/ablation_shift_presolve.json
+	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --time-budget 60 --json results/ablation_sa.json
+	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --weights match=2 --label sa-match2 \
+	    --json results/ablation_sa_match2.json
+	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --encoding domain-wall \
+	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json
+
+# Rewrite the README's generated tables from results/*.json (the tests check that they agree).
+readme: $(VENV)/.installed
+	$(BIN)/python -m qpicross.experiments.report README.md
 
 # The formulation study (about 15 minutes on 2 cores): generic samplers x encodings, weights tuned on small
 # puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.

@@ -58,7 +58,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
     group.add_argument("--time-budget", type=_positive_float(), default=None, metavar="S",
-                       help="start no further chunk of reads after S seconds of sampling")
+                       help="stop after S seconds of sampling (the structured annealer stops its running read; other samplers finish their chunk of reads)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
