@@ -32,7 +32,8 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "replace_section", "update_readme", "SECTIONS"]
+__all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
+           "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -165,8 +166,121 @@ def _results(*names: str) -> list[Path]:
     return [ROOT / "results" / name for name in names]
 
 
+def collection(row: dict) -> str:
+    """The puzzle collection a result row came from: the last part of its command-line spec.
+
+    >>> collection({"source": "../shared/instances/bompol"}), collection({"source": "x/taai2011.txt#1-20"})
+    ('bompol', 'taai2011.txt#1-20')
+    """
+    return Path(str(row.get("source") or "")).name or "-"
+
+
+def by_collection(row: dict) -> str:
+    """Group key for :func:`summary_table`: configuration and collection."""
+    return f"{row['config']}, {collection(row)}"
+
+
+def matrix_table(rows: Sequence[dict]) -> str:
+    """One line per configuration, one column per puzzle: ``p / TTS99``, and how many puzzles it solved.
+
+    >>> rows = [{"config": c, "puzzle": "x", "p": p, "tts99_s": t, "num_solved": int(p > 0)}
+    ...         for c, p, t in [("a", 1.0, 0.01), ("b", 0.0, "inf")]]
+    >>> print(matrix_table(rows))
+    | configuration | x | solved |
+    |---|---|---|
+    | `a` | 1.00 / 10 ms | 1/1 |
+    | `b` | 0.00 / ∞ | 0/1 |
+    """
+    puzzles = list(dict.fromkeys(r["puzzle"] for r in rows))
+    lines = ["| configuration | " + " | ".join(puzzles) + " | solved |", "|" + "---|" * (len(puzzles) + 2)]
+    for config in dict.fromkeys(r["config"] for r in rows):
+        mine = {r["puzzle"]: r for r in rows if r["config"] == config}
+        cells = [f"{float(mine[p]['p']):.2f} / {fmt_time(_number(mine[p]['tts99_s']))}" if p in mine else "-"
+                 for p in puzzles]
+        solved = sum(int(r["num_solved"]) > 0 for r in mine.values())
+        lines.append(f"| `{config}` | " + " | ".join(cells) + f" | {solved}/{len(mine)} |")
+    return "\n".join(lines)
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))] if ordered else math.nan
+
+
+def distribution_line(rows: Sequence[dict]) -> str:
+    """Median, 90th and 99th percentile and maximum of TTS99 over some rows, and how many solved."""
+    tts = [_number(r["tts99_s"]) for r in rows]
+    solved = sum(int(r["num_solved"]) > 0 for r in rows)
+    return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_time(_median(tts))}, 90th percentile "
+            f"{fmt_time(_percentile(tts, 90))}, 99th {fmt_time(_percentile(tts, 99))}, worst {fmt_time(max(tts))}")
+
+
+def _verdict(ok: bool) -> str:
+    return "**met**" if ok else "**missed**"
+
+
+def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: Sequence[dict] = ()) -> str:
+    """The targets against the measurements of the default configuration (``shift``).
+
+    ``rows`` from ``make bench-pure``; ``tournament`` and ``hard`` (``make bench-tournament``,
+    ``make bench-hard``: kabuki and phantom with a longer budget, used for those two where given).
+    Every number is computed here from the results files: nothing is typed by hand.
+    """
+    shift = [r for r in rows if r["config"] == "shift"]
+    bompol = [r for r in shift if collection(r) == "bompol"]
+    lines = ["| target | measured (default settings, pure annealing) | |", "|---|---|---|"]
+    solved = [r for r in bompol if int(r["num_solved"]) > 0]
+    missing = ", ".join(r["puzzle"] for r in bompol if int(r["num_solved"]) == 0) or "none"
+    lines.append(f"| all 17 Bompol puzzles solved | {len(solved)} of {len(bompol)} (unsolved: {missing}) | "
+                 f"{_verdict(len(bompol) == 17 and len(solved) == 17)} |")
+    for name, limit in (("phantom", 20.0), ("kabuki", 10.0)):
+        longer = [r for r in hard if r["config"] == "shift" and r["puzzle"] == name]
+        row = next(iter(longer), None) or next((r for r in bompol if r["puzzle"] == name), None)
+        if row is not None:
+            tts = _number(row["tts99_s"])
+            where = "make bench-hard" if longer else "make bench-pure"
+            lines.append(f"| {name} TTS99 ≤ {limit:g} s | {_tts_cell(row)}; p = {_p_cell(row)} ({where}) | "
+                         f"{_verdict(tts <= limit)} |")
+    ratios = [_number(r["baseline_tts99_s"]) / _number(r["tts99_s"]) for r in shift
+              if r.get("baseline_tts99_s") not in (None, "inf") and math.isfinite(_number(r["baseline_tts99_s"]))
+              and math.isfinite(_number(r["tts99_s"]))]
+    if ratios:
+        lines.append(f"| faster than the published baseline where it solves | on {len(ratios)} puzzles, "
+                     f"{min(ratios):.3g}× to {max(ratios):.3g}× lower TTS99 | {_verdict(min(ratios) > 1)} |")
+    for name in ("taai2011", "tcga2012"):
+        mine = [r for r in tournament if r["config"] == "shift" and collection(r).startswith(name)]
+        if not mine:
+            continue
+        tts = [_number(r["tts99_s"]) for r in mine]
+        every = all(int(r["num_solved"]) > 0 for r in mine) and len(mine) == 1000
+        lines.append(f"| all 1 000 {name} puzzles solved, median TTS99 ≤ 0.5 s, worst ≤ 30 s | "
+                     f"{distribution_line(mine)} | "
+                     f"{_verdict(every and _median(tts) <= 0.5 and max(tts) <= 30)} |")
+    return "\n".join(lines)
+
+
+def _optional_rows(name: str) -> list[dict]:
+    path = ROOT / "results" / name
+    return load_rows([path]) if path.is_file() else []
+
+
+def _tournament_summary(rows: Sequence[dict]) -> str:
+    table = summary_table(rows, by=by_collection)
+    return table + "\n\nOver all of them: " + distribution_line(rows) + "."
+
+
 #: Generated README sections: name -> (results files, function of their rows -> markdown).
-SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {}
+SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
+    "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
+    "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
+    "hard": (_results("bench_hard.json", "bench_hard_r8.json"), lambda rows: puzzle_table(rows, ["shift", "shift-R8"])),
+    "tournament": (_results("bench_tournament.json"), _tournament_summary),
+    "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_fixed", "shift_anneal", "shift_no_line_moves",
+                                                           "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
+                 matrix_table),
+    "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, _optional_rows("bench_tournament.json"),
+                                                                      _optional_rows("bench_hard.json"))),
+}
 
 
 def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
