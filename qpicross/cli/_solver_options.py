@@ -29,6 +29,8 @@ BASELINE_NAME = "baseline"
 
 #: Reads ``anneal`` draws at most when no ``--reads`` is given (it stops at the first solution).
 FIND_READS = 1000
+#: Seconds of sampling after which ``anneal`` without ``--reads`` or ``--time-budget`` gives up.
+FIND_TIME_BUDGET = 600.0
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = False, seed_default: int | None = None,
@@ -42,7 +44,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--reads", type=_positive_int(), default=reads_default,
                        help=f"reads per run (default {reads_default})" if reads_default is not None else
                        f"draw exactly N reads and report the success probability (default: stop at the first "
-                       f"solution, at most {FIND_READS} reads)")
+                       f"solution, at most {FIND_READS} reads or {FIND_TIME_BUDGET:g} s unless --time-budget "
+                       f"says otherwise)")
     group.add_argument("--sweeps", default=None, metavar="N[,N...]" if several else "N",
                        help="sweeps per read (default: the sampler's)")
     group.add_argument("--seed", type=_seed, default=seed_default,
@@ -58,7 +61,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
     group.add_argument("--time-budget", type=_positive_float(), default=None, metavar="S",
-                       help="stop after S seconds of sampling (the structured annealer stops its running read; other samplers finish their chunk of reads)")
+                       help="stop after S seconds of sampling (the structured annealer stops its running read; "
+                            "other samplers finish their chunk of reads)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
@@ -162,13 +166,14 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         options["beta_range"] = beta_range
     find = args.reads is None  # anneal without --reads: stop at the first solution
     num_reads = FIND_READS if find else args.reads
+    time_budget = FIND_TIME_BUDGET if find and args.time_budget is None else args.time_budget
     configs = []
     for name, n in itertools.product(samplers, sweeps):
         if name == BASELINE_NAME:
             from qpicross.experiments.bench import BASELINE
 
             if BASELINE not in configs:
-                configs.append(BASELINE.replace(num_reads=num_reads, time_budget=args.time_budget,
+                configs.append(BASELINE.replace(num_reads=num_reads, time_budget=time_budget,
                                                 seed=args.seed))
             continue
         try:
@@ -192,7 +197,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         config = SolverConfig(
             sampler=name, encoding=args.encoding.replace("-", "_"), weights=weights, bounds=args.bounds,
             presolve=args.presolve, num_reads=num_reads, num_sweeps=n, seed=args.seed,
-            time_budget=args.time_budget, options=sampler_options, name=label, stop_when_solved=find,
+            time_budget=time_budget, options=sampler_options, name=label, stop_when_solved=find,
         )
         try:
             configs.append(config.validate())

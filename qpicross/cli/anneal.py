@@ -103,7 +103,8 @@ def print_report(result) -> None:
             print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
     if result.config.stop_when_solved:
         found = "found a solution on" if result.solved else "no solution in"
-        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads} ({d['sampler']})")
+        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads} "
+              f"(or {result.config.time_budget:g} s) ({d['sampler']})")
     else:
         print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
               + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"

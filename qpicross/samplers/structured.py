@@ -49,6 +49,10 @@ Examples:
     >>> ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=5, num_sweeps=200, seed=1)
     >>> float(ss.first.energy)
     0.0
+
+Why one module of ~800 lines: the compiled kernels (block moves, line redraws by dynamic
+programming, tempering, the Luby restarts) share one state layout and one numba compilation
+unit; split up, one algorithm would be scattered over files that cannot be read alone.
 """
 
 from __future__ import annotations

@@ -1,0 +1,54 @@
+"""The README's result tables are generated from the committed results files: a hand-typed number fails here."""
+
+import shutil
+
+import pytest
+
+from qpicross.experiments import report
+
+README = report.ROOT / "README.md"
+
+
+def test_every_generated_section_has_its_markers_in_the_readme():
+    text = README.read_text()
+    for name in report.SECTIONS:
+        assert f"<!-- begin generated: {name} -->" in text and f"<!-- end generated: {name} -->" in text, name
+
+
+def test_readme_tables_agree_with_the_committed_results():
+    present = [name for name, (files, _) in report.SECTIONS.items() if all(f.is_file() for f in files)]
+    assert present, "no results files committed"
+    assert report.update_readme(README, check=True) == [], "run `make readme` after `make bench`"
+
+
+def test_a_hand_edited_number_is_caught(tmp_path):
+    name = next(name for name, (files, _) in report.SECTIONS.items() if all(f.is_file() for f in files))
+    copy = tmp_path / "README.md"
+    shutil.copy(README, copy)
+    text = copy.read_text()
+    begin = text.index(f"<!-- begin generated: {name} -->")
+    end = text.index(f"<!-- end generated: {name} -->")
+    copy.write_text(text[:begin] + text[begin:end].replace("|", "| 9.99 ", 3) + text[end:])
+    assert report.update_readme(copy, check=True) == [name]
+    assert report.update_readme(copy) == [name] and report.update_readme(copy, check=True) == []
+    assert copy.read_text() == text
+
+
+def test_missing_markers_are_an_error():
+    with pytest.raises(ValueError, match="no generated section"):
+        report.replace_section("no markers here", "pure-table", "x")
+
+
+def test_targets_table_computes_its_verdicts():
+    def row(puzzle, solved, tts, source="../shared/instances/bompol", config="shift", **extra):
+        return {"puzzle": puzzle, "source": source, "config": config, "num_solved": solved, "num_reads": 5,
+                "p": solved / 5, "p_low": 0.0, "p_high": 1.0, "tts99_s": tts, "tts99_low_s": tts,
+                "tts99_high_s": tts, "best_energy": 0.0 if solved else 2.0, **extra}
+
+    rows = [row("phantom", 5, 12.0), row("kabuki", 0, "inf")] + [row(f"p{i}", 5, 0.1) for i in range(15)]
+    table = report.targets_table(rows)
+    assert "16 of 17 (unsolved: kabuki)" in table
+    lines = table.splitlines()
+    assert lines[2].endswith("**missed** |")  # not all 17
+    assert next(line for line in lines if "phantom" in line).endswith("**met** |")
+    assert next(line for line in lines if "kabuki" in line).endswith("**missed** |")
