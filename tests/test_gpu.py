@@ -1,0 +1,174 @@
+"""The batched annealer (gpu-shift): CPU backend in process, CUDA kernels through numba's simulator."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import unittest
+
+import dimod
+import dimod.testing
+import numpy as np
+import pytest
+
+from qpicross import Puzzle, anneal, build_formulation, check, load_puzzle
+from qpicross.decode import decode_sample
+from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
+from qpicross.samplers.gpu import GPUShiftSampler, cuda_available, sample_many
+
+from conftest import INSTANCES, ROOT
+
+LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+
+
+class CPUShiftSampler(GPUShiftSampler):
+    def __init__(self):
+        super().__init__(backend="cpu")
+
+
+# dimod's own battery on generic BQMs (no one-hot structure: single flips).
+@dimod.testing.load_sampler_bqm_tests(CPUShiftSampler)
+class TestDimodBattery(unittest.TestCase):
+    pass
+
+
+def test_sampler_api():
+    dimod.testing.assert_sampler_api(CPUShiftSampler())
+
+
+@pytest.fixture(scope="module")
+def formulations():
+    return [build_formulation(LETTER), build_formulation(load_puzzle(INSTANCES / "star10.px")),
+            build_formulation(load_puzzle(INSTANCES / "smile7.px"))]
+
+
+def test_letter_a_solved_with_bqm_energies(formulations):
+    f = formulations[0]
+    bqm = f.bqm()
+    ss = CPUShiftSampler().sample(bqm, num_reads=6, num_sweeps=200, seed=1, target_energy=0)
+    assert ss.record.sample.shape == (6, bqm.num_variables)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    assert ss.first.energy == 0
+    assert check(LETTER, decode_sample(f, ss.first.sample).board) == []
+    assert ss.info["parallel_reads"] == 6 and len(ss.info["time_to_target_s"]) == 6
+
+
+def test_same_seed_same_samples(formulations):
+    kw = dict(num_reads=4, num_sweeps=20, backend="cpu", beta_range=(0.3, 1.0))
+    a = sample_many(formulations[:2], seed=5, **kw)
+    b = sample_many(formulations[:2], seed=5, **kw)
+    c = sample_many(formulations[:2], seed=6, **kw)
+    for x, y in zip(a, b):
+        assert np.array_equal(x.record.sample, y.record.sample)
+    assert not all(np.array_equal(x.record.sample, y.record.sample) for x, y in zip(a, c))
+
+
+def test_several_puzzles_in_one_launch(formulations):
+    out = sample_many(formulations, num_reads=8, num_sweeps=2000, seed=2, target_energy=0, backend="cpu")
+    assert len(out) == 3
+    for f, ss in zip(formulations, out):
+        dimod.testing.assert_sampleset_energies(ss, f.bqm())
+        assert ss.first.energy == 0
+        assert check(f.puzzle, decode_sample(f, ss.first.sample).board) == []
+        assert ss.info["batch"]["models"] == 3
+    # a puzzle's samples do not depend on the other puzzles of its batch
+    alone = sample_many(formulations[:1], num_reads=8, num_sweeps=2000, seed=2, target_energy=0, backend="cpu")[0]
+    assert np.array_equal(alone.record.sample, out[0].record.sample)
+
+
+@pytest.mark.parametrize("num_replicas, line_moves", [(1, 1.0), (3, 0.0), (2, 0.5)])
+def test_blocks_stay_one_hot_and_lines_fit(formulations, num_replicas, line_moves):
+    f = formulations[1]
+    ss = sample_many([f], num_reads=5, num_sweeps=5, num_replicas=num_replicas, line_moves=line_moves,
+                     beta_range=(0.01, 0.01), seed=0, backend="cpu")[0]
+    samples = f.samples_to_array(ss)
+    assert np.all(f.terms["one_hot"].energies(samples) == 0)
+    if line_moves > 0:  # block moves never break the fit of consecutive blocks
+        assert np.all(f.terms["order"].energies(samples) == 0)
+
+
+def test_early_stop_modes(formulations):
+    f = formulations[0]
+    kw = dict(num_reads=6, num_sweeps=300, seed=3, target_energy=0, backend="cpu")
+    every = sample_many([f], early_stop="read", **kw)[0]
+    assert np.all(np.isfinite(every.info["time_to_target_s"])) and np.all(every.record.energy == 0)
+    assert every.info["sweeps"] == every.info["sweeps_to_target"]
+    never = sample_many([f], early_stop="none", **kw)[0]
+    assert never.info["sweeps"] == [300] * 6
+    first = sample_many([f], **kw)[0]  # "puzzle": stop once one read is there
+    assert max(first.info["sweeps"]) < 300 and min(first.record.energy) == 0
+
+
+def test_spin_bqm_and_explicit_groups():
+    bqm = dimod.BinaryQuadraticModel({"a": 0.5, "b": -1, "c": 0.2}, {("a", "b"): 1, ("b", "c"): -0.5}, 1.0, "SPIN")
+    ss = CPUShiftSampler().sample(bqm, num_reads=4, num_sweeps=50, seed=0)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    assert ss.first.energy == dimod.ExactSolver().sample(bqm).first.energy
+    binary = dimod.BinaryQuadraticModel({"x": 1, "y": -2, "z": 0.5}, {}, 0, "BINARY")
+    ss = CPUShiftSampler().sample(binary, groups=[["x", "y", "z"]], num_reads=3, num_sweeps=10, seed=0)
+    assert np.all(ss.record.sample.sum(axis=1) == 1) and ss.first.energy == -2
+
+
+@pytest.mark.parametrize("kwargs", [dict(num_reads=0), dict(seed=-1), dict(seed=2**32), dict(seed=1.5),
+                                    dict(shift_probability=2.0), dict(line_moves=-1.0), dict(beta_range=(0, 1)),
+                                    dict(num_replicas=0), dict(early_stop="never"), dict(backend="tpu"),
+                                    dict(time_limit=0)])
+def test_bad_parameters_are_errors(formulations, kwargs):
+    with pytest.raises(ValueError):
+        sample_many([formulations[0]], **{"backend": "cpu", **kwargs})
+
+
+def test_cuda_backend_without_a_gpu_is_unavailable(formulations):
+    if cuda_available():
+        pytest.skip("a CUDA GPU (or the simulator) is available here")
+    with pytest.raises(SamplerUnavailableError, match="backend='cpu'") as info:
+        get_sampler("gpu-shift").sample(formulations[0].bqm(), num_reads=1)
+    assert "\n" not in str(info.value)
+
+
+def test_nothing_else_imports_cuda():
+    code = ("import sys, qpicross, qpicross.cli, qpicross.samplers.gpu; "
+            "print('numba.cuda' in sys.modules, 'qpicross.samplers._cuda' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "False"], out.stderr[-2000:]
+
+
+def test_registered_batched_and_usable_through_the_pipeline():
+    assert SAMPLERS["gpu-shift"].batched and SAMPLERS["gpu-shift-cpu"].batched and not SAMPLERS["shift"].batched
+    result = anneal(LETTER, sampler="gpu-shift-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
+    assert result.solved
+
+
+# The CUDA kernels themselves, through numba's CUDA simulator (it must be on before numba.cuda is
+# imported, hence a fresh interpreter): the launch gives exactly the CPU backend's samples.
+SIMULATED = textwrap.dedent("""
+    import json
+    import numpy as np
+    from qpicross import Puzzle, build_formulation, check
+    from qpicross.decode import decode_sample
+    from qpicross.samplers.gpu import sample_many
+    letter = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    dot = build_formulation(Puzzle([[1], []], [[1], []]))
+    kw = dict(num_reads=2, num_replicas=2, num_sweeps=40, seed=3, target_energy=0, threads_per_block=8)
+    gpu = sample_many([letter, dot], backend="cuda", **kw)
+    cpu = sample_many([letter, dot], backend="cpu", **kw)
+    print(json.dumps({
+        "same": all(np.array_equal(g.record.sample, c.record.sample) and g.info["sweeps"] == c.info["sweeps"]
+                    for g, c in zip(gpu, cpu)),
+        "energies_match": all(np.allclose(s.record.energy, f.bqm().energies((s.record.sample, s.variables)))
+                              for s, f in zip(gpu, (letter, dot))),
+        "solved": [check(f.puzzle, decode_sample(f, s.first.sample).board) == [] for s, f in zip(gpu, (letter, dot))],
+        "backend": gpu[0].info["backend"],
+    }))
+""")
+
+
+def test_cuda_kernels_in_the_simulator_match_the_cpu_backend():
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", SIMULATED], env=env, cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report == {"same": True, "energies_match": True, "solved": [True, True], "backend": "cuda"}
