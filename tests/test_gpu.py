@@ -141,6 +141,53 @@ def test_registered_batched_and_usable_through_the_pipeline():
     assert result.solved
 
 
+def test_bench_batches_the_puzzles_and_reports_parallel_tts():
+    from qpicross.experiments.bench import run_bench
+    from qpicross.pipeline.config import SolverConfig
+
+    dot = Puzzle([[1], []], [[1], []], name="dot")
+    configs = [SolverConfig(sampler="gpu-shift-cpu", num_reads=4, num_sweeps=500,
+                            options={"target_energy": 0, "early_stop": "read"}),
+               SolverConfig(sampler="shift", num_reads=2, num_sweeps=500, options={"target_energy": 0})]
+    results = run_bench([LETTER, dot], configs, seed=1)
+    batched = [r for r in results if r.config == "gpu-shift-cpu"]
+    assert [r.puzzle for r in results] == ["A", "A", "dot", "dot"]
+    assert all(r.solved and r.batch_wall_s > 0 and r.tts_method == "parallel-time-to-target" for r in batched)
+    assert all(r.batch_wall_s is None for r in results if r.config == "shift")
+
+
+def test_bench_command_line_batches_and_says_the_wall_time(capsys):
+    from qpicross.cli import main
+
+    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES / "smile7.px"), "--sampler", "shift,gpu-shift-cpu",
+                 "--reads", "4", "--sweeps", "500", "--option", "target_energy=0"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "gpu-shift-cpu: all 2 puzzles in one call" in out and out.count("| gpu-shift-cpu |") >= 2
+
+
+def test_bench_without_a_gpu_reports_one_line_per_puzzle():
+    if cuda_available():
+        pytest.skip("a CUDA GPU (or the simulator) is available here")
+    from qpicross.experiments.bench import run_bench
+    from qpicross.pipeline.config import SolverConfig
+
+    results = run_bench([LETTER, LETTER], [SolverConfig(sampler="gpu-shift", num_reads=2, num_sweeps=10)])
+    assert all(r.error.startswith("SamplerUnavailableError: gpu-shift: no CUDA GPU") for r in results)
+
+
+def test_bench_with_presolve_in_one_call():
+    from qpicross.experiments.batch import bench_batch
+    from qpicross.pipeline.config import SolverConfig
+
+    config = SolverConfig(sampler="gpu-shift-cpu", presolve=True, num_reads=4, num_sweeps=500, seed=0,
+                          options={"target_energy": 0})
+    knife = load_puzzle(INSTANCES / "boat12.px")
+    results = bench_batch([("", LETTER, config), ("", knife, config)])
+    assert all(r.solved for r in results)
+    assert results[0].num_variables == 0  # line logic solves the letter
+
+
 # The CUDA kernels themselves, through numba's CUDA simulator (it must be on before numba.cuda is
 # imported, hence a fresh interpreter): the launch gives exactly the CPU backend's samples.
 SIMULATED = textwrap.dedent("""
