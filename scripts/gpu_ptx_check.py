@@ -41,13 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher.get_current_device = lambda: _Device()
 
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers import _cuda, gpu
+    from qpicross.samplers import _cuda, _launch
 
     print(f"numba {numba.__version__}, numba.cuda: {getattr(cuda, 'implementation', '?')} ({Path(cuda.__file__).parent})")
-    model = gpu._prepare(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])),
+    model = _launch.prepare(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])),
                          None, None, 0.0, 4)
-    launch = gpu._pack([model], np.random.SeedSequence(0).spawn(1), 2, 4)
-    arrays = [numba.typeof(launch[name]) for name in gpu._ARRAYS]
+    launch = _launch.pack([model], np.random.SeedSequence(0).spawn(1), 2, 4)
+    arrays = [numba.typeof(launch[name]) for name in _launch.ARRAYS]
     i64, flag, f64 = numba.int64, numba.boolean, numba.float64
     kernels = {
         "init_kernel": (_cuda.init_kernel, (i64, i64, flag, flag, *arrays)),

@@ -1,5 +1,6 @@
 """The batched annealer (gpu-shift): CPU backend in process, CUDA kernels through numba's simulator."""
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -27,7 +28,11 @@ class CPUShiftSampler(GPUShiftSampler):
         super().__init__(backend="cpu")
 
 
-# dimod's own battery on generic BQMs (no one-hot structure: single flips).
+FALLBACK = "falls back to single flips"
+
+
+# dimod's own battery on generic BQMs (no one-hot structure: single flips, with a warning).
+@pytest.mark.filterwarnings(f"ignore:.*{FALLBACK}:UserWarning")
 @dimod.testing.load_sampler_bqm_tests(CPUShiftSampler)
 class TestDimodBattery(unittest.TestCase):
     pass
@@ -102,7 +107,8 @@ def test_early_stop_modes(formulations):
 
 def test_spin_bqm_and_explicit_groups():
     bqm = dimod.BinaryQuadraticModel({"a": 0.5, "b": -1, "c": 0.2}, {("a", "b"): 1, ("b", "c"): -0.5}, 1.0, "SPIN")
-    ss = CPUShiftSampler().sample(bqm, num_reads=4, num_sweeps=50, seed=0)
+    with pytest.warns(UserWarning, match=FALLBACK):  # no groups in the labels: said, then single flips
+        ss = CPUShiftSampler().sample(bqm, num_reads=4, num_sweeps=50, seed=0)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.first.energy == dimod.ExactSolver().sample(bqm).first.energy
     binary = dimod.BinaryQuadraticModel({"x": 1, "y": -2, "z": 0.5}, {}, 0, "BINARY")
@@ -113,7 +119,7 @@ def test_spin_bqm_and_explicit_groups():
 @pytest.mark.parametrize("kwargs", [dict(num_reads=0), dict(seed=-1), dict(seed=2**32), dict(seed=1.5),
                                     dict(shift_probability=2.0), dict(line_moves=-1.0), dict(beta_range=(0, 1)),
                                     dict(num_replicas=0), dict(early_stop="never"), dict(backend="tpu"),
-                                    dict(time_limit=0)])
+                                    dict(time_limit=0), dict(return_state="first")])
 def test_bad_parameters_are_errors(formulations, kwargs):
     with pytest.raises(ValueError):
         sample_many([formulations[0]], **{"backend": "cpu", **kwargs})
@@ -212,10 +218,56 @@ SIMULATED = textwrap.dedent("""
 """)
 
 
+def _simulator_missing() -> str | None:
+    """Why numba's CUDA simulator cannot run here (None: it can)."""
+    try:
+        spec = importlib.util.find_spec("numba.cuda")
+    except ImportError as exc:
+        spec, why = None, str(exc)
+    else:
+        why = "numba has no CUDA target (numba.cuda) here; install numba-cuda (pip install numba-cuda)"
+    return None if spec is not None else why
+
+
 def test_cuda_kernels_in_the_simulator_match_the_cpu_backend():
+    missing = _simulator_missing()
+    if missing:
+        pytest.skip(f"the CUDA simulator needs numba's CUDA target: {missing}")
     env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", SIMULATED], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report == {"same": True, "energies_match": True, "solved": [True, True], "backend": "cuda"}
+
+
+# -- the target distributions, against exact enumeration (as tests/test_structured_distribution.py checks the CPU
+# sampler): final states of N chains at BETA after SWEEPS sweeps, one ladder per read.
+from test_structured_distribution import BETA, N, SWEEPS, generic, noise_threshold, picross, tv  # noqa: E402,F401
+
+
+def _draw(model, line_moves, seed, num_replicas=1):
+    hot = BETA if num_replicas == 1 else 0.3
+    ss = sample_many([model.bqm], lines=[model.lines], num_reads=N, num_sweeps=SWEEPS, beta_range=(hot, BETA),
+                     num_replicas=num_replicas, line_moves=line_moves, return_state="last", seed=seed,
+                     backend="cpu")[0]
+    dimod.testing.assert_sampleset_energies(ss.slice(300, sorted_by=None), model.bqm)
+    assert ss.info["sweeps"] == [SWEEPS] * N
+    return ss
+
+
+@pytest.mark.parametrize("line_moves, num_replicas", [(0.0, 1), (0.0, 3), (1.0, 1), (0.3, 1), (1.0, 3)])
+def test_picross_targets(picross, line_moves, num_replicas):
+    empirical = picross.empirical(_draw(picross, line_moves, seed=11, num_replicas=num_replicas))
+    target, other = (picross.one_hot, picross.clue) if line_moves == 0 else (picross.clue, picross.one_hot)
+    if line_moves > 0:  # order and at_most_one are hard constraints
+        assert empirical[~picross.consistent].sum() == 0
+    assert tv(empirical, target) < noise_threshold(target)
+    assert tv(empirical, other) > 0.5
+
+
+@pytest.mark.parametrize("line_moves", [0.0, 1.0])
+def test_generic_model_with_couplings_inside_lines(generic, line_moves):
+    target = generic.one_hot if line_moves == 0 else generic.clue  # 1.0: the line move's Metropolis correction
+    empirical = generic.empirical(_draw(generic, line_moves, seed=13))
+    assert tv(empirical, target) < noise_threshold(target)

@@ -146,6 +146,6 @@ def _warm_up(config: SolverConfig) -> None:
     sampler = get_sampler(config.sampler)
     tiny = dimod.BinaryQuadraticModel({"a": 1.0, "b": -1.0}, {("a", "b"): 2.0}, 0.0, dimod.BINARY)
     backend = dict(config.options).get("backend")
-    sampler.sample_many([tiny], num_reads=1, num_sweeps=2, seed=0, target_energy=0.0,
+    sampler.sample_many([tiny], lines=[[]], num_reads=1, num_sweeps=2, seed=0, target_energy=0.0,
                         **({"backend": backend} if backend else {}))
     _WARM.add(key)

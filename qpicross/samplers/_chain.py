@@ -6,7 +6,7 @@ decorated with ``device_jit``:
 
 * as imported normally, ``device_jit`` is :func:`numba.njit` (cached): the
   CPU backend calls these functions from a ``prange`` over ladders;
-* :func:`qpicross.samplers.gpu` loads a second copy of this file with
+* :mod:`qpicross.samplers._cuda` loads a second copy of this file with
   ``device_jit = numba.cuda.jit(device=True)`` already set, so the CUDA kernels
   call the very same code as device functions (one thread per chain).
 
@@ -19,17 +19,21 @@ Metropolis block moves on one-hot groups (shift by one start with probability
 ``shift_probability``, else jump anywhere in the window), single flips of free
 variables, and heat-bath line moves that redraw every block of a line from
 the Boltzmann distribution of the line's energy over the placements whose
-consecutive blocks fit. With line moves on (``restrict``), block moves that
-would break that fit are rejected, so every move keeps the chain among
+consecutive blocks fit (couplings inside a line, which the formulation does
+not have on such placements, corrected by a Metropolis test). With line moves
+on (``restrict``), a block move that breaks more of that fit than its block's
+current start does is rejected, so every move keeps the chain among
 clue-consistent lines and the chain samples :math:`e^{-\beta E}` restricted to
 them; the chain starts from a uniformly drawn consistent placement of each line.
+The same rules as the CPU sampler's, move for move; only the random streams differ.
 
 Layout (the puzzles of a launch are concatenated; indices in ``adj_idx`` and
 ``group_vars`` are local to their puzzle):
 
 * puzzle ``p``: variables ``var_off[p]:var_off[p+1]`` of ``linear`` and
   ``adj_ptr``; groups ``group_off[p]:group_off[p+1]``; lines
-  ``line_off[p]:line_off[p+1]``, line ``i`` being groups ``line_ptr[i]:line_ptr[i+1]``;
+  ``line_off[p]:line_off[p+1]``, line ``i`` being groups ``line_span[i, 0]:line_span[i, 1]``
+  (``inner[i]``: it has couplings between its blocks);
 * chain ``c`` (of puzzle ``chain_puzzle[c]``): its state ``x`` and local
   fields ``field`` at ``x_off[c]``, its block positions ``current`` at
   ``cur_off[c]``, line-move scratch at ``c * scratch`` of ``weight`` etc.;
@@ -84,6 +88,22 @@ def flip(v, sign, vo, xo, field, adj_ptr, adj_idx, adj_val):
 
 
 @device_jit
+def set_line(sign, g0, g1, pos, po, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr, group_vars):
+    """Turn start ``pos[po + g]`` of each group ``g0 <= g < g1`` on (``sign`` 1) or off (-1); the energy change."""
+    delta = 0.0
+    for g in range(g0, g1):
+        v = group_vars[group_ptr[g] + pos[po + g]]
+        if sign > 0.0:
+            delta += field[xo + v]
+            x[xo + v] = 1
+        else:
+            delta -= field[xo + v]
+            x[xo + v] = 0
+        flip(v, sign, vo, xo, field, adj_ptr, adj_idx, adj_val)
+    return delta
+
+
+@device_jit
 def chain_beta(c, p, s, num_replicas, num_sweeps, betas, hot, cold, temp_of):
     """Inverse temperature of chain ``c`` in sweep ``s``: its rung of the ladder, or the annealing schedule."""
     if num_replicas > 1:
@@ -114,15 +134,18 @@ def sample_position(weight, lo, count, rng, c):
 
 @device_jit
 def line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_off, scratch, adj_ptr, adj_idx,
-              adj_val, group_off, group_ptr, group_vars, next_limit, line_ptr, weight, prefix, chosen):
+              adj_val, group_off, group_ptr, group_vars, next_limit, line_span, inner, weight, prefix, chosen):
     """Heat-bath move of one line of chain ``c``: redraw its blocks from the Boltzmann distribution.
 
     The line's blocks are taken out, then a placement is drawn with
     probability proportional to ``exp(-beta * sum of the starts' local fields)``
     over the placements whose consecutive blocks fit (``next_limit``): forward
     (normalised) partition sums, backward draw. ``beta = 0`` draws a uniform
-    fitting placement. Returns the chain's new energy ``e``; should every
-    weight underflow, the line keeps its placement.
+    fitting placement. Couplings between blocks of the line (none on fitting
+    placements of the formulation; ``inner[line]`` says whether there are) are
+    left out of that draw and corrected by a Metropolis test, as in
+    :func:`qpicross.samplers.structured._line_move`. Returns the chain's new
+    energy ``e``; should every weight underflow, the line keeps its placement.
     """
     vo = var_off[p]
     xo = x_off[c]
@@ -130,14 +153,16 @@ def line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_o
     wo = c * scratch[0]
     po = c * scratch[1]
     ho = c * scratch[2]
-    g0 = line_ptr[line]
-    g1 = line_ptr[line + 1]
+    g0 = line_span[line, 0]
+    g1 = line_span[line, 1]
     base = group_ptr[g0]
-    for g in range(g0, g1):
-        a = group_vars[group_ptr[g] + current[co + g]]
-        e -= field[xo + a]
-        x[xo + a] = 0
-        flip(a, -1.0, vo, xo, field, adj_ptr, adj_idx, adj_val)
+    removed = set_line(-1.0, g0, g1, current, co, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr, group_vars)
+    e += removed
+    inner_old = 0.0  # the old placement's couplings inside the line
+    if inner[line]:
+        inner_old = -removed
+        for g in range(g0, g1):
+            inner_old -= field[xo + group_vars[group_ptr[g] + current[co + g]]]
     # forward: weight of position q of block g = share of the fitting placements of blocks g0..g with g at q
     ok = True
     pfirst = 0
@@ -193,20 +218,30 @@ def line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_o
                 ok = False
                 break
             chosen[ho + g - g0] = q
+    if not ok:
+        return e + set_line(1.0, g0, g1, current, co, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr,
+                            group_vars)
+    rest = 0.0  # the new placement's fields without the line
+    if inner[line]:
+        for g in range(g0, g1):
+            rest += field[xo + group_vars[group_ptr[g] + chosen[ho + g - g0]]]
+    added = set_line(1.0, g0, g1, chosen, ho - g0, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr, group_vars)
+    e += added
+    d = added - rest - inner_old
+    if inner[line] and d > _TOLERANCE and uniform(rng, c) >= math.exp(-beta * d):  # rejected: the old line returns
+        e += set_line(-1.0, g0, g1, chosen, ho - g0, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr,
+                      group_vars)
+        return e + set_line(1.0, g0, g1, current, co, xo, vo, x, field, adj_ptr, adj_idx, adj_val, group_ptr,
+                            group_vars)
     for g in range(g0, g1):
-        q = chosen[ho + g - g0] if ok else current[co + g]
-        v = group_vars[group_ptr[g] + q]
-        e += field[xo + v]
-        x[xo + v] = 1
-        flip(v, 1.0, vo, xo, field, adj_ptr, adj_idx, adj_val)
-        current[co + g] = q
+        current[co + g] = chosen[ho + g - g0]
     return e
 
 
 @device_jit
 def init_chain(c, p, restrict, x, field, current, energy, rng, var_off, x_off, cur_off, scratch, linear, adj_ptr,
-               adj_idx, adj_val, group_off, group_ptr, group_vars, free, next_limit, line_off, line_ptr, weight,
-               prefix, chosen):
+               adj_idx, adj_val, group_off, group_ptr, group_vars, free, next_limit, line_off, line_span, inner,
+               weight, prefix, chosen):
     """A random one-hot state of chain ``c`` (each line a uniform fitting placement when ``restrict``)."""
     vo = var_off[p]
     xo = x_off[c]
@@ -233,15 +268,15 @@ def init_chain(c, p, restrict, x, field, current, energy, rng, var_off, x_off, c
     if restrict:
         for line in range(line_off[p], line_off[p + 1]):
             e = line_move(c, p, line, 0.0, e, x, field, current, rng, var_off, x_off, cur_off, scratch, adj_ptr,
-                          adj_idx, adj_val, group_off, group_ptr, group_vars, next_limit, line_ptr, weight, prefix,
-                          chosen)
+                          adj_idx, adj_val, group_off, group_ptr, group_vars, next_limit, line_span, inner, weight,
+                          prefix, chosen)
     energy[c] = e
 
 
 @device_jit
 def chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, current, energy, rng, var_off, x_off,
                 cur_off, scratch, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars, free, has_prev,
-                has_next, next_limit, line_off, line_ptr, weight, prefix, chosen):
+                has_next, next_limit, line_off, line_span, inner, weight, prefix, chosen):
     """One sweep of chain ``c``: a move per group and free variable, then a line move per line."""
     vo = var_off[p]
     xo = x_off[c]
@@ -269,10 +304,15 @@ def chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, c
             pb = randint(rng, c, size - 1)
             if pb >= pa:
                 pb += 1
-        if restrict:  # keep the line's consecutive blocks fitting
-            if has_prev[g] and next_limit[group_ptr[g - 1] + current[co + g - 1]] > pb:
-                continue
-            if has_next[g] and next_limit[first + pb] > current[co + g + 1]:
+        if restrict:  # rejected if it breaks more of the fit with the line's neighbours than before
+            broken = 0
+            if has_prev[g]:
+                lim = next_limit[group_ptr[g - 1] + current[co + g - 1]]
+                broken += (1 if pb < lim else 0) - (1 if pa < lim else 0)
+            if has_next[g]:
+                nxt = current[co + g + 1]
+                broken += (1 if nxt < next_limit[first + pb] else 0) - (1 if nxt < next_limit[first + pa] else 0)
+            if broken > 0:
                 continue
         a = group_vars[first + pa]
         b = group_vars[first + pb]
@@ -288,8 +328,8 @@ def chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, c
         for line in range(line_off[p], line_off[p + 1]):
             if line_moves >= 1.0 or uniform(rng, c) < line_moves:
                 e = line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_off, scratch, adj_ptr,
-                              adj_idx, adj_val, group_off, group_ptr, group_vars, next_limit, line_ptr, weight,
-                              prefix, chosen)
+                              adj_idx, adj_val, group_off, group_ptr, group_vars, next_limit, line_span, inner,
+                              weight, prefix, chosen)
     energy[c] = e
 
 

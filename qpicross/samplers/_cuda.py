@@ -35,8 +35,8 @@ d_chain_beta = _device.chain_beta
 
 @cuda.jit
 def init_kernel(num_chains, R, restrict, stop_at_hit, var_off, linear, adj_ptr, adj_idx, adj_val, group_off,
-                group_ptr, group_vars, free, has_prev, has_next, next_limit, line_off, line_ptr, betas, hot, cold,
-                target, scratch, chain_puzzle, x_off, cur_off, x, field, current, energy, rng, temp_of, weight,
+                group_ptr, group_vars, free, has_prev, has_next, next_limit, line_off, line_span, inner, betas, hot,
+                cold, target, scratch, chain_puzzle, x_off, cur_off, x, field, current, energy, rng, temp_of, weight,
                 prefix, chosen, ladder_puzzle, chain_at, ladder_rng, best_x, best_off, best_energy, hit_sweep,
                 ladder_done, sweeps_done, puzzle_active):
     c = cuda.grid(1)
@@ -45,7 +45,7 @@ def init_kernel(num_chains, R, restrict, stop_at_hit, var_off, linear, adj_ptr, 
     if active:
         d_init_chain(c, chain_puzzle[c], restrict, x, field, current, energy, rng, var_off, x_off, cur_off,
                      scratch, linear, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars, free,
-                     next_limit, line_off, line_ptr, weight, prefix, chosen)
+                     next_limit, line_off, line_span, inner, weight, prefix, chosen)
     cuda.syncthreads()
     if active and c - l * R == 0:
         d_ladder_update(l, chain_puzzle[c], 0, R, stop_at_hit, x, energy, var_off, x_off, best_x, best_off,
@@ -56,7 +56,7 @@ def init_kernel(num_chains, R, restrict, stop_at_hit, var_off, linear, adj_ptr, 
 @cuda.jit
 def sweep_kernel(num_chains, s0, k, R, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves, var_off,
                  linear, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars, free, has_prev, has_next,
-                 next_limit, line_off, line_ptr, betas, hot, cold, target, scratch, chain_puzzle, x_off, cur_off,
+                 next_limit, line_off, line_span, inner, betas, hot, cold, target, scratch, chain_puzzle, x_off, cur_off,
                  x, field, current, energy, rng, temp_of, weight, prefix, chosen, ladder_puzzle, chain_at,
                  ladder_rng, best_x, best_off, best_energy, hit_sweep, ladder_done, sweeps_done, puzzle_active):
     # Every thread of a block runs every iteration, so that all reach each syncthreads; a ladder's
@@ -73,8 +73,8 @@ def sweep_kernel(num_chains, s0, k, R, num_sweeps, restrict, stop_at_hit, shift_
             beta = d_chain_beta(c, p, s, R, num_sweeps, betas, hot, cold, temp_of)
             d_chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, current, energy, rng,
                           var_off, x_off, cur_off, scratch, adj_ptr, adj_idx, adj_val, group_off, group_ptr,
-                          group_vars, free, has_prev, has_next, next_limit, line_off, line_ptr, weight, prefix,
-                          chosen)
+                          group_vars, free, has_prev, has_next, next_limit, line_off, line_span, inner, weight,
+                          prefix, chosen)
         cuda.syncthreads()
         if go and c - l * R == 0:
             d_ladder_update(l, p, s + 1, R, stop_at_hit, x, energy, var_off, x_off, best_x, best_off,

@@ -13,7 +13,8 @@ state and swaps temperatures (replica exchange). A ladder that reaches
 stops as soon as one of its ladders has, so a batch of a thousand puzzles
 spends its time on the hard ones.
 
-Backends, the same code (:mod:`qpicross.samplers._chain` is compiled twice):
+Backends, the same code (:mod:`qpicross.samplers._chain` is compiled twice; the arrays
+and the drivers are in :mod:`qpicross.samplers._launch`):
 
 * ``"cuda"`` (default): numba's CUDA target (``pip install 'qpicross[gpu]'``);
   without a CUDA GPU, sampling raises
@@ -21,17 +22,20 @@ Backends, the same code (:mod:`qpicross.samplers._chain` is compiled twice):
 * ``"cpu"``: :func:`numba.njit` with a ``prange`` over ladders -- what CI runs,
   and the ``gpu-shift-cpu`` sampler of the registry.
 
-With line moves on, every chain stays among clue-consistent lines (block moves
-that would break the fit of consecutive blocks are rejected) and samples
-:math:`e^{-\beta E}` restricted to them. Sweeps run in launches of 1, 2, 4,
-... up to ``sweeps_per_launch`` sweeps; stopping decisions are taken between
-launches, so the samples depend only on the seed (and on no timing), and a
-puzzle's samples do not depend on the other puzzles of its batch.
+The moves and their target distributions are those of the CPU sampler, rule
+for rule (line moves on: :math:`e^{-\beta E}` over the clue-consistent states;
+off: over the one-hot states), and ``tests/test_gpu.py`` checks them against
+exact enumeration as ``tests/test_structured_distribution.py`` does the CPU
+sampler's. Sweeps run in launches of 1, 2, 4, ... up to ``sweeps_per_launch``
+sweeps; stopping decisions are taken between launches, so the samples depend
+only on the seed (and on no timing, unless ``time_limit`` cuts a run short), and
+a puzzle's samples do not depend on the other puzzles of its batch.
 
-Every read is the lowest-energy state its ladder visited; energies are the
+Every read is the lowest-energy state its ladder visited (``return_state="last"``:
+its final state at the coldest rung); energies are the
 BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
-``time_to_target_s`` (wall seconds from the start of sampling to the end of the
-sweep that first reached the target; ``inf`` if never) and
+``time_to_target_s`` (wall seconds from the start of sampling to the sweep that
+first reached the target, interpolated within its launch; ``inf`` if never) and
 ``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
 ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
 model stopped; ``launch_s``, the whole batch), ``backend`` and ``batch``.
@@ -46,18 +50,15 @@ Examples:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Hashable, Sequence
 
 import dimod
-import numba
 import numpy as np
 
-from qpicross.samplers._chain import chain_beta, chain_sweep, init_chain, ladder_update
+from qpicross.samplers import _launch
 from qpicross.samplers.registry import SamplerUnavailableError
-from qpicross.samplers.structured import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
 
 __all__ = ["GPUShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
@@ -119,6 +120,7 @@ class GPUShiftSampler(dimod.Sampler):
             "sweeps_per_launch": [],
             "threads_per_block": [],
             "time_limit": [],
+            "return_state": [],
         }
 
     @property
@@ -164,6 +166,7 @@ def sample_many(
     sweeps_per_launch: int = 64,
     threads_per_block: int = 128,
     time_limit: float | None = None,
+    return_state: str = "best",
 ) -> list[dimod.SampleSet]:
     """Sample many models in one launch: ``num_reads`` tempering ladders of ``num_replicas`` chains each.
 
@@ -189,6 +192,8 @@ def sample_many(
         sweeps_per_launch: Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).
         threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
         time_limit: Wall seconds after which no further launch starts.
+        return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
+            the coldest rung (``beta_range[1]``), a draw from the chain's distribution.
 
     Returns:
         One sample set per model, ``num_reads`` samples each (see the module docstring for ``info``).
@@ -199,7 +204,7 @@ def sample_many(
     """
     t0 = time.perf_counter()
     _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
-                      sweeps_per_launch, threads_per_block, time_limit)
+                      sweeps_per_launch, threads_per_block, time_limit, return_state)
     models = list(models)
     P = len(models)
     per_model_lines = _per_model(lines, P, "lines", nested=True)
@@ -207,16 +212,18 @@ def sample_many(
     per_model_target = _per_model(target_energy, P, "target_energy")
     if backend == "cuda" and not cuda_available():
         raise SamplerUnavailableError(f"gpu-shift: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
-    prepared = [_prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas)
-                for i, m in enumerate(models)]
+    prepared = []
+    for i, m in enumerate(models):
+        prepared.append(_launch.prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas))
     seeds = np.random.SeedSequence(seed).spawn(P)
     live = [i for i, m in enumerate(prepared) if m.n > 0]
-    launch = _pack([prepared[i] for i in live], [seeds[i] for i in live], num_reads, num_replicas)
+    launch = _launch.pack([prepared[i] for i in live], [seeds[i] for i in live], num_reads, num_replicas)
     t1 = time.perf_counter()
     restrict = line_moves > 0.0
     stop_at_hit = early_stop != "none"
-    out = _run(launch, backend, num_sweeps, num_replicas, restrict, stop_at_hit, float(shift_probability),
-               float(line_moves), early_stop, sweeps_per_launch, threads_per_block, time_limit)
+    out = _launch.run(launch, backend, num_sweeps, num_replicas, restrict, stop_at_hit, float(shift_probability),
+                      float(line_moves), early_stop, sweeps_per_launch, threads_per_block, time_limit,
+                      return_state == "last")
     t2 = time.perf_counter()
     results = []
     for i, model in enumerate(prepared):
@@ -231,11 +238,11 @@ def sample_many(
     return results
 
 
-# -- parameters and models --------------------------------------------------------------------------------------------
+# -- parameters and sample sets -----------------------------------------------------------------------------------------
 
 
 def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
-                      sweeps_per_launch, threads_per_block, time_limit) -> None:
+                      sweeps_per_launch, threads_per_block, time_limit, return_state) -> None:
     for name, value, low in (("num_reads", num_reads, 1), ("num_sweeps", num_sweeps, 0),
                              ("num_replicas", num_replicas, 1), ("sweeps_per_launch", sweeps_per_launch, 1),
                              ("threads_per_block", threads_per_block, 1)):
@@ -256,6 +263,8 @@ def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probabili
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if return_state not in ("best", "last"):
+        raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
 
 
 def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool = False) -> list:
@@ -272,312 +281,7 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
     return list(value)
 
 
-@dataclasses.dataclass
-class _Model:
-    """One model, flattened: its variables, couplings, one-hot groups and lines."""
-
-    bqm: dimod.BinaryQuadraticModel
-    variables: list
-    n: int
-    linear: np.ndarray
-    adj_ptr: np.ndarray
-    adj_idx: np.ndarray
-    adj_val: np.ndarray
-    group_ptr: np.ndarray
-    group_vars: np.ndarray
-    free: np.ndarray
-    next_limit: np.ndarray
-    line_ptr: np.ndarray
-    betas: np.ndarray
-    hot: float
-    cold: float
-    target: float
-
-
-def _prepare(model, lines, beta_range, target_energy, num_replicas: int) -> _Model:
-    if isinstance(model, dimod.BinaryQuadraticModel):
-        bqm = model
-    elif hasattr(model, "one_hot_lines") and hasattr(model, "bqm"):  # a PicrossFormulation
-        bqm = model.bqm()
-        lines = model.one_hot_lines() if lines is None else lines
-    else:
-        raise ValueError(f"models must be BQMs or formulations, got {type(model).__name__}")
-    binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
-    variables = list(binary.variables)
-    n = len(variables)
-    if beta_range is None:
-        beta_range = default_beta_range(binary) if n else (1.0, 1.0)
-    hot, cold = (float(b) for b in beta_range)
-    if not (hot > 0 and cold > 0 and math.isfinite(hot) and math.isfinite(cold)):
-        raise ValueError(f"beta_range must be positive, got {beta_range}")
-    index = {v: i for i, v in enumerate(variables)}
-    if lines is None:
-        lines = infer_lines(variables)
-    group_ptr, group_vars, free, line_ptr = _units(lines, index, n)
-    linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
-    keep, next_limit = _structure(group_ptr, group_vars, free, line_ptr, irow, icol, qdata, n)
-    adj_ptr, adj_idx, adj_val = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
-    target = -math.inf if target_energy is None else float(target_energy) - float(binary.offset)
-    betas = np.geomspace(hot, cold, num_replicas) if num_replicas > 1 else np.array([hot])
-    return _Model(bqm, variables, n, np.asarray(linear, np.float64), adj_ptr, adj_idx, adj_val, group_ptr, group_vars,
-                  free, next_limit, line_ptr, betas, hot, cold, target)
-
-
-# -- one launch: every model's arrays concatenated --------------------------------------------------------------------
-
-
-def _offsets(sizes) -> np.ndarray:
-    return np.r_[0, np.cumsum(np.asarray(sizes, np.int64))].astype(np.int64)
-
-
-def _pack(models: list[_Model], seeds, num_reads: int, R: int) -> dict[str, np.ndarray]:
-    """The launch's arrays (names as in :mod:`qpicross.samplers._chain`)."""
-    P = len(models)
-    n = np.array([m.n for m in models], np.int64)
-    num_groups = np.array([len(m.group_ptr) - 1 for m in models], np.int64)
-    num_lines = np.array([len(m.line_ptr) - 1 for m in models], np.int64)
-    var_off, group_off, line_off = _offsets(n), _offsets(num_groups), _offsets(num_lines)
-    edge_off = _offsets([len(m.adj_idx) for m in models])
-    member_off = _offsets([len(m.group_vars) for m in models])
-    cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
-    adj_ptr = cat([m.adj_ptr[:-1] + edge_off[i] for i, m in enumerate(models)] + [edge_off[-1:]], np.int64)
-    group_ptr = cat([m.group_ptr[:-1] + member_off[i] for i, m in enumerate(models)] + [member_off[-1:]], np.int64)
-    line_ptr = cat([m.line_ptr[:-1] + group_off[i] for i, m in enumerate(models)] + [group_off[-1:]], np.int64)
-    has_prev = np.zeros(group_off[-1], np.uint8)
-    has_next = np.zeros(group_off[-1], np.uint8)
-    for a, b in zip(line_ptr[:-1], line_ptr[1:]):
-        has_prev[a + 1 : b] = 1
-        has_next[a : b - 1] = 1
-    sizes = np.diff(group_ptr)
-    line_vars = group_ptr[line_ptr[1:]] - group_ptr[line_ptr[:-1]]
-    scratch = np.array([max(int(line_vars.max(initial=0)), 1), int(sizes.max(initial=0)) + 1,
-                        max(int(np.diff(line_ptr).max(initial=0)), 1)], np.int64)
-
-    L = P * num_reads
-    C = L * R
-    ladder_puzzle = np.repeat(np.arange(P, dtype=np.int64), num_reads)
-    chain_puzzle = np.repeat(ladder_puzzle, R)
-    x_off = _offsets(n[chain_puzzle])
-    cur_off = _offsets(num_groups[chain_puzzle])
-    best_off = _offsets(n[ladder_puzzle])
-    rng = np.empty(C, np.uint64)
-    ladder_rng = np.empty(L, np.uint64)
-    for p, s in enumerate(seeds):  # chain and ladder streams of model p, from its own seed
-        state = s.generate_state(num_reads * (R + 1), np.uint64)
-        state[state == 0] = 0x9E3779B97F4A7C15  # xorshift never leaves 0
-        rng[p * num_reads * R : (p + 1) * num_reads * R] = state[: num_reads * R]
-        ladder_rng[p * num_reads : (p + 1) * num_reads] = state[num_reads * R :]
-    chain = np.arange(C, dtype=np.int64)
-    return {
-        # models
-        "var_off": var_off,
-        "linear": cat([m.linear for m in models], np.float64),
-        "adj_ptr": adj_ptr,
-        "adj_idx": cat([m.adj_idx for m in models], np.int32),
-        "adj_val": cat([m.adj_val for m in models], np.float64),
-        "group_off": group_off,
-        "group_ptr": group_ptr,
-        "group_vars": cat([m.group_vars for m in models], np.int32),
-        "free": cat([m.free for m in models], np.uint8),
-        "has_prev": has_prev,
-        "has_next": has_next,
-        "next_limit": cat([m.next_limit for m in models], np.int32),
-        "line_off": line_off,
-        "line_ptr": line_ptr,
-        "betas": cat([m.betas for m in models], np.float64),
-        "hot": np.array([m.hot for m in models], np.float64),
-        "cold": np.array([m.cold for m in models], np.float64),
-        "target": np.array([m.target for m in models], np.float64),
-        "scratch": scratch,
-        # chains
-        "chain_puzzle": chain_puzzle,
-        "x_off": x_off[:-1].copy(),
-        "cur_off": cur_off[:-1].copy(),
-        "x": np.zeros(max(int(x_off[-1]), 1), np.int8),
-        "field": np.zeros(max(int(x_off[-1]), 1), np.float64),
-        "current": np.zeros(max(int(cur_off[-1]), 1), np.int32),
-        "energy": np.zeros(C, np.float64),
-        "rng": rng,
-        "temp_of": (chain % R).astype(np.int32),
-        "weight": np.zeros(C * scratch[0], np.float64),
-        "prefix": np.zeros(C * scratch[1], np.float64),
-        "chosen": np.zeros(C * scratch[2], np.int32),
-        # ladders
-        "ladder_puzzle": ladder_puzzle,
-        "chain_at": chain.copy(),
-        "ladder_rng": ladder_rng,
-        "best_x": np.zeros(max(int(best_off[-1]), 1), np.int8),
-        "best_off": best_off[:-1].copy(),
-        "best_energy": np.full(L, np.inf),
-        "hit_sweep": np.full(L, -1, np.int64),
-        "ladder_done": np.zeros(L, np.uint8),
-        "sweeps_done": np.zeros(L, np.int64),
-        "puzzle_active": np.ones(P, np.uint8),
-    }
-
-
-#: The arrays every driver takes, in this order.
-_ARRAYS = ("var_off", "linear", "adj_ptr", "adj_idx", "adj_val", "group_off", "group_ptr", "group_vars", "free",
-           "has_prev", "has_next", "next_limit", "line_off", "line_ptr", "betas", "hot", "cold", "target", "scratch",
-           "chain_puzzle", "x_off", "cur_off", "x", "field", "current", "energy", "rng", "temp_of", "weight", "prefix",
-           "chosen", "ladder_puzzle", "chain_at", "ladder_rng", "best_x", "best_off", "best_energy", "hit_sweep",
-           "ladder_done", "sweeps_done", "puzzle_active")
-#: What the host reads back between launches, and at the end.
-_PROGRESS = ("hit_sweep", "ladder_done")
-_RESULTS = ("best_x", "best_energy", "hit_sweep", "sweeps_done")
-
-
-# -- the drivers: a prange over ladders (CPU), one thread per chain (CUDA) --------------------------------------------
-
-
-@numba.njit(parallel=True, cache=True)
-def _init_cpu(R, restrict, stop_at_hit, var_off, linear, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars,
-              free, has_prev, has_next, next_limit, line_off, line_ptr, betas, hot, cold, target, scratch,
-              chain_puzzle, x_off, cur_off, x, field, current, energy, rng, temp_of, weight, prefix, chosen,
-              ladder_puzzle, chain_at, ladder_rng, best_x, best_off, best_energy, hit_sweep, ladder_done, sweeps_done,
-              puzzle_active):
-    for l in numba.prange(len(ladder_puzzle)):
-        p = ladder_puzzle[l]
-        for r in range(R):
-            init_chain(l * R + r, p, restrict, x, field, current, energy, rng, var_off, x_off, cur_off, scratch,
-                       linear, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars, free, next_limit,
-                       line_off, line_ptr, weight, prefix, chosen)
-        ladder_update(l, p, 0, R, stop_at_hit, x, energy, var_off, x_off, best_x, best_off, best_energy, target,
-                      hit_sweep, ladder_done, sweeps_done, betas, temp_of, chain_at, ladder_rng)
-
-
-@numba.njit(parallel=True, cache=True)
-def _sweeps_cpu(s0, k, R, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves, var_off, linear, adj_ptr,
-                adj_idx, adj_val, group_off, group_ptr, group_vars, free, has_prev, has_next, next_limit, line_off,
-                line_ptr, betas, hot, cold, target, scratch, chain_puzzle, x_off, cur_off, x, field, current, energy,
-                rng, temp_of, weight, prefix, chosen, ladder_puzzle, chain_at, ladder_rng, best_x, best_off,
-                best_energy, hit_sweep, ladder_done, sweeps_done, puzzle_active):
-    for l in numba.prange(len(ladder_puzzle)):
-        p = ladder_puzzle[l]
-        for s in range(s0, s0 + k):
-            if ladder_done[l] != 0 or puzzle_active[p] == 0:
-                break
-            for r in range(R):
-                c = l * R + r
-                beta = chain_beta(c, p, s, R, num_sweeps, betas, hot, cold, temp_of)
-                chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, current, energy, rng,
-                            var_off, x_off, cur_off, scratch, adj_ptr, adj_idx, adj_val, group_off, group_ptr,
-                            group_vars, free, has_prev, has_next, next_limit, line_off, line_ptr, weight, prefix,
-                            chosen)
-            ladder_update(l, p, s + 1, R, stop_at_hit, x, energy, var_off, x_off, best_x, best_off, best_energy,
-                          target, hit_sweep, ladder_done, sweeps_done, betas, temp_of, chain_at, ladder_rng)
-
-
-def _cuda_kernels():
-    """The CUDA kernels (:mod:`qpicross.samplers._cuda`), compiled on their first launch."""
-    from qpicross.samplers import _cuda
-
-    return _cuda.cuda, _cuda.init_kernel, _cuda.sweep_kernel
-
-
-class _CPU:
-    def __init__(self, arrays: dict, R: int, threads_per_block: int):
-        self.a = arrays
-        self.R = R
-
-    def init(self, restrict, stop_at_hit):
-        _init_cpu(self.R, restrict, stop_at_hit, *(self.a[k] for k in _ARRAYS))
-
-    def sweeps(self, s0, k, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves):
-        _sweeps_cpu(s0, k, self.R, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves,
-                    *(self.a[k] for k in _ARRAYS))
-
-    def read(self, names):
-        return {k: self.a[k] for k in names}
-
-    def set_active(self, active):
-        self.a["puzzle_active"][:] = active
-
-
-class _CUDA:
-    def __init__(self, arrays: dict, R: int, threads_per_block: int):
-        self.cuda, self.init_kernel, self.sweep_kernel = _cuda_kernels()
-        self.R = R
-        self.num_chains = len(arrays["chain_puzzle"])
-        self.block = max(R, threads_per_block // R * R)
-        self.grid = (self.num_chains + self.block - 1) // self.block
-        self.d = {k: self.cuda.to_device(v) for k, v in arrays.items()}
-
-    def _args(self):
-        return tuple(self.d[k] for k in _ARRAYS)
-
-    def init(self, restrict, stop_at_hit):
-        self.init_kernel[self.grid, self.block](self.num_chains, self.R, restrict, stop_at_hit, *self._args())
-        self.cuda.synchronize()
-
-    def sweeps(self, s0, k, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves):
-        self.sweep_kernel[self.grid, self.block](self.num_chains, s0, k, self.R, num_sweeps, restrict, stop_at_hit,
-                                                 shift_probability, line_moves, *self._args())
-        self.cuda.synchronize()
-
-    def read(self, names):
-        return {k: self.d[k].copy_to_host() for k in names}
-
-    def set_active(self, active):
-        self.d["puzzle_active"].copy_to_device(np.ascontiguousarray(active, np.uint8))
-
-
-def _run(launch, backend, num_sweeps, R, restrict, stop_at_hit, shift_probability, line_moves, early_stop,
-         sweeps_per_launch, threads_per_block, time_limit) -> dict:
-    """Initialise, then launch sweeps until every model has stopped; per-read times to target."""
-    P = len(launch["puzzle_active"])
-    if P == 0:
-        return {}
-    L = len(launch["ladder_puzzle"])
-    device = (_CUDA if backend == "cuda" else _CPU)(launch, R, threads_per_block)
-    ladder_puzzle = launch["ladder_puzzle"]
-    start = time.perf_counter()
-    device.init(restrict, stop_at_hit)
-    now = time.perf_counter()
-    hit_time = np.full(L, np.inf)
-    stopped_at = np.full(P, math.nan)
-    active = np.ones(P, bool)
-    launches, done, k = 0, 0, 1
-    last = now
-
-    def update(hits, ladder_done, first, count, t_prev, t_now):
-        fresh = (hits >= 0) & ~np.isfinite(hit_time)
-        if count:
-            hit_time[fresh] = t_prev - start + (hits[fresh] - first) / count * (t_now - t_prev)
-        else:
-            hit_time[fresh] = t_now - start
-        solved = np.zeros(P, bool)
-        np.logical_or.at(solved, ladder_puzzle, hits >= 0)
-        finished = np.ones(P, bool)
-        np.logical_and.at(finished, ladder_puzzle, ladder_done != 0)
-        stop = finished | (solved if early_stop == "puzzle" else False)
-        newly = active & stop
-        stopped_at[newly] = t_now - start
-        active[newly] = False
-        return bool(newly.any())
-
-    progress = device.read(_PROGRESS)
-    if update(progress["hit_sweep"], progress["ladder_done"], 0, 0, start, now):
-        device.set_active(active)
-    while done < num_sweeps and active.any():
-        if time_limit is not None and now - start >= time_limit:
-            break
-        count = min(k, num_sweeps - done)
-        device.sweeps(done, count, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves)
-        last, now = now, time.perf_counter()
-        launches += 1
-        progress = device.read(_PROGRESS)
-        if update(progress["hit_sweep"], progress["ladder_done"], done, count, last, now):
-            device.set_active(active)
-        done += count
-        k = min(2 * k, sweeps_per_launch)
-    stopped_at[active] = now - start
-    out = device.read(_RESULTS)
-    out.update(hit_time=hit_time, stopped_at=stopped_at, launches=launches, sweeps=done, wall_s=now - start)
-    return out
-
-
-def _sampleset(model: _Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float, backend: str,
+def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float, backend: str,
                num_models: int, launch: dict) -> dimod.SampleSet:
     ladders = np.arange(j * num_reads, (j + 1) * num_reads)
     first = int(launch["best_off"][ladders[0]])
