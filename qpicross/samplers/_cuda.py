@@ -56,8 +56,8 @@ def init_kernel(num_chains, R, restrict, stop_at_hit, var_off, linear, adj_ptr, 
 @cuda.jit
 def sweep_kernel(num_chains, s0, k, R, num_sweeps, restrict, stop_at_hit, shift_probability, line_moves, var_off,
                  linear, adj_ptr, adj_idx, adj_val, group_off, group_ptr, group_vars, free, has_prev, has_next,
-                 next_limit, line_off, line_span, inner, betas, hot, cold, target, scratch, chain_puzzle, x_off, cur_off,
-                 x, field, current, energy, rng, temp_of, weight, prefix, chosen, ladder_puzzle, chain_at,
+                 next_limit, line_off, line_span, inner, betas, hot, cold, target, scratch, chain_puzzle, x_off,
+                 cur_off, x, field, current, energy, rng, temp_of, weight, prefix, chosen, ladder_puzzle, chain_at,
                  ladder_rng, best_x, best_off, best_energy, hit_sweep, ladder_done, sweeps_done, puzzle_active):
     # Every thread of a block runs every iteration, so that all reach each syncthreads; a ladder's
     # chains are consecutive threads of one block (the block size is a multiple of R).

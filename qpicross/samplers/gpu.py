@@ -68,7 +68,8 @@ BACKENDS = ("cuda", "cpu")
 #: (``"puzzle"``), when every read has (``"read"``), or never (``"none"``).
 EARLY_STOP = ("puzzle", "read", "none")
 
-_INSTALL_HINT = "install the 'gpu' extra (pip install 'qpicross[gpu]'), or pass backend='cpu'"
+_INSTALL_HINT = ("install the 'gpu' extra (pip install 'qpicross[gpu]'), or pass backend='cpu' (on the command line: "
+                 "--option backend=cpu, or the gpu-shift-cpu sampler)")
 
 
 def cuda_available() -> bool:
@@ -92,7 +93,7 @@ class GPUShiftSampler(dimod.Sampler):
     Examples:
         >>> import dimod
         >>> bqm = dimod.BinaryQuadraticModel({"a": 1, "b": -1}, {("a", "b"): 0.5}, 0, "BINARY")
-        >>> ss = GPUShiftSampler(backend="cpu").sample(bqm, num_reads=3, num_sweeps=10, seed=0)
+        >>> ss = GPUShiftSampler(backend="cpu").sample(bqm, groups=[], num_reads=3, num_sweeps=10, seed=0)
         >>> ss.record.sample.shape, float(ss.first.energy)
         ((3, 2), -1.0)
     """
@@ -238,7 +239,7 @@ def sample_many(
     return results
 
 
-# -- parameters and sample sets -----------------------------------------------------------------------------------------
+# -- parameters and sample sets ---------------------------------------------------------------------------------
 
 
 def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
@@ -281,7 +282,8 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
     return list(value)
 
 
-def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float, backend: str,
+def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float,
+               backend: str,
                num_models: int, launch: dict) -> dimod.SampleSet:
     ladders = np.arange(j * num_reads, (j + 1) * num_reads)
     first = int(launch["best_off"][ladders[0]])
