@@ -5,7 +5,9 @@ r"""A batched block-shift annealer: thousands of chains, many puzzles, one launc
 moves on one-hot groups, heat-bath line moves, parallel tempering -- on many
 chains at once: ``num_reads`` independent tempering *ladders* of
 ``num_replicas`` chains for each of the ``P`` models of a launch
-(:func:`sample_many`). Every chain's state (bits, local fields, block
+(:func:`sample_many`), each ladder fixed over ``beta_range`` as with the CPU
+sampler's ``schedule="fixed"`` (its Luby restarts are replaced by the many
+ladders of a launch). Every chain's state (bits, local fields, block
 positions) lives in device arrays; one sweep of every chain is one thread of a
 kernel, and after each sweep the first thread of each ladder keeps the best
 state and swaps temperatures (replica exchange). A ladder that reaches
@@ -283,8 +285,7 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
 
 
 def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float,
-               backend: str,
-               num_models: int, launch: dict) -> dimod.SampleSet:
+               backend: str, num_models: int, launch: dict) -> dimod.SampleSet:
     ladders = np.arange(j * num_reads, (j + 1) * num_reads)
     first = int(launch["best_off"][ladders[0]])
     samples = out["best_x"][first : first + num_reads * model.n].reshape(num_reads, model.n).copy()
