@@ -19,6 +19,7 @@ from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.gpu import GPUShiftSampler, cuda_available, sample_many
 
 from conftest import INSTANCES, ROOT
+from test_structured import FALLBACK
 
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
 
@@ -26,9 +27,6 @@ LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]
 class CPUShiftSampler(GPUShiftSampler):
     def __init__(self):
         super().__init__(backend="cpu")
-
-
-FALLBACK = "falls back to single flips"
 
 
 # dimod's own battery on generic BQMs (no one-hot structure: single flips, with a warning).
