@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-tournament bench-ablation readme study
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-tournament bench-ablation readme study \
+        gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +92,43 @@ bench-ablation: $(VENV)/.installed
 	    --json results/ablation_sa_match2.json
 	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --encoding domain-wall \
 	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json
+
+# The GPU annealer (gpu-shift, issue 14) on one NVIDIA GPU: the README's "The GPU annealer" figures.
+# A GPU machine without network: `make gpu-wheels` here (wheels for its Python 3.12, Linux x86-64, into
+# wheels-gpu/, ignored by git), carry wheels-gpu/ there, `make gpu-venv` there (a venv over the system's packages,
+# torch included for `sb`, with the carried wheels ahead of them), then `make bench-gpu` there (a few minutes).
+# GPU_REQS names what to carry: by default the package's dependencies and its `gpu` extra; where the machine
+# already has some (or a carry limit bites), name fewer, e.g. GPU_REQS="numba-cuda[cu12]>=0.30.4 numpy<2.5 dimod".
+GPU_WHEELS ?= wheels-gpu
+GPU_VENV   ?= .venv-gpu
+GPU_REQS   ?= $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+                print(" ".join(repr(r) for r in p["dependencies"] + p["optional-dependencies"]["gpu"]))')
+GPU_QP     := PYTHONPATH=$(CURDIR) $(GPU_VENV)/bin/python -m qpicross
+GPU_SHIFT  := --sampler gpu-shift --option target_energy=0
+# gpu-shift against simulated bifurcation on the same puzzles (the shipped ones, 20 tournament 25x25, kabuki, phantom)
+GPU_VS_SB  := instances $(TOURNAMENT)/taai2011.txt\#1-20 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
+
+gpu-wheels:
+	mkdir -p $(GPU_WHEELS)
+	printf '%s\n' $(GPU_REQS) > $(GPU_WHEELS)/requirements.txt
+	$(PYTHON) -m pip download --dest $(GPU_WHEELS) --only-binary=:all: --python-version 3.12 --implementation cp \
+	    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_24_x86_64 \
+	    --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -r $(GPU_WHEELS)/requirements.txt
+
+gpu-venv:
+	python3 -m venv --system-site-packages $(GPU_VENV)
+	$(GPU_VENV)/bin/python -m pip install --quiet --no-index --find-links $(GPU_WHEELS) -r $(GPU_WHEELS)/requirements.txt
+
+bench-gpu:
+	mkdir -p results
+	$(GPU_QP) anneal instances/5x5.px $(GPU_SHIFT) --reads 64     # compiles and runs the kernels once
+	-$(GPU_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_gpu.py  # where pytest is there
+	-$(GPU_QP) bench --force $(TOURNAMENT)/taai2011.txt\#1-1000 $(GPU_SHIFT) --reads 64 --sweeps 20000 \
+	    --time-budget 120 --json results/bench_gpu_taai2011.json
+	-$(GPU_QP) bench --force $(GPU_VS_SB) $(GPU_SHIFT) --reads 1024 --sweeps 20000 --time-budget 120 \
+	    --json results/bench_gpu.json
+	-$(GPU_QP) bench --force $(GPU_VS_SB) --sampler sb --reads 4096 --sweeps 10000 --time-budget 60 \
+	    --json results/bench_gpu_sb.json
 
 # Rewrite the README's generated tables from results/*.json (the tests check that they agree).
 readme: $(VENV)/.installed

@@ -162,3 +162,7 @@ def print_table(results, meta: dict) -> None:
             f"{s['min_speedup_vs_baseline']:.3g}x over {s['puzzles_with_baseline_solved']} puzzles")
         print(f"| {name} | {s['puzzles']} | {s['solved']} | {_fmt_time(s['median_tts99_s'])} | "
               f"{_fmt_time(s['worst_tts99_s'])} ({s['worst_puzzle']}) | {least} |")
+    for name in dict.fromkeys(r.config for r in results if r.batch_wall_s is not None):  # batched samplers
+        batch = [r for r in results if r.config == name]
+        print(f"\n{name}: all {len(batch)} puzzles in one call, {batch[0].batch_wall_s:.3g} s wall "
+              f"(TTS99 of reads run side by side: qpicross.experiments.batch)")

@@ -60,6 +60,7 @@ import numpy as np
 
 from qpicross.experiments.runner import run_tasks
 from qpicross.experiments.tts import time_to_target_tts, tts99, wilson_interval
+from qpicross.pipeline.batch import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult, run
 from qpicross.puzzle import Puzzle
@@ -138,6 +139,8 @@ class BenchResult:
     #: Per read, in the order drawn: seconds to the first ground state (inf: never), when the sampler says.
     time_to_target_s: list[float] | None = None
     seed: int | None = None
+    #: Batched samplers (qpicross.experiments.batch): wall seconds of the one call that sampled every puzzle.
+    batch_wall_s: float | None = None
 
     @property
     def solved(self) -> bool:
@@ -273,7 +276,8 @@ def _warm_up(config: SolverConfig) -> None:
         return
     tiny = dimod.BinaryQuadraticModel({"a": 1.0, "b": -1.0}, {("a", "b"): 2.0}, 0.0, dimod.BINARY)
     sampler = get_sampler(name)
-    params = {k: v for k, v in {"num_reads": 1, "num_sweeps": 2, "seed": 0}.items() if k in sampler.parameters}
+    params = {k: v for k, v in {"num_reads": 1, "num_sweeps": 2, "seed": 0, "groups": []}.items()
+              if k in sampler.parameters}  # groups=[]: the tiny model has none, and structured samplers need not say so
     try:
         with warnings.catch_warnings():  # the tiny model has no structure to find: no warning about it
             warnings.simplefilter("ignore")
@@ -333,6 +337,9 @@ def run_bench(
             baseline never solved the puzzle, so no ratio exists).
         progress: Called as ``progress(done, total, result)`` after each job.
 
+    A configuration whose sampler is batched (``gpu-shift``) samples all the
+    puzzles in one call, in this process (:mod:`qpicross.experiments.batch`).
+
     Returns:
         One result per puzzle and configuration, in input order. A job that
         raised is reported with its message in ``error``.
@@ -363,11 +370,28 @@ def run_bench(
         if progress is not None:
             progress(sum(r is not None for r in results), len(tasks), outcome)
 
-    run_tasks(_bench_task, tasks, on_result=record, workers=workers, scheduler=scheduler)
+    # Batched samplers (gpu-shift) get all the puzzles of their configuration in one call.
+    batched = {j for j, config in enumerate(configs) if is_batched(config)}
+    for j in sorted(batched):
+        _run_batch([n for n in range(len(tasks)) if n % len(configs) == j], tasks, record)
+    rest = [n for n in range(len(tasks)) if n % len(configs) not in batched]
+    run_tasks(_bench_task, [tasks[n] for n in rest], on_result=lambda i, ok, value: record(rest[i], ok, value),
+              workers=workers, scheduler=scheduler)
     out = [r for r in results if r is not None]
     if baseline:
         _fill_ratios(out)
     return out
+
+
+def _run_batch(indices: list[int], tasks: list, record: Callable[[int, bool, object], None]) -> None:
+    from qpicross.experiments.batch import bench_batch
+
+    try:
+        outcomes = [(True, r) for r in bench_batch([tasks[n] for n in indices])]
+    except Exception as exc:  # e.g. no CUDA GPU: every puzzle of the batch reports it
+        outcomes = [(False, f"{type(exc).__name__}: {exc}")] * len(indices)
+    for n, (ok, outcome) in zip(indices, outcomes):
+        record(n, ok, outcome)
 
 
 def _failed(puzzle: Puzzle, config: SolverConfig, source: str, message: str) -> BenchResult:

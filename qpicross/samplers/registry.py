@@ -7,6 +7,10 @@ Built in:
 * ``tabu`` -- :class:`dwave.samplers.TabuSampler`;
 * ``shift`` -- :class:`qpicross.samplers.structured.BlockShiftSampler`, which keeps every
   block one-hot and anneals by shifting block starts;
+* ``gpu-shift`` -- :class:`qpicross.samplers.gpu.GPUShiftSampler`, the same moves on
+  thousands of chains of many puzzles at once on a CUDA GPU (the ``gpu`` extra);
+  ``gpu-shift-cpu`` runs its kernels on the CPU. Both are ``batched``: benchmarks hand
+  them all their puzzles in one call (:func:`qpicross.samplers.gpu.sample_many`);
 * ``exact`` -- :class:`dimod.ExactSolver` behind a size guard: it enumerates
   all :math:`2^n` assignments, so it refuses more than
   :data:`EXACT_MAX_VARIABLES` variables, and returns the ground states.
@@ -26,6 +30,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -53,12 +58,14 @@ class SamplerEntry:
     """A named way to make a sampler.
 
     ``chunkable`` samplers draw independent reads, so a run can be split into
-    chunks to show progress.
+    chunks to show progress. ``batched`` samplers sample many models in one
+    call (``sample_many``), which benchmarks use to give them all their puzzles at once.
     """
 
     factory: Callable[..., dimod.Sampler]
     description: str
     chunkable: bool = False
+    batched: bool = False
 
 
 def _sa():
@@ -73,6 +80,12 @@ def _shift():
     return BlockShiftSampler()
 
 
+def _gpu_shift(backend: str = "cuda"):
+    from qpicross.samplers.gpu import GPUShiftSampler
+
+    return GPUShiftSampler(backend=backend)
+
+
 def _tabu():
     from dwave.samplers import TabuSampler
 
@@ -85,13 +98,18 @@ SAMPLERS: dict[str, SamplerEntry] = {
     "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
     "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.structured)",
                           chunkable=True),
+    "gpu-shift": SamplerEntry(_gpu_shift, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
+                              "(qpicross.samplers.gpu; the 'gpu' extra)", batched=True),
+    "gpu-shift-cpu": SamplerEntry(functools.partial(_gpu_shift, "cpu"), "the gpu-shift kernels on the CPU (numba prange)",
+                                  batched=True),
     "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
 }
 
 
-def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str, *, chunkable: bool = False) -> None:
+def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str, *, chunkable: bool = False,
+                     batched: bool = False) -> None:
     """Make a sampler available by name (to :func:`sample` and the command line)."""
-    SAMPLERS[name] = SamplerEntry(factory, description, chunkable)
+    SAMPLERS[name] = SamplerEntry(factory, description, chunkable, batched)
 
 
 def get_sampler(name: str, **options) -> dimod.Sampler:

@@ -1,0 +1,150 @@
+"""Many puzzles, one sampler call: the pipeline of :func:`~qpicross.pipeline.run.run` for batched samplers.
+
+A *batched* sampler (``batched=True`` in :data:`~qpicross.samplers.SAMPLERS`,
+e.g. ``gpu-shift``) samples many models in one call (its ``sample_many``),
+so a GPU runs the chains of all the puzzles at once. :func:`run_many` does for
+a list of puzzles what :func:`~qpicross.pipeline.run.run` does for one -- size
+guard, formulation, presolve, sampling, and the judgement of every read --
+with one sampler call for all of them.
+
+Examples:
+    >>> from qpicross import Puzzle
+    >>> from qpicross.pipeline.config import SolverConfig
+    >>> letter = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> dot = Puzzle([[1], []], [[1], []], name="dot")
+    >>> config = SolverConfig(sampler="gpu-shift-cpu", num_reads=8, num_sweeps=200, seed=1,
+    ...                       options={"target_energy": 0})
+    >>> [r.solved for r in run_many([letter, dot], config)]
+    [True, True]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import dimod
+import numpy as np
+
+from qpicross.classical.presolve import _expand, _restrict, fix_variables, presolve
+from qpicross.decode import decode_sample, evaluate_samples
+from qpicross.model.formulation import build_formulation
+from qpicross.model.size import check_size
+from qpicross.pipeline.config import SolverConfig
+from qpicross.pipeline.run import AnnealResult, _check_options
+from qpicross.puzzle import Puzzle
+from qpicross.samplers import SAMPLERS, get_sampler
+
+__all__ = ["run_many", "is_batched"]
+
+
+def is_batched(config: SolverConfig) -> bool:
+    """Whether the configuration's sampler is registered as batched (takes many models per call)."""
+    return isinstance(config.sampler, str) and config.sampler in SAMPLERS and SAMPLERS[config.sampler].batched
+
+
+def run_many(
+    puzzles: Sequence[Puzzle],
+    config: SolverConfig,
+    *,
+    force: bool = False,
+    max_couplers: int | None = None,
+) -> list[AnnealResult]:
+    """Solve every puzzle as ``config`` says, sampling all of them in one call of a batched sampler.
+
+    Each result is what :func:`~qpicross.pipeline.run.run` would return for
+    that puzzle, except the timing: ``sample_s`` is the presolve plus the time
+    from the start of the shared sampling until this puzzle stopped, and
+    ``batch_s`` the whole call.
+
+    Args:
+        puzzles: The puzzles.
+        config: How to solve them; its sampler must be batched (:func:`is_batched`), its
+            ``time_budget`` bounds the whole call.
+        force: Build even when the size guard estimates a model above ``max_couplers``.
+        max_couplers: The size guard's ceiling.
+
+    Raises:
+        ValueError: For a bad configuration, a sampler that is not batched, the domain-wall encoding,
+            or a model above the size guard.
+        SamplerUnavailableError: When the sampler cannot run here (no CUDA GPU).
+    """
+    config = config.validate()
+    if not is_batched(config):
+        raise ValueError(f"sampler {config.sampler_name!r} is not batched; use qpicross.pipeline.run.run")
+    if config.encoding != "one_hot":
+        raise ValueError("batched samplers anneal the one-hot encoding only")
+    sampler = get_sampler(config.sampler)
+    options = config.sampler_options
+    _check_options(sampler, options, config.sampler_name)
+    t_start = time.perf_counter()
+    built = []
+    for puzzle in puzzles:
+        t0 = time.perf_counter()
+        if not force:
+            check_size(puzzle, config.bounds, None, max_couplers)
+        formulation = build_formulation(puzzle, bounds=config.bounds)
+        bqm = formulation.bqm(config.weights)
+        item = {"formulation": formulation, "bqm": bqm, "model": bqm, "lines": formulation.one_hot_lines(),
+                "build_s": time.perf_counter() - t0}
+        if config.presolve:
+            _presolve(item)
+        built.append(item)
+    sampled = [item for item in built if item["model"] is not None]
+    parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_budget, **options}
+    if config.num_sweeps is not None:
+        parameters["num_sweeps"] = config.num_sweeps
+    samplesets = sampler.sample_many([item["model"] for item in sampled], lines=[item["lines"] for item in sampled],
+                                     **parameters) if sampled else []
+    batch_s = time.perf_counter() - t_start
+    for item, sampleset in zip(sampled, samplesets):
+        item["sampleset"] = sampleset if "fixed" not in item else _full_size(sampleset, item)
+    results = []
+    for puzzle, item in zip(puzzles, built):
+        t0 = time.perf_counter()
+        sampleset = item["sampleset"]
+        formulation = item["formulation"]
+        evaluation = evaluate_samples(formulation, sampleset)
+        best = decode_sample(formulation, evaluation.samples[evaluation.best_index])
+        report = sampleset.info.get("presolve")
+        presolve_s = report["presolve_s"] if report else 0.0
+        timing = {"build_s": item["build_s"],
+                  "sample_s": presolve_s + sampleset.info.get("timing", {}).get("sample_s", 0.0),
+                  "decode_s": time.perf_counter() - t0, "batch_s": batch_s}
+        if report is not None:
+            report = dict(report)
+            timing["presolve_s"] = report.pop("presolve_s")
+        results.append(AnnealResult(
+            puzzle=puzzle, config=config, formulation=formulation, bqm=item["bqm"], sampleset=sampleset,
+            evaluation=evaluation, best=best, energy=float(evaluation.energy[evaluation.best_index]), timing=timing,
+            presolve=report, sampled_bqm=item["bqm"],
+        ))
+    return results
+
+
+def _presolve(item: dict) -> None:
+    """Line logic first, as :class:`~qpicross.classical.presolve.PresolveComposite` does, for one puzzle."""
+    formulation, bqm = item["formulation"], item["bqm"]
+    found = presolve(formulation)
+    report = found.report(bqm.num_variables)
+    item["fixed"], item["report"] = found.fixed, report
+    if found.logic.solved or len(found.fixed) == bqm.num_variables:  # logic settled every cell: nothing to sample
+        sample = formulation.sample_from_board(found.logic.known) if found.logic.solved else found.fixed
+        full = np.array([[sample[v] for v in bqm.variables]], dtype=np.int8)
+        sampleset = dimod.SampleSet.from_samples_bqm((full, list(bqm.variables)), bqm)
+        report["variables_annealed"] = report["interactions_annealed"] = 0
+        sampleset.info["presolve"] = report
+        item["sampleset"], item["model"] = sampleset, None
+        return
+    reduced = fix_variables(bqm, found.fixed)
+    report["variables_annealed"] = reduced.num_variables
+    report["interactions_annealed"] = reduced.num_interactions
+    item["model"] = reduced
+    item["lines"] = _restrict(item["lines"], set(reduced.variables))
+
+
+def _full_size(inner: dimod.SampleSet, item: dict) -> dimod.SampleSet:
+    sampleset = _expand(inner, item["fixed"], item["bqm"])
+    sampleset.info.update(inner.info)
+    sampleset.info["presolve"] = item["report"]
+    return sampleset

@@ -1,0 +1,305 @@
+r"""A batched block-shift annealer: thousands of chains, many puzzles, one launch (CUDA or CPU).
+
+:class:`GPUShiftSampler` runs the moves of
+:class:`~qpicross.samplers.structured.BlockShiftSampler` -- Metropolis block
+moves on one-hot groups, heat-bath line moves, parallel tempering -- on many
+chains at once: ``num_reads`` independent tempering *ladders* of
+``num_replicas`` chains for each of the ``P`` models of a launch
+(:func:`sample_many`), each ladder fixed over ``beta_range`` as with the CPU
+sampler's ``schedule="fixed"`` (its Luby restarts are replaced by the many
+ladders of a launch). Every chain's state (bits, local fields, block
+positions) lives in device arrays; one sweep of every chain is one thread of a
+kernel, and after each sweep the first thread of each ladder keeps the best
+state and swaps temperatures (replica exchange). A ladder that reaches
+``target_energy`` stops; with ``early_stop="puzzle"`` (the default) a puzzle
+stops as soon as one of its ladders has, so a batch of a thousand puzzles
+spends its time on the hard ones.
+
+Backends, the same code (:mod:`qpicross.samplers._chain` is compiled twice; the arrays
+and the drivers are in :mod:`qpicross.samplers._launch`):
+
+* ``"cuda"`` (default): numba's CUDA target (``pip install 'qpicross[gpu]'``);
+  without a CUDA GPU, sampling raises
+  :class:`~qpicross.samplers.registry.SamplerUnavailableError`;
+* ``"cpu"``: :func:`numba.njit` with a ``prange`` over ladders -- what CI runs,
+  and the ``gpu-shift-cpu`` sampler of the registry.
+
+The moves and their target distributions are those of the CPU sampler, rule
+for rule (line moves on: :math:`e^{-\beta E}` over the clue-consistent states;
+off: over the one-hot states), and ``tests/test_gpu.py`` checks them against
+exact enumeration as ``tests/test_structured_distribution.py`` does the CPU
+sampler's. Sweeps run in launches of 1, 2, 4, ... up to ``sweeps_per_launch``
+sweeps; stopping decisions are taken between launches, so the samples depend
+only on the seed (and on no timing, unless ``time_limit`` cuts a run short), and
+a puzzle's samples do not depend on the other puzzles of its batch.
+
+Every read is the lowest-energy state its ladder visited (``return_state="last"``:
+its final state at the coldest rung); energies are the
+BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
+``time_to_target_s`` (wall seconds from the start of sampling to the sweep that
+first reached the target, interpolated within its launch; ``inf`` if never) and
+``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
+ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
+model stopped; ``launch_s``, the whole batch), ``backend`` and ``batch``.
+
+Examples:
+    >>> from qpicross import Puzzle, build_formulation
+    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    >>> ss = GPUShiftSampler(backend="cpu").sample(f.bqm(), num_reads=8, num_sweeps=100, seed=1, target_energy=0)
+    >>> float(ss.first.energy), ss.info["parallel_reads"]
+    (0.0, 8)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Sequence
+
+import dimod
+import numpy as np
+
+from qpicross.samplers import _launch
+from qpicross.samplers.registry import SamplerUnavailableError
+
+__all__ = ["GPUShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
+
+#: Where the chains run.
+BACKENDS = ("cuda", "cpu")
+#: When sampling stops before ``num_sweeps``: when one read of a model reached the target
+#: (``"puzzle"``), when every read has (``"read"``), or never (``"none"``).
+EARLY_STOP = ("puzzle", "read", "none")
+
+_INSTALL_HINT = ("install the 'gpu' extra (pip install 'qpicross[gpu]'), or pass backend='cpu' (on the command line: "
+                 "--option backend=cpu, or the gpu-shift-cpu sampler)")
+
+
+def cuda_available() -> bool:
+    """Whether numba's CUDA target can run kernels here (True under the CUDA simulator)."""
+    try:
+        from numba import cuda
+    except ImportError:  # pragma: no cover - numba without its CUDA target
+        return False
+    try:
+        return bool(cuda.is_available())
+    except Exception:  # pragma: no cover - a broken driver or toolkit
+        return False
+
+
+class GPUShiftSampler(dimod.Sampler):
+    """Batched one-hot-preserving parallel tempering on a GPU, or on the CPU (see the module docstring).
+
+    Args:
+        backend: ``"cuda"`` or ``"cpu"``; a ``backend`` passed to :meth:`sample` overrides it.
+
+    Examples:
+        >>> import dimod
+        >>> bqm = dimod.BinaryQuadraticModel({"a": 1, "b": -1}, {("a", "b"): 0.5}, 0, "BINARY")
+        >>> ss = GPUShiftSampler(backend="cpu").sample(bqm, groups=[], num_reads=3, num_sweeps=10, seed=0)
+        >>> ss.record.sample.shape, float(ss.first.energy)
+        ((3, 2), -1.0)
+    """
+
+    def __init__(self, backend: str = "cuda"):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        self.backend = backend
+
+    @property
+    def parameters(self) -> dict:
+        return {
+            "num_reads": [],
+            "num_sweeps": [],
+            "seed": [],
+            "beta_range": [],
+            "num_replicas": [],
+            "shift_probability": [],
+            "line_moves": [],
+            "lines": [],
+            "groups": [],
+            "target_energy": [],
+            "early_stop": [],
+            "backend": [],
+            "sweeps_per_launch": [],
+            "threads_per_block": [],
+            "time_limit": [],
+            "return_state": [],
+        }
+
+    @property
+    def properties(self) -> dict:
+        return {"moves": "one-hot block shift + heat-bath line + single flip", "schedules": ["anneal", "tempering"],
+                "backends": list(BACKENDS), "batched": True}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, lines: Sequence | None = None,
+               groups: Sequence[Sequence[Hashable]] | None = None, backend: str | None = None,
+               **parameters) -> dimod.SampleSet:
+        """Sample one BQM: :func:`sample_many` with one model (every parameter is documented there).
+
+        Raises:
+            ValueError: For a bad parameter.
+            SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
+        """
+        known = {k: v for k, v in parameters.items() if k in self.parameters}
+        self.remove_unknown_kwargs(**{k: v for k, v in parameters.items() if k not in known})
+        if groups is not None and lines is None:
+            lines = [[list(g)] for g in groups]  # explicit groups: each is its own line
+        return sample_many([bqm], lines=None if lines is None else [lines], backend=backend or self.backend,
+                           **known)[0]
+
+    def sample_many(self, models: Sequence, *, backend: str | None = None, **parameters) -> list[dimod.SampleSet]:
+        """Many models in one launch on this sampler's backend: :func:`sample_many`."""
+        return sample_many(models, backend=backend or self.backend, **parameters)
+
+
+def sample_many(
+    models: Sequence,
+    *,
+    num_reads: int = 32,
+    num_sweeps: int = 1000,
+    seed: int | None = None,
+    beta_range: tuple[float, float] | Sequence[tuple[float, float] | None] | None = None,
+    num_replicas: int = 4,
+    shift_probability: float = 0.5,
+    line_moves: float = 1.0,
+    lines: Sequence | None = None,
+    target_energy: float | Sequence[float | None] | None = None,
+    early_stop: str = "puzzle",
+    backend: str = "cuda",
+    sweeps_per_launch: int = 64,
+    threads_per_block: int = 128,
+    time_limit: float | None = None,
+    return_state: str = "best",
+) -> list[dimod.SampleSet]:
+    """Sample many models in one launch: ``num_reads`` tempering ladders of ``num_replicas`` chains each.
+
+    Args:
+        models: BQMs, or :class:`~qpicross.model.formulation.PicrossFormulation` objects (their
+            default-weight BQM and their :meth:`one_hot_lines` are used).
+        num_reads: Ladders per model, run at the same time; each gives one sample.
+        num_sweeps: Most sweeps per ladder; a sweep is one move per group and free variable
+            and a line move per line, for every chain.
+        seed: Random seed (0 <= seed < 2**32): the same seed gives the same samples.
+        beta_range: ``(hot, cold)`` inverse temperatures, for all models or one per model
+            (default: :func:`~qpicross.samplers.structured.default_beta_range` of each).
+        num_replicas: Chains per ladder at temperatures geometric over ``beta_range``, swapped
+            after every sweep; 1: annealing from hot to cold over ``num_sweeps``.
+        shift_probability: Chance that a block move shifts the block by one start.
+        line_moves: Chance per sweep that each line is redrawn by a heat-bath line move
+            (0: never, and block moves are then not restricted to fitting lines).
+        lines: Per model, its lines of one-hot groups of variables (default: from the
+            formulation's labels, :func:`~qpicross.samplers.structured.infer_lines`).
+        target_energy: Energy that counts as solved, for all models or one per model (None: none).
+        early_stop: ``"puzzle"``, ``"read"`` or ``"none"`` (see :data:`EARLY_STOP`).
+        backend: ``"cuda"`` or ``"cpu"``.
+        sweeps_per_launch: Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).
+        threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
+        time_limit: Wall seconds after which no further launch starts.
+        return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
+            the coldest rung (``beta_range[1]``), a draw from the chain's distribution.
+
+    Returns:
+        One sample set per model, ``num_reads`` samples each (see the module docstring for ``info``).
+
+    Raises:
+        ValueError: For a bad parameter.
+        SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
+    """
+    t0 = time.perf_counter()
+    _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
+                      sweeps_per_launch, threads_per_block, time_limit, return_state)
+    models = list(models)
+    P = len(models)
+    per_model_lines = _per_model(lines, P, "lines", nested=True)
+    per_model_beta = _per_model(beta_range, P, "beta_range", pair=True)
+    per_model_target = _per_model(target_energy, P, "target_energy")
+    if backend == "cuda" and not cuda_available():
+        raise SamplerUnavailableError(f"gpu-shift: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
+    prepared = []
+    for i, m in enumerate(models):
+        prepared.append(_launch.prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas))
+    seeds = np.random.SeedSequence(seed).spawn(P)
+    live = [i for i, m in enumerate(prepared) if m.n > 0]
+    launch = _launch.pack([prepared[i] for i in live], [seeds[i] for i in live], num_reads, num_replicas)
+    t1 = time.perf_counter()
+    restrict = line_moves > 0.0
+    stop_at_hit = early_stop != "none"
+    out = _launch.run(launch, backend, num_sweeps, num_replicas, restrict, stop_at_hit, float(shift_probability),
+                      float(line_moves), early_stop, sweeps_per_launch, threads_per_block, time_limit,
+                      return_state == "last")
+    t2 = time.perf_counter()
+    results = []
+    for i, model in enumerate(prepared):
+        if model.n == 0:
+            empty = dimod.SampleSet.from_samples_bqm((np.zeros((num_reads, 0), np.int8), []), model.bqm)
+            empty.info.update(timing={"preprocess_s": t1 - t0, "sample_s": 0.0, "launch_s": t2 - t1},
+                              parallel_reads=num_reads, backend=backend, sweeps=[0] * num_reads)
+            results.append(empty)
+            continue
+        j = live.index(i)
+        results.append(_sampleset(model, out, j, num_reads, t1 - t0, t2 - t1, backend, len(live), launch))
+    return results
+
+
+# -- parameters and sample sets ---------------------------------------------------------------------------------
+
+
+def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
+                      sweeps_per_launch, threads_per_block, time_limit, return_state) -> None:
+    for name, value, low in (("num_reads", num_reads, 1), ("num_sweeps", num_sweeps, 0),
+                             ("num_replicas", num_replicas, 1), ("sweeps_per_launch", sweeps_per_launch, 1),
+                             ("threads_per_block", threads_per_block, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if num_replicas > 1024:
+        raise ValueError(f"num_replicas must be at most 1024 (one CUDA block), got {num_replicas}")
+    if not 0 <= shift_probability <= 1:
+        raise ValueError(f"shift_probability must be in [0, 1], got {shift_probability}")
+    if not 0 <= line_moves <= 1:
+        raise ValueError(f"line_moves must be in [0, 1], got {line_moves}")
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                                 and 0 <= seed < 2**32):
+        raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+    if early_stop not in EARLY_STOP:
+        raise ValueError(f"early_stop must be one of {', '.join(EARLY_STOP)}, got {early_stop!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if return_state not in ("best", "last"):
+        raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
+
+
+def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool = False) -> list:
+    """One value for every model, or a list with one per model."""
+    if value is None:
+        return [None] * count
+    if pair:  # a (hot, cold) pair, or a list of pairs / None
+        if len(value) == 2 and all(isinstance(b, (int, float, np.number)) for b in value):
+            return [tuple(value)] * count
+    elif not nested and not isinstance(value, (list, tuple, np.ndarray)):
+        return [value] * count
+    if len(value) != count:
+        raise ValueError(f"{name} has {len(value)} entries for {count} models")
+    return list(value)
+
+
+def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float,
+               backend: str, num_models: int, launch: dict) -> dimod.SampleSet:
+    ladders = np.arange(j * num_reads, (j + 1) * num_reads)
+    first = int(launch["best_off"][ladders[0]])
+    samples = out["best_x"][first : first + num_reads * model.n].reshape(num_reads, model.n).copy()
+    if model.bqm.vartype is dimod.SPIN:
+        samples = 2 * samples - 1
+    sampleset = dimod.SampleSet.from_samples_bqm((samples, model.variables), model.bqm)
+    info = sampleset.info
+    info["timing"] = {"preprocess_s": preprocess_s, "sample_s": float(out["stopped_at"][j]), "launch_s": launch_s}
+    info["sweeps"] = out["sweeps_done"][ladders].tolist()
+    if math.isfinite(model.target):
+        info["time_to_target_s"] = out["hit_time"][ladders].tolist()
+        info["sweeps_to_target"] = out["hit_sweep"][ladders].tolist()
+    info["parallel_reads"] = num_reads
+    info["backend"] = backend
+    info["batch"] = {"models": num_models, "chains": len(launch["chain_puzzle"]), "launches": out["launches"],
+                     "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
+    return sampleset
