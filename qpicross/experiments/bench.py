@@ -33,7 +33,7 @@ also reported as a ratio against the baseline measured in the same run.
 Examples:
     >>> from qpicross import Puzzle
     >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
-    >>> r = bench_puzzle(p, SolverConfig(num_sweeps=200, num_reads=20, seed=1))
+    >>> r = bench_puzzle(p, SolverConfig(sampler="sa", num_sweeps=200, num_reads=20, seed=1))
     >>> r.num_reads, 0 < r.p <= 1, r.tts99_s >= r.t_read_s, r.tts_method
     (20, True, True, 'fixed')
 
