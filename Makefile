@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-tournament bench-ablation readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-hybrid bench-tournament bench-ablation readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -46,12 +46,12 @@ figures: $(VENV)/.installed-test
 SHARED       ?= ../shared/instances
 TOURNAMENT   := $(SHARED)/external/NonogramRecord/question
 BENCH        := $(BIN)/qpicross bench --force --workers 2
-# bird, knife, ratz, panda and three 25x25 tournament puzzles
-ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3
+# bird, knife, ratz, panda and six 25x25 tournament puzzles
+ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-6
 # `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
 TOURNAMENT_RANGE ?= 1-1000
 
-bench: bench-pure bench-hard bench-ablation readme
+bench: bench-pure bench-hard bench-hybrid bench-ablation readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -68,6 +68,13 @@ bench-hard: $(VENV)/.installed
 	    --json results/bench_hard.json
 	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
 	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json
+
+# Hybrid: line-logic presolve, then the default annealer, on all 17 Bompol puzzles and the first 100 of
+# each tournament file (~15 min).
+bench-hybrid: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(SHARED)/bompol $(foreach f,taai2011 tcga2012 icga2016 icga2018 icga2023,$(TOURNAMENT)/$(f).txt\#1-100) \
+	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json
 
 # 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range).
 bench-tournament: $(VENV)/.installed

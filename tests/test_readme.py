@@ -41,7 +41,7 @@ def test_missing_markers_are_an_error():
 
 def test_targets_table_computes_its_verdicts():
     def row(puzzle, solved, tts, source="../shared/instances/bompol", config="shift", **extra):
-        return {"puzzle": puzzle, "source": source, "config": config, "num_solved": solved, "num_reads": 5,
+        return {"puzzle": puzzle, "source": source, "config": config, "num_solved": solved, "num_reads": 5, "rows": 25, "cols": 25,
                 "p": solved / 5, "p_low": 0.0, "p_high": 1.0, "tts99_s": tts, "tts99_low_s": tts,
                 "tts99_high_s": tts, "best_energy": 0.0 if solved else 2.0, **extra}
 
