@@ -422,23 +422,32 @@ class _ReadRunner:
 
     def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
         box = []
+        finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
         work = self._buffers(len(betas))
         self.status[:] = (0.0, math.inf)
-        thread = threading.Thread(target=lambda: box.append(
-            _sample_read(out, seed, betas, sweeps, *self.params, self.model, work, self.stop, self.status)))
-        thread.start()
+
+        def target():
+            try:
+                box.append(_sample_read(out, seed, betas, sweeps, *self.params, self.model, work, self.stop,
+                                        self.status))
+            finally:
+                finished.set()
+
+        threading.Thread(target=target, daemon=True).start()
         try:
-            while thread.is_alive():
-                thread.join(PROGRESS_INTERVAL_S)
-                if thread.is_alive() and time.perf_counter() >= self.deadline:
+            while not finished.wait(PROGRESS_INTERVAL_S):
+                if time.perf_counter() >= self.deadline:
                     self.stop[0] = 1  # the compiled loop checks it every sweep
                     self.timed_out = True
-                if self.progress is not None and thread.is_alive():
+                if self.progress is not None:
                     self.progress(int(self.status[0]), min(self.best, float(self.status[1]) + self.offset))
         except KeyboardInterrupt:
             self.stop[0] = 1  # the compiled loop checks it every sweep
-            thread.join()
             self.interrupted = True
+            while not finished.wait(0.05):  # within a sweep
+                pass
+        if not box:  # the compiled read raised: it said why on stderr
+            raise RuntimeError("the structured annealer's read failed")
         return box[0]
 
 
