@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from qpicross._files import UnreadableFileError, read_bounded
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
 from qpicross.puzzle.formats._text import _decode_text, _numbered_names, MAX_FILE_BYTES
 
@@ -78,23 +79,18 @@ def _format_for(path: Path, format: str | None, table: dict) -> str:
 
 def _looks_like_tournament(path: Path) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(64)
-    except OSError:
+        head = read_bounded(path, 64, head=True)
+    except UnreadableFileError:
         return False
     return head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\r\n").startswith(b"$")
 
 
 def _read_text(path: Path) -> str:
+    """The text of a puzzle file: a regular file (symlinks followed) of at most :data:`MAX_FILE_BYTES`."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PuzzleFormatError(f"file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit", str(path))
-        if path.is_dir():
-            raise PuzzleFormatError("is a directory, not a puzzle file", str(path))
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleFormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except UnreadableFileError as exc:
+        raise PuzzleFormatError(str(exc), str(path)) from None
     return _decode_text(data, str(path))
 
 
@@ -110,7 +106,7 @@ def _read_numbered(path: Path, format: str | None, wanted=None) -> list[tuple[in
 
 # -- specs: FILE, FILE#N, FILE#a-b, directories ------------------------------------------------------
 
-_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>\d+)(?:-(?P<last>\d+))?$")
+_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>[0-9]+)(?:-(?P<last>[0-9]+))?$")  # ASCII digits only
 
 
 def split_spec(spec: str | os.PathLike) -> tuple[Path, tuple[int, int] | None]:
