@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -16,8 +17,28 @@ from qpicross.puzzle import Puzzle, board_to_strings
 
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
-    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range",
+    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
 ]
+
+#: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
+#: paragraph separators, bidirectional overrides. A name read from a file could otherwise move the cursor,
+#: recolour or clear the screen, or fake a line of output.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    r"""Text from a file (a puzzle's name, a path) made safe to print: unprintable characters escaped.
+
+    Every line the command line prints that holds a puzzle name, a label or a
+    message goes through it.
+
+    >>> printable("evil\n\x1b[31mred")
+    'evil\\n\\x1b[31mred'
+    >>> printable("caf\u00e9 \ud800")
+    'café \\ud800'
+    """
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"),
+                            str(text))
 
 
 def parse_beta_range(text: str | None) -> tuple[float, float] | None:
@@ -36,7 +57,7 @@ class UsageError(ValueError):
 
 
 def error(message: str, code: int = 2) -> int:
-    print(f"qpicross: error: {message}", file=sys.stderr)
+    print(f"qpicross: error: {printable(message)}", file=sys.stderr)
     return code
 
 

@@ -16,6 +16,7 @@ from ._common import (
     check_output_path,
     load_puzzle_arg,
     print_json,
+    printable,
     save_plot,
 )
 from ._solver_options import add_solver_arguments, config_from_args
@@ -47,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(formulation, bqm) -> None:
         if not quiet:
-            print(f"{puzzle}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
+            print(f"{printable(puzzle)}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
                   f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
 
-    with Progress(f"annealing {puzzle.name}") as progress:
+    with Progress(f"annealing {printable(puzzle.name)}") as progress:
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic

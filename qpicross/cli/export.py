@@ -13,6 +13,7 @@ from ._common import (
     check_output_path,
     load_puzzle_arg,
     print_json,
+    printable,
     write_output,
 )
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                                                 presolve=args.presolve, matching=args.matching)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    comments = [f"puzzle {puzzle.name}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
+    comments = [f"puzzle {printable(puzzle.name)}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
                 f"bounds {args.bounds}", f"weights {json.dumps(weights.as_dict())}",
                 f"presolve {args.presolve}"]
     comments += [f"fixed {json.dumps(label)} = 1" for label in formulation.fixed_labels]
@@ -68,6 +69,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         size = (f"{summary['num_constraints']} constraints" if format == "cqm"
                 else f"{summary['num_interactions']} interactions")
-        print(f"{path}: {format}, {summary['num_variables']} variables, {size}"
+        print(f"{printable(path)}: {format}, {summary['num_variables']} variables, {size}"
               + (f", {summary['num_fixed_variables']} fixed by presolve" if args.presolve else ""))
     return 0

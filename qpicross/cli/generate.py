@@ -7,7 +7,7 @@ import argparse
 from qpicross.classical.exact import METHODS
 from qpicross.puzzle.formats import format_px, save_puzzle
 from qpicross.experiments.generate import generate_puzzle, parse_size
-from ._common import UsageError, board_text, print_json, write_output
+from ._common import UsageError, board_text, print_json, printable, write_output
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         generated = generate_puzzle(shape, density=args.density, seed=args.seed, unique=args.unique,
                                     method=args.method, max_tries=args.max_tries, name=args.name)
     except RuntimeError as exc:
-        print(f"qpicross generate: {exc}")
+        print(f"qpicross generate: {printable(exc)}")
         return 1
     puzzle = generated.puzzle
     if args.output:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.output:
         verdict = (f"unique solution ({generated.tries} tries)" if generated.unique
                    else "uniqueness not checked")
-        print(f"wrote {path}: {puzzle}, {puzzle.num_filled} filled cells, {verdict}")
+        print(f"wrote {printable(path)}: {printable(puzzle)}, {puzzle.num_filled} filled cells, {verdict}")
         print(board_text(puzzle, generated.board))
     else:
         print(format_px(puzzle), end="")

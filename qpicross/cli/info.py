@@ -8,7 +8,7 @@ import time
 
 from qpicross.model.formulation import build_formulation
 from qpicross.model.size import check_size
-from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json
+from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(info)
         return 0
-    print(f"{puzzle}, bounds={info['bounds']}")
+    print(f"{printable(puzzle)}, bounds={info['bounds']}")
     print(f"variables:    {info['num_variables']} (published formulation: {info['num_published_variables']})")
     print(f"interactions: {info['num_interactions']}")
     print(f"{'term':<12} {'linear':>8} {'couplers':>10} {'offset':>8}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from qpicross.puzzle import check
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg, save_plot
+from ._common import add_puzzle_argument, board_text, load_puzzle_arg, printable, save_plot
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -18,7 +18,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle_arg(args)
-    print(f"{puzzle}, {puzzle.num_filled} filled cells")
+    print(f"{printable(puzzle)}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))
     if puzzle.goal is not None:
         broken = check(puzzle, puzzle.goal)

@@ -6,7 +6,7 @@ import argparse
 
 from qpicross.classical.exact import MODELS, solve_exact
 from qpicross.puzzle.formats import load_puzzle
-from ._common import board_text, print_json
+from ._common import board_text, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
 
@@ -59,7 +59,7 @@ def _run_exact(puzzle, args) -> tuple[int, dict]:
             "solved": "solved (uniqueness " + ("not checked)" if args.no_unique else "undecided)"),
             "infeasible": "no solution", "unknown": "no solution found within the time limit"}[result.status]
     model = f" {result.model}" if result.model else ""
-    print(f"{puzzle}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
+    print(f"{printable(puzzle)}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
     if result.solved:
         print(board_text(puzzle, result.board))
     if result.second_board is not None:
@@ -79,11 +79,11 @@ def _run_logic(puzzle, args) -> tuple[int, dict]:
     if args.json:
         pass
     elif result.contradiction:
-        print(f"{puzzle}: no solution (line logic: {result.message})")
+        print(f"{printable(puzzle)}: no solution (line logic: {result.message})")
     else:
         unknown = result.known.size - result.num_settled
         verdict = "solved (unique)" if result.solved else f"not solved: {unknown} cells unknown"
-        print(f"{puzzle}: line logic settles {100 * result.fraction_settled:.1f}% of the cells, {verdict} "
+        print(f"{printable(puzzle)}: line logic settles {100 * result.fraction_settled:.1f}% of the cells, {verdict} "
               f"[{result.line_solves} line solves, {result.time_s:.3f} s]")
         print(board_text(puzzle, result.board_strings))
     return (0 if result.solved else 1), data

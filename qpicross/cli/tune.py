@@ -18,6 +18,7 @@ from ._common import (
     UsageError,
     check_output_path,
     print_json,
+    printable,
     save_plot,
     write_output,
 )
@@ -145,7 +146,7 @@ def print_report(result: TuneResult) -> None:
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
     reads = result.records[0]["num_reads"] if result.records else 0
-    print(f"{result.puzzle}: {result.num_variables} variables, {len(result.records)} points x "
+    print(f"{printable(result.puzzle)}: {result.num_variables} variables, {len(result.records)} points x "
           f"{result.seeds} seed(s), {reads} reads per point, {result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
@@ -189,5 +190,5 @@ def print_summary(result: TuneResult) -> None:
           f"{best['success_probability']:.3f} (min {best['min_success_probability']:.3f}), "
           f"geometric-mean TTS99 = {_fmt_tts(best['tts99_s'])}")
     for r in (r for r in result.records if r["point"] == best["point"]):
-        print(f"  {r['puzzle']}: p = {r['success_probability']:.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}], "
+        print(f"  {printable(r['puzzle'])}: p = {r['success_probability']:.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}], "
               f"TTS99 = {_fmt_tts(r['tts99_s'])}")

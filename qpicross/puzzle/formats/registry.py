@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -94,14 +95,30 @@ def _read_text(path: Path) -> str:
     return _decode_text(data, str(path))
 
 
-def _read_numbered(path: Path, format: str | None, wanted=None) -> list[tuple[int, Puzzle]]:
+def _read_numbered(path: Path, format: str | None, wanted=None, last: int | None = None) -> list[tuple[int, Puzzle]]:
+    """The numbered puzzles of a file.
+
+    ``last``: only puzzles 1..last are needed; a JSON list is then read no further
+    than puzzle ``last + 1`` (one more, to know whether there are several).
+    """
     fmt = _format_for(path, format, MULTI_READERS)
     text = _read_text(path)
     if fmt == "tournament":
         solution = _tournament_solution_file(path)
         return parse_tournament(text, path.stem, str(path), _read_text(solution) if solution else None,
                                 str(solution) if solution else None, wanted)
+    if fmt == "json" and last is not None:  # one more than needed: numbered names need to know there are several
+        return _numbered_names(path.stem, parse_json(text, path.stem, str(path), limit=last + 1))
     return MULTI_READERS[fmt](text, path.stem, str(path))
+
+
+def _count_json_puzzles(path: Path) -> int | None:
+    """How many puzzles a JSON file holds, counted without building them (None: not valid JSON)."""
+    try:
+        data = json.loads(_read_text(path).removeprefix("\ufeff"))
+    except ValueError:
+        return None
+    return len(data) if isinstance(data, list) else 1
 
 
 # -- specs: FILE, FILE#N, FILE#a-b, directories ------------------------------------------------------
@@ -141,17 +158,21 @@ def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puz
     if selection is not None and selection[0] > selection[1]:
         raise PuzzleFormatError(f"empty range #{selection[0]}-{selection[1]}; write #FIRST-LAST with "
                                 "FIRST <= LAST", str(path))
-    numbered = _read_numbered(path, format, wanted)
+    numbered = _read_numbered(path, format, wanted, None if selection is None else selection[1])
     if selection is None:
         return [p for _, p in numbered]
     first, last = selection
     chosen = [p for n, p in numbered if first <= n <= last]
     if len(chosen) != last - first + 1:
-        numbers = [n for n, _ in _read_numbered(path, format)]  # error path only: read it all
+        count = _count_json_puzzles(path) if _format_for(path, format, MULTI_READERS) == "json" else None
+        if count is not None:  # JSON puzzles are numbered 1..count
+            low, high = 1, count
+        else:  # error path only: read it all
+            numbers = [n for n, _ in _read_numbered(path, format)]
+            count, low, high = len(numbers), min(numbers), max(numbers)
         asked = f"#{first}" if first == last else f"#{first}-{last} ({last - first + 1} puzzles)"
         raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
-                                f"({len(numbers)} puzzles numbered {min(numbers)}..{max(numbers)})",
-                                str(path))
+                                f"({count} puzzles numbered {low}..{high})", str(path))
     return chosen
 
 
@@ -183,10 +204,17 @@ def load_puzzle(path: str | os.PathLike, format: str | None = None) -> Puzzle:
         >>> p.name, p.shape
         ('5x5', (5, 5))
     """
-    puzzles = load_puzzles(path, format)
-    if len(puzzles) != 1:
-        raise PuzzleFormatError(f"holds {len(puzzles)} puzzles; pick one as FILE#N "
-                                f"(e.g. {split_spec(path)[0]}#1)", str(split_spec(path)[0]))
+    file, selection = split_spec(path)
+    if selection is not None:
+        puzzles = load_puzzles(path, format)
+        count = len(puzzles)
+    else:  # one puzzle wanted: a JSON list is read no further than its second puzzle
+        puzzles = [p for _, p in _read_numbered(file, format, last=1)]
+        count = len(puzzles)
+        if count > 1 and _format_for(file, format, MULTI_READERS) == "json":
+            count = _count_json_puzzles(file) or count
+    if count != 1:
+        raise PuzzleFormatError(f"holds {count} puzzles; pick one as FILE#N (e.g. {file}#1)", str(file))
     return puzzles[0]
 
 
