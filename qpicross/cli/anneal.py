@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from qpicross.model.size import ModelTooLargeError
 from qpicross.pipeline.run import run as run_pipeline
 from qpicross.samplers.cloud import describe_sampler_info
 
@@ -18,6 +19,7 @@ from ._common import (
     print_json,
     printable,
     save_plot,
+    size_error,
 )
 from ._solver_options import add_solver_arguments, config_from_args
 
@@ -60,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
                                            progress=progress)
             else:
                 result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
-        except ValueError as exc:  # e.g. the size guard, the exact sampler refusing a large model
+        except ModelTooLargeError as exc:  # the size guard, before anything was built
+            raise size_error(args.puzzle, exc) from None
+        except ValueError as exc:  # e.g. the exact sampler refusing a large model
             raise UsageError(str(exc)) from None
     if args.plot:
         from qpicross.plot import plot_puzzle

@@ -71,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not puzzles:
         raise UsageError("no puzzles found in " + " ".join(args.puzzles))
-    # Refuse an existing output file now, not after a long run.
-    for path, suffixes in ((args.csv, None), (None if args.json == "-" else args.json, None),
-                           (args.plot, PLOT_SUFFIXES)):
-        if path:
-            check_output_path(path, args.force, suffixes)
+    # Refuse an existing output file, a folder, a missing folder or one file named twice now, not after a run.
+    outputs = [(flag, path, suffixes) for flag, path, suffixes in (
+        ("--csv", args.csv, None), ("--json", None if args.json == "-" else args.json, None),
+        ("--plot", args.plot, PLOT_SUFFIXES)) if path]
+    for flag, path, suffixes in outputs:
+        check_output_path(path, args.force, suffixes)
+    for (flag, path, _), (other, other_path, _) in itertools.combinations(outputs, 2):
+        if Path(path).resolve() == Path(other_path).resolve():
+            raise UsageError(f"{flag} and {other} name the same file {path}")
     meta = machine_info()
     finished: list = []
 
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
                             baseline=args.baseline, progress=progress)
     except KeyboardInterrupt:
         return _save_partial(finished, args, meta)
+    except ValueError as exc:  # the size guard runs on every job before the first starts
+        raise UsageError(str(exc)) from None
     meta["load_average_after"] = machine_info()["load_average"]
     meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
     if args.csv:

@@ -7,6 +7,7 @@ import json
 
 from qpicross.model.export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
 from qpicross.model.formulation import PenaltyWeights
+from qpicross.model.size import ModelTooLargeError
 from ._common import (
     UsageError,
     add_puzzle_argument,
@@ -14,6 +15,7 @@ from ._common import (
     load_puzzle_arg,
     print_json,
     printable,
+    size_error,
     write_output,
 )
 
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         model, formulation = build_export_model(puzzle, format, weights=weights, bounds=args.bounds,
                                                 presolve=args.presolve, matching=args.matching)
+    except ModelTooLargeError as exc:
+        raise size_error(args.puzzle, exc) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     comments = [f"puzzle {printable(puzzle.name)}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",

@@ -17,7 +17,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzle = load_puzzle_arg(args)
+    puzzle = load_puzzle_arg(args, guard="show")  # a 10 000 x 10 000 board is 200 MB of text
     print(f"{printable(puzzle)}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))
     if puzzle.goal is not None:

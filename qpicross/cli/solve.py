@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from qpicross.classical.exact import MODELS, solve_exact
 from qpicross.puzzle.formats import load_puzzle
-from ._common import board_text, print_json, printable
+from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
 
@@ -35,8 +36,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Load every file first: bad input fails before any solving.
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    if args.time_limit is not None and args.method != "cpsat":
+        raise UsageError(f"--time-limit applies to --method cpsat only, not {args.method}")
+    # Load every file and run every size guard first: bad input fails before any solving.
     puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]
+    for path, puzzle in zip(args.puzzle, puzzles):
+        check_puzzle_size(path, puzzle, args.method)
     outputs, codes = [], []
     for number, puzzle in enumerate(puzzles):
         if number and not args.json:

@@ -9,7 +9,9 @@ import math
 import sys
 from pathlib import Path
 
-from qpicross.puzzle.formats import expand_puzzle_specs
+from qpicross.experiments.bench import expand_specs
+from qpicross.experiments.runner import default_workers
+from qpicross.pipeline.run import check_run_size
 from qpicross.model.formulation import TERMS
 from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
@@ -75,7 +77,17 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.csv, args.force, (".csv",))
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)
-    puzzles = expand_puzzle_specs(args.puzzles, args.format)
+    try:
+        sourced = expand_specs(args.puzzles, format=args.format)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    puzzles = [puzzle for _, puzzle in sourced]
+    workers = 1 if args.scheduler is not None else (args.workers or default_workers())
+    for source, puzzle in sourced:  # the size guard, naming the file, before anything is built
+        try:
+            check_run_size(puzzle, config, share=workers)
+        except ValueError as exc:
+            raise UsageError(f"{source}: {exc}") from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
     if args.scheduler is not None:
