@@ -46,49 +46,51 @@ BENCH_PURE   := instances $(foreach p,pikachu clock layton bird knife ratz tardi
 BENCH_HYBRID := $(SHARED)/bompol $(foreach f,taai2011 tcga2012 icga2016 icga2018 icga2023,$(TOURNAMENT)/$(f).txt\#1-100)
 SHIFT        := --sampler shift --option target_energy=0 --sweeps 5000
 
+# Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
+# any other status (2 bad input, 130 interrupted) stops make.
 bench: $(VENV)/.installed
 	mkdir -p results
-	-$(BIN)/qpicross bench --force $(BENCH_PURE) $(SHIFT) --baseline --reads 100 --time-budget 15 --workers 2 \
-	    --csv results/bench_pure.csv --json results/bench_pure.json --plot figures/bench_pure.png
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
-	    --csv results/bench_phantom.csv --json results/bench_phantom.json
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px --sampler shift --option target_energy=0 \
+	$(BIN)/qpicross bench --force $(BENCH_PURE) $(SHIFT) --baseline --reads 100 --time-budget 15 --workers 2 \
+	    --csv results/bench_pure.csv --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px $(SHIFT) --reads 2 --label shift-stretch \
+	    --csv results/bench_phantom.csv --json results/bench_phantom.json || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(SHARED)/bompol/phantom.px --sampler shift --option target_energy=0 \
 	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 2 --time-budget 300 --label shift-R8-stretch \
-	    --csv results/bench_phantom_r8.csv --json results/bench_phantom_r8.json
-	-$(BIN)/qpicross bench --force $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
-	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png
-	-$(BIN)/qpicross bench --force $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --presolve --sampler shift \
+	    --csv results/bench_phantom_r8.csv --json results/bench_phantom_r8.json || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(BENCH_HYBRID) $(SHIFT) --presolve --reads 3 --time-budget 60 --workers 2 \
+	    --csv results/bench_hybrid.csv --json results/bench_hybrid.json --plot figures/bench_hybrid.png || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --presolve --sampler shift \
 	    --option target_energy=0 --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 \
-	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json
-	-$(BIN)/qpicross bench --force $(TOURNAMENT)/taai2011.txt\#71 $(TOURNAMENT)/icga2023.txt\#87 $(TOURNAMENT)/icga2018.txt\#48 \
+	    --time-budget 120 --label shift-R8+presolve --csv results/bench_large.csv --json results/bench_large.json || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(TOURNAMENT)/taai2011.txt\#71 $(TOURNAMENT)/icga2023.txt\#87 $(TOURNAMENT)/icga2018.txt\#48 \
 	    $(TOURNAMENT)/tcga2012.txt\#79 $(TOURNAMENT)/icga2016.txt\#61 --presolve --sampler shift --option target_energy=0 \
 	    --option num_replicas=8 --option "beta_range=(1,5)" --sweeps 20000 --reads 3 --time-budget 120 --workers 2 \
-	    --label shift-R8+presolve --csv results/bench_tail.csv --json results/bench_tail.json
+	    --label shift-R8+presolve --csv results/bench_tail.csv --json results/bench_tail.json || test $$? -eq 1
 
 # What was tried and what paid, on one small set (about 10 minutes on 2 cores).
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-3
 bench-ablation: $(VENV)/.installed
 	mkdir -p results
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --label shift --csv results/ablation_shift.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option num_replicas=1 --label shift-anneal \
-	    --csv results/ablation_shift_anneal.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option line_moves=0.0 --label shift-no-line-moves \
-	    --csv results/ablation_shift_no_line_moves.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights at_most_one=0 --label shift-no-at-most-one \
-	    --csv results/ablation_shift_no_at_most_one.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights order=2 --label shift-order2 \
-	    --csv results/ablation_shift_order2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --csv results/ablation_sa.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights match=2 --label sa-match2 \
-	    --csv results/ablation_sa_match2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights one_hot=2,order=2 \
-	    --label sa-onehot2-order2 --csv results/ablation_sa_onehot2_order2.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights at_most_one=0 \
-	    --label sa-no-at-most-one --csv results/ablation_sa_no_at_most_one.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
-	    --weights one_hot=16 --label sa-domain-wall-16 --csv results/ablation_sa_domain_wall_16.csv
-	-$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
-	    --weights one_hot=64 --label sa-domain-wall-64 --csv results/ablation_sa_domain_wall_64.csv
+	$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --label shift --csv results/ablation_shift.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option num_replicas=1 --label shift-anneal \
+	    --csv results/ablation_shift_anneal.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --option line_moves=0.0 --label shift-no-line-moves \
+	    --csv results/ablation_shift_no_line_moves.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights at_most_one=0 --label shift-no-at-most-one \
+	    --csv results/ablation_shift_no_at_most_one.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) $(SHIFT) --reads 5 --weights order=2 --label shift-order2 \
+	    --csv results/ablation_shift_order2.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --csv results/ablation_sa.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights match=2 --label sa-match2 \
+	    --csv results/ablation_sa_match2.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights one_hot=2,order=2 \
+	    --label sa-onehot2-order2 --csv results/ablation_sa_onehot2_order2.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --weights at_most_one=0 \
+	    --label sa-no-at-most-one --csv results/ablation_sa_no_at_most_one.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
+	    --weights one_hot=16 --label sa-domain-wall-16 --csv results/ablation_sa_domain_wall_16.csv || test $$? -eq 1
+	$(BIN)/qpicross bench --force $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --encoding domain-wall \
+	    --weights one_hot=64 --label sa-domain-wall-64 --csv results/ablation_sa_domain_wall_64.csv || test $$? -eq 1
 
 # The formulation study (about 15 minutes on 2 cores): generic samplers x encodings, weights tuned on small
 # puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.

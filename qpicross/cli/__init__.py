@@ -15,6 +15,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from qpicross.classical.exact import SolverUnavailableError
 from qpicross.model.size import ModelTooLargeError
 from qpicross.puzzle import PuzzleFormatError
 from qpicross.samplers import SamplerUnavailableError
@@ -85,7 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         return _run_with_limit(args)
-    except (PuzzleFormatError, UsageError, SamplerUnavailableError, ModelTooLargeError) as exc:
+    except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
+            ModelTooLargeError) as exc:
         return error(str(exc))
     except KeyboardInterrupt:
         return error("interrupted", code=130)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from qpicross.classical.exact import METHODS
+from qpicross.classical.exact import METHODS, require_solver
 from qpicross.puzzle.formats import format_px, save_puzzle
 from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
 from ._common import UsageError, board_text, check_output_path, print_json, printable, write_output
@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-tries must be between 1 and {MAX_TRIES:,}, got {args.max_tries}")
     if args.output:
         check_output_path(args.output, args.force)  # before the work, not after
+    if args.unique:
+        require_solver(args.method)
     try:
         generated = generate_puzzle(shape, density=args.density, seed=args.seed, unique=args.unique,
                                     method=args.method, max_tries=args.max_tries, name=args.name)

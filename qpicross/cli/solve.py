@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from qpicross.classical.exact import MODELS, solve_exact
+from qpicross.classical.exact import MODELS, require_solver, solve_exact
 from qpicross.puzzle.formats import load_puzzle
 from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
 
@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     if args.time_limit is not None and args.method != "cpsat":
         raise UsageError(f"--time-limit applies to --method cpsat only, not {args.method}")
+    if args.method != "logic":
+        require_solver(args.method)  # a missing extra is one line, before any file is read
     # Load every file and run every size guard first: bad input fails before any solving.
     puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]
     for path, puzzle in zip(args.puzzle, puzzles):
