@@ -17,21 +17,6 @@ SECRET = "PLANTED-7f3a9c-SECRET"
 
 
 @pytest.fixture
-def letter_a_path():
-    from conftest import INSTANCES
-
-    return str(INSTANCES / "5x5.px")
-
-
-@pytest.fixture
-def no_credentials(tmp_path, monkeypatch):
-    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_SOLVER", "AMPLIFY_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "absent.conf"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-
-
-@pytest.fixture
 def captured_log():
     """What a debug handler on the D-Wave client's logger writes (as DWAVE_LOG_LEVEL=debug sets up)."""
     pytest.importorskip("dwave.system")  # its import sets the client's log level

@@ -31,13 +31,6 @@ def _px(path, rows, cols):
     return str(path)
 
 
-@pytest.fixture
-def letter_a_path():
-    from conftest import INSTANCES
-
-    return str(INSTANCES / "5x5.px")
-
-
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
     """A blank 10 000 x 10 000 board and a 2000 x 2000 permutation (one cell per row and column)."""
