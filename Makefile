@@ -51,6 +51,8 @@ ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TO
 # `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
 TOURNAMENT_RANGE ?= 1-1000
 
+# Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
+# any other status (2 bad input, 130 interrupted) stops make.
 bench: bench-pure bench-hard bench-hybrid bench-ablation readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
@@ -58,47 +60,47 @@ bench: bench-pure bench-hard bench-hybrid bench-ablation readme
 bench-pure: $(VENV)/.installed
 	mkdir -p results figures
 	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 120 \
-	    --json results/bench_pure.json --plot figures/bench_pure.png
+	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
 # The two hardest Bompol puzzles with a longer budget: the default against the hand-picked ladder that
 # solved them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps) (~10 min).
 bench-hard: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
-	    --json results/bench_hard.json
+	    --json results/bench_hard.json || test $$? -eq 1
 	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
-	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json
+	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json || test $$? -eq 1
 
 # Hybrid: line-logic presolve, then the default annealer, on all 17 Bompol puzzles and the first 100 of
 # each tournament file (~15 min).
 bench-hybrid: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(SHARED)/bompol $(foreach f,taai2011 tcga2012 icga2016 icga2018 icga2023,$(TOURNAMENT)/$(f).txt\#1-100) \
-	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json
+	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
 # 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range).
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
-	    --reads 5 --time-budget 60 --json results/bench_tournament.json
+	    --reads 5 --time-budget 60 --json results/bench_tournament.json || test $$? -eq 1
 
 # What each part of the structured annealer buys, and what penalty weights do for plain SA (~10 min).
 bench-ablation: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --label shift --json results/ablation_shift.json
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --label shift --json results/ablation_shift.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option schedule=fixed --sweeps 5000 --label shift-fixed-ladder \
-	    --json results/ablation_shift_fixed.json
+	    --json results/ablation_shift_fixed.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option num_replicas=1 --sweeps 5000 --label shift-anneal \
-	    --json results/ablation_shift_anneal.json
+	    --json results/ablation_shift_anneal.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option line_moves=0.0 --label shift-no-line-moves \
-	    --json results/ablation_shift_no_line_moves.json
+	    --json results/ablation_shift_no_line_moves.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --presolve --label shift+presolve \
-	    --json results/ablation_shift_presolve.json
-	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --time-budget 60 --json results/ablation_sa.json
+	    --json results/ablation_shift_presolve.json || test $$? -eq 1
+	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000,10000 --reads 10 --time-budget 60 --json results/ablation_sa.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --weights match=2 --label sa-match2 \
-	    --json results/ablation_sa_match2.json
+	    --json results/ablation_sa_match2.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --encoding domain-wall \
-	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json
+	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json || test $$? -eq 1
 
 # The GPU annealer (gpu-shift, issue 14) on one NVIDIA GPU: the README's "The GPU annealer" figures.
 # A GPU machine without network: `make gpu-wheels` here (wheels for its Python 3.12, Linux x86-64, into

@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped instances and the shared puzzle collections."""
+"""Shared fixtures: the shipped instances, the shared puzzle collections, a machine without cloud credentials."""
 
 from __future__ import annotations
 
@@ -24,3 +24,18 @@ def shared_instances() -> Path:
     if not SHARED_INSTANCES.is_dir():
         pytest.skip(f"{SHARED_INSTANCES} is absent (shared puzzle collections are not in the repository)")
     return SHARED_INSTANCES
+
+
+@pytest.fixture
+def letter_a_path() -> str:
+    return str(INSTANCES / "5x5.px")
+
+
+@pytest.fixture
+def no_credentials(tmp_path, monkeypatch):
+    """No D-Wave configuration file, no token variables, whatever the machine has."""
+    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_SOLVER", "AMPLIFY_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "absent.conf"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))

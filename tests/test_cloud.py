@@ -32,16 +32,6 @@ from qpicross.samplers import SAMPLERS, SamplerUnavailableError
 CLOUD_SAMPLERS = ["qpu", "hybrid", "hybrid-cqm", "amplify"]
 
 
-@pytest.fixture
-def no_credentials(tmp_path, monkeypatch):
-    """No D-Wave configuration file, no token variables, whatever the machine has."""
-    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_SOLVER", "AMPLIFY_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "absent.conf"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-
-
 def mock_qpu(seed: int, num_sweeps: int = 5000):
     """A mock Advantage: the full Pegasus P16 graph, simulated annealing standing in for the anneal."""
     from dwave.samplers import SimulatedAnnealingSampler

@@ -47,6 +47,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import time
 from collections.abc import Sequence
 from typing import Literal
@@ -56,7 +57,8 @@ import numpy as np
 from qpicross.model.formulation import placement_windows
 from qpicross.puzzle import Puzzle, board_to_strings, check
 
-__all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS"]
+__all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS", "require_solver",
+           "SolverUnavailableError"]
 
 #: Exact methods, in the order the CLI lists them.
 METHODS = ("cpsat", "sat")
@@ -64,6 +66,30 @@ METHODS = ("cpsat", "sat")
 MODELS = ("M1", "M2", "M3")
 
 Model = Literal["M1", "M2", "M3"]
+
+#: The module each exact method imports, and the extra that installs it.
+_BACKENDS = {"sat": ("pysat.solvers", "python-sat"), "cpsat": ("ortools.sat.python.cp_model", "OR-tools")}
+
+
+class SolverUnavailableError(ImportError):
+    """An exact solver whose package is not installed; the message says which extra installs it."""
+
+
+def require_solver(method: str):
+    """Import the backend of ``method`` (``"sat"`` or ``"cpsat"``) and return it.
+
+    Raises:
+        SolverUnavailableError: If it is not installed (one line naming the ``classical`` extra).
+        ValueError: On an unknown method.
+    """
+    if method not in _BACKENDS:
+        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    module, package = _BACKENDS[method]
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise SolverUnavailableError(f"--method {method} needs {package}, in the 'classical' extra: "
+                                     "pip install 'qpicross[classical]'") from None
 
 
 @dataclasses.dataclass
@@ -210,8 +236,7 @@ def solve_cpsat(
         >>> r.board_strings, r.unique, r.model
         (['##', '#.'], True, 'M1')
     """
-    from ortools.sat.python import cp_model
-
+    cp_model = require_solver("cpsat")
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
     t0 = time.perf_counter()
@@ -372,8 +397,7 @@ def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "cadic
         >>> solve_sat(Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])).status  # no solution
         'infeasible'
     """
-    from pysat.solvers import Solver
-
+    Solver = require_solver("sat").Solver  # noqa: N806 (python-sat's class)
     t0 = time.perf_counter()
     clauses, num_vars = encode_sat(puzzle)
     n_cells = puzzle.num_rows * puzzle.num_cols

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 from collections.abc import Sequence
 
+from qpicross.classical.exact import SolverUnavailableError
+from qpicross.model.size import ModelTooLargeError
 from qpicross.puzzle import PuzzleFormatError
 from qpicross.samplers import SamplerUnavailableError
 from ._common import UsageError, error
@@ -46,8 +49,35 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f".{name}", __name__)
-        module.add_parser(sub).set_defaults(_run=module.run)
+        command = module.add_parser(sub)
+        command.add_argument("--max-memory", default=None, metavar="SIZE",
+                             help="memory the size guard lets this command plan for, e.g. 2G (default: "
+                                  "QPICROSS_MAX_MEMORY, else a quarter of the available memory)")
+        command.set_defaults(_run=module.run)
     return parser
+
+
+def _run_with_limit(args: argparse.Namespace) -> int:
+    """Run a command with ``--max-memory`` in force (through the environment, so workers see it too)."""
+    if args.max_memory is None:
+        return int(args._run(args))
+    from qpicross.model.size import parse_memory
+
+    try:
+        parse_memory(args.max_memory)
+    except ValueError as exc:
+        raise UsageError(f"--max-memory: {exc}") from None
+    saved = {key: os.environ.get(key) for key in ("QPICROSS_MAX_MEMORY", "QPICROSS_MAX_COUPLERS")}
+    os.environ["QPICROSS_MAX_MEMORY"] = args.max_memory
+    os.environ.pop("QPICROSS_MAX_COUPLERS", None)  # the option wins over the older variable
+    try:
+        return int(args._run(args))
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,8 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return int(args._run(args))
-    except (PuzzleFormatError, UsageError, SamplerUnavailableError) as exc:
+        return _run_with_limit(args)
+    except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
+            ModelTooLargeError) as exc:
         return error(str(exc))
     except KeyboardInterrupt:
         return error("interrupted", code=130)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -16,8 +17,29 @@ from qpicross.puzzle import Puzzle, board_to_strings
 
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
-    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range",
+    "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
+    "check_puzzle_size", "size_error",
 ]
+
+#: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
+#: paragraph separators, bidirectional overrides. A name read from a file could otherwise move the cursor,
+#: recolour or clear the screen, or fake a line of output.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    r"""Text from a file (a puzzle's name, a path) made safe to print: unprintable characters escaped.
+
+    Every line the command line prints that holds a puzzle name, a label or a
+    message goes through it.
+
+    >>> printable("evil\n\x1b[31mred")
+    'evil\\n\\x1b[31mred'
+    >>> printable("caf\u00e9 \ud800")
+    'café \\ud800'
+    """
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"),
+                            str(text))
 
 
 def parse_beta_range(text: str | None) -> tuple[float, float] | None:
@@ -36,7 +58,7 @@ class UsageError(ValueError):
 
 
 def error(message: str, code: int = 2) -> int:
-    print(f"qpicross: error: {message}", file=sys.stderr)
+    print(f"qpicross: error: {printable(message)}", file=sys.stderr)
     return code
 
 
@@ -49,9 +71,36 @@ def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
                              "(px, non, nonpack, tournament, xml, json)")
 
 
-def load_puzzle_arg(args: argparse.Namespace) -> Puzzle:
-    """The puzzle named on the command line (``FILE`` or ``FILE#N``)."""
-    return load_puzzle(args.puzzle, format=args.format)
+def load_puzzle_arg(args: argparse.Namespace, guard: str | None = None) -> Puzzle:
+    """The puzzle named on the command line (``FILE`` or ``FILE#N``).
+
+    Args:
+        guard: Also run the size guard of this work on it (a method of
+            :func:`~qpicross.model.size.estimate_solver_size`), before any is done.
+    """
+    puzzle = load_puzzle(args.puzzle, format=args.format)
+    if guard is not None:
+        check_puzzle_size(args.puzzle, puzzle, guard)
+    return puzzle
+
+
+def check_puzzle_size(path: str, puzzle: Puzzle, method: str) -> None:
+    """The size guard of ``method`` (``"sat"``, ``"cpsat"``, ``"logic"``, ``"show"``) on a loaded puzzle.
+
+    Raises:
+        UsageError: Above the limit: one line naming the file and the estimate.
+    """
+    from qpicross.model.size import check_solver_size
+
+    try:
+        check_solver_size(puzzle, method)
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def size_error(path: str, exc: Exception) -> UsageError:
+    """A size-guard (or other one-line) error of a run on ``path``, naming the file."""
+    return UsageError(f"{path}: {exc}")
 
 
 def _new_file_mode(path: Path) -> int:
@@ -70,12 +119,17 @@ def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str,
     """Fail early (before any long run) if an output file would be refused.
 
     Raises:
-        UsageError: If ``path`` exists and ``force`` is false, or its extension
-            is not one of ``suffixes``.
+        UsageError: If ``path`` is a directory or lies in a folder that does not exist, exists
+            and ``force`` is false, or its extension is not one of ``suffixes``.
     """
     path = Path(path)
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise UsageError(f"{path}: unsupported extension {path.suffix!r}; use one of {', '.join(suffixes)}")
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory; name a file")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UsageError(f"cannot write {path}: no such directory {directory}")
     if path.exists() and not force:
         raise UsageError(f"{path} exists; pass --force to overwrite it")
     return path

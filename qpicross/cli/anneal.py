@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from qpicross.model.size import ModelTooLargeError
 from qpicross.pipeline.run import run as run_pipeline
 from qpicross.samplers.cloud import describe_sampler_info
 
@@ -16,7 +17,9 @@ from ._common import (
     check_output_path,
     load_puzzle_arg,
     print_json,
+    printable,
     save_plot,
+    size_error,
 )
 from ._solver_options import add_solver_arguments, config_from_args
 
@@ -47,10 +50,10 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(formulation, bqm) -> None:
         if not quiet:
-            print(f"{puzzle}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
+            print(f"{printable(puzzle)}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
                   f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
 
-    with Progress(f"annealing {puzzle.name}") as progress:
+    with Progress(f"annealing {printable(puzzle.name)}") as progress:
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic
@@ -59,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
                                            progress=progress)
             else:
                 result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
-        except ValueError as exc:  # e.g. the size guard, the exact sampler refusing a large model
+        except ModelTooLargeError as exc:  # the size guard, before anything was built
+            raise size_error(args.puzzle, exc) from None
+        except ValueError as exc:  # e.g. the exact sampler refusing a large model
             raise UsageError(str(exc)) from None
     if args.plot:
         from qpicross.plot import plot_puzzle

@@ -19,7 +19,7 @@ from qpicross.experiments.bench import (
     write_json,
 )
 
-from ._common import PLOT_SUFFIXES, UsageError, check_output_path, save_plot, write_output
+from ._common import PLOT_SUFFIXES, UsageError, check_output_path, printable, save_plot, write_output
 from ._solver_options import add_solver_arguments, configs_from_args
 
 
@@ -71,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not puzzles:
         raise UsageError("no puzzles found in " + " ".join(args.puzzles))
-    # Refuse an existing output file now, not after a long run.
-    for path, suffixes in ((args.csv, None), (None if args.json == "-" else args.json, None),
-                           (args.plot, PLOT_SUFFIXES)):
-        if path:
-            check_output_path(path, args.force, suffixes)
+    # Refuse an existing output file, a folder, a missing folder or one file named twice now, not after a run.
+    outputs = [(flag, path, suffixes) for flag, path, suffixes in (
+        ("--csv", args.csv, None), ("--json", None if args.json == "-" else args.json, None),
+        ("--plot", args.plot, PLOT_SUFFIXES)) if path]
+    for flag, path, suffixes in outputs:
+        check_output_path(path, args.force, suffixes)
+    for (flag, path, _), (other, other_path, _) in itertools.combinations(outputs, 2):
+        if Path(path).resolve() == Path(other_path).resolve():
+            raise UsageError(f"{flag} and {other} name the same file {path}")
     meta = machine_info()
     finished: list = []
 
@@ -83,13 +87,15 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(result, str):
             finished.append(result)
         status = f"p={result.p:.3f} TTS99={_fmt_time(result.tts99_s)}" if not result.error else result.error
-        print(f"[{done}/{total}] {result.puzzle} {result.config}: {status}", file=sys.stderr, flush=True)
+        print(f"[{done}/{total}] {printable(result.puzzle)} {printable(result.config)}: {printable(status)}", file=sys.stderr, flush=True)
 
     try:
         results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
                             baseline=args.baseline, progress=progress)
     except KeyboardInterrupt:
         return _save_partial(finished, args, meta)
+    except ValueError as exc:  # the size guard runs on every job before the first starts
+        raise UsageError(str(exc)) from None
     meta["load_average_after"] = machine_info()["load_average"]
     meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
     if args.csv:
@@ -137,13 +143,13 @@ def print_table(results, meta: dict) -> None:
     print("|" + "---|" * len(header))
     for r in results:
         if r.error:
-            print(f"| {r.puzzle} | {r.rows}x{r.cols} | {r.config} | error: {r.error} |" + " |" * 7)
+            print(f"| {printable(r.puzzle)} | {r.rows}x{r.cols} | {printable(r.config)} | error: {printable(r.error)} |" + " |" * 7)
             continue
         ratio = "-" if r.speedup_vs_baseline is None else f"{r.speedup_vs_baseline:.3g}x"
         if r.baseline_tts99_s is not None and not math.isfinite(r.baseline_tts99_s) and r.config != BASELINE.label:
             ratio = "baseline never solves"
         cells = [
-            r.puzzle, f"{r.rows}x{r.cols}", r.config, str(r.num_variables), str(r.num_couplers),
+            printable(r.puzzle), f"{r.rows}x{r.cols}", printable(r.config), str(r.num_variables), str(r.num_couplers),
             str(r.num_reads) + ("*" if r.stopped_by_budget else ""),
             f"{r.p:.3f} [{r.p_low:.3f}, {r.p_high:.3f}]", f"{r.t_read_s * 1e3:.3g} ms",
             _fmt_time(r.tts99_s), ratio, f"{r.best_energy:g}",
@@ -160,8 +166,8 @@ def print_table(results, meta: dict) -> None:
     for name, s in rows.items():
         least = "-" if s["min_speedup_vs_baseline"] is None else (
             f"{s['min_speedup_vs_baseline']:.3g}x over {s['puzzles_with_baseline_solved']} puzzles")
-        print(f"| {name} | {s['puzzles']} | {s['solved']} | {_fmt_time(s['median_tts99_s'])} | "
-              f"{_fmt_time(s['worst_tts99_s'])} ({s['worst_puzzle']}) | {least} |")
+        print(f"| {printable(name)} | {s['puzzles']} | {s['solved']} | {_fmt_time(s['median_tts99_s'])} | "
+              f"{_fmt_time(s['worst_tts99_s'])} ({printable(s['worst_puzzle'])}) | {least} |")
     for name in dict.fromkeys(r.config for r in results if r.batch_wall_s is not None):  # batched samplers
         batch = [r for r in results if r.config == name]
         print(f"\n{name}: all {len(batch)} puzzles in one call, {batch[0].batch_wall_s:.3g} s wall "

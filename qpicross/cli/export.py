@@ -7,12 +7,15 @@ import json
 
 from qpicross.model.export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
 from qpicross.model.formulation import PenaltyWeights
+from qpicross.model.size import ModelTooLargeError
 from ._common import (
     UsageError,
     add_puzzle_argument,
     check_output_path,
     load_puzzle_arg,
     print_json,
+    printable,
+    size_error,
     write_output,
 )
 
@@ -49,9 +52,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         model, formulation = build_export_model(puzzle, format, weights=weights, bounds=args.bounds,
                                                 presolve=args.presolve, matching=args.matching)
+    except ModelTooLargeError as exc:
+        raise size_error(args.puzzle, exc) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    comments = [f"puzzle {puzzle.name}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
+    comments = [f"puzzle {printable(puzzle.name)}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
                 f"bounds {args.bounds}", f"weights {json.dumps(weights.as_dict())}",
                 f"presolve {args.presolve}"]
     comments += [f"fixed {json.dumps(label)} = 1" for label in formulation.fixed_labels]
@@ -68,6 +73,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         size = (f"{summary['num_constraints']} constraints" if format == "cqm"
                 else f"{summary['num_interactions']} interactions")
-        print(f"{path}: {format}, {summary['num_variables']} variables, {size}"
+        print(f"{printable(path)}: {format}, {summary['num_variables']} variables, {size}"
               + (f", {summary['num_fixed_variables']} fixed by presolve" if args.presolve else ""))
     return 0

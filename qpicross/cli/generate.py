@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from qpicross.classical.exact import METHODS
+from qpicross.classical.exact import METHODS, require_solver
 from qpicross.puzzle.formats import format_px, save_puzzle
-from qpicross.experiments.generate import generate_puzzle, parse_size
-from ._common import UsageError, board_text, print_json, write_output
+from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
+from ._common import UsageError, board_text, check_output_path, print_json, printable, write_output
+
+#: Most boards ``--max-tries`` may draw.
+MAX_TRIES = 1_000_000
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -16,7 +19,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "With --unique, retry until an exact solver proves the solution unique.")
     p.add_argument("--size", default="15x15", metavar="ROWSxCOLS", help="board size (default 15x15)")
     p.add_argument("--density", type=float, default=0.55, help="probability a cell is filled (default 0.55)")
-    p.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible puzzle")
+    p.add_argument("--seed", type=int, default=None, help="random seed, 0 <= S < 2**32, for a reproducible puzzle")
     p.add_argument("--unique", action="store_true", help="retry until the solution is provably unique")
     p.add_argument("--method", choices=METHODS, default="sat", help="exact solver for --unique (default sat)")
     p.add_argument("--max-tries", type=int, default=1000,
@@ -35,16 +38,26 @@ def run(args: argparse.Namespace) -> int:
         shape = parse_size(args.size)
     except ValueError as exc:
         raise UsageError(f"--size: {exc}") from None
+    if max(shape) > MAX_GENERATE_SIDE:
+        raise UsageError(f"--size: each side must be at most {MAX_GENERATE_SIDE}, got {args.size}")
+    if args.seed is not None and not 0 <= args.seed < 2**32:
+        raise UsageError(f"--seed must be a whole number in [0, 2**32), got {args.seed}")
     if not 0.0 <= args.density <= 1.0:
         raise UsageError(f"--density must be between 0 and 1, got {args.density}")
-    if args.max_tries < 1:
-        raise UsageError(f"--max-tries must be at least 1, got {args.max_tries}")
+    if not 1 <= args.max_tries <= MAX_TRIES:
+        raise UsageError(f"--max-tries must be between 1 and {MAX_TRIES:,}, got {args.max_tries}")
+    if args.output:
+        check_output_path(args.output, args.force)  # before the work, not after
+    if args.unique:
+        require_solver(args.method)
     try:
         generated = generate_puzzle(shape, density=args.density, seed=args.seed, unique=args.unique,
                                     method=args.method, max_tries=args.max_tries, name=args.name)
     except RuntimeError as exc:
-        print(f"qpicross generate: {exc}")
+        print(f"qpicross generate: {printable(exc)}")
         return 1
+    except ValueError as exc:  # the size guard: refused before drawing
+        raise UsageError(f"--size {args.size}: {exc}") from None
     puzzle = generated.puzzle
     if args.output:
         path = write_output(args.output, lambda tmp: save_puzzle(puzzle, tmp, format=args.format), args.force)
@@ -64,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.output:
         verdict = (f"unique solution ({generated.tries} tries)" if generated.unique
                    else "uniqueness not checked")
-        print(f"wrote {path}: {puzzle}, {puzzle.num_filled} filled cells, {verdict}")
+        print(f"wrote {printable(path)}: {printable(puzzle)}, {puzzle.num_filled} filled cells, {verdict}")
         print(board_text(puzzle, generated.board))
     else:
         print(format_px(puzzle), end="")

@@ -8,7 +8,7 @@ import time
 
 from qpicross.model.formulation import build_formulation
 from qpicross.model.size import check_size
-from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json
+from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json, printable, size_error
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -39,20 +39,26 @@ def time_build(puzzle, bounds: str, repeats: int) -> dict:
             "bqm_s": statistics.median(bqm_s), "total_s": statistics.median(total)}
 
 
+#: Most fresh builds ``--time`` repeats (each is a full build of the model).
+MAX_TIME_REPEATS = 1000
+
+
 def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.time <= MAX_TIME_REPEATS:
+        raise UsageError(f"--time must be between 0 and {MAX_TIME_REPEATS}, got {args.time}")
     puzzle = load_puzzle_arg(args)
     if not args.force:
         try:
-            check_size(puzzle, args.bounds)  # estimated from the clues, before building
+            check_size(puzzle, args.bounds, num_reads=0)  # estimated from the clues, before building
         except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            raise size_error(args.puzzle, exc) from None
     info = build_formulation(puzzle, bounds=args.bounds).info()
     if args.time > 0:
         info["build_time"] = time_build(puzzle, args.bounds, args.time)
     if args.json:
         print_json(info)
         return 0
-    print(f"{puzzle}, bounds={info['bounds']}")
+    print(f"{printable(puzzle)}, bounds={info['bounds']}")
     print(f"variables:    {info['num_variables']} (published formulation: {info['num_published_variables']})")
     print(f"interactions: {info['num_interactions']}")
     print(f"{'term':<12} {'linear':>8} {'couplers':>10} {'offset':>8}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from qpicross.puzzle import check
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg, save_plot
+from ._common import add_puzzle_argument, board_text, load_puzzle_arg, printable, save_plot
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -17,8 +17,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzle = load_puzzle_arg(args)
-    print(f"{puzzle}, {puzzle.num_filled} filled cells")
+    puzzle = load_puzzle_arg(args, guard="show")  # a 10 000 x 10 000 board is 200 MB of text
+    print(f"{printable(puzzle)}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))
     if puzzle.goal is not None:
         broken = check(puzzle, puzzle.goal)

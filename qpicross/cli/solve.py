@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 
-from qpicross.classical.exact import MODELS, solve_exact
+from qpicross.classical.exact import MODELS, require_solver, solve_exact
 from qpicross.puzzle.formats import load_puzzle
-from ._common import board_text, print_json
+from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
 
@@ -35,8 +36,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Load every file first: bad input fails before any solving.
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    if args.time_limit is not None and args.method != "cpsat":
+        raise UsageError(f"--time-limit applies to --method cpsat only, not {args.method}")
+    if args.method != "logic":
+        require_solver(args.method)  # a missing extra is one line, before any file is read
+    # Load every file and run every size guard first: bad input fails before any solving.
     puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]
+    for path, puzzle in zip(args.puzzle, puzzles):
+        check_puzzle_size(path, puzzle, args.method)
     outputs, codes = [], []
     for number, puzzle in enumerate(puzzles):
         if number and not args.json:
@@ -59,7 +68,7 @@ def _run_exact(puzzle, args) -> tuple[int, dict]:
             "solved": "solved (uniqueness " + ("not checked)" if args.no_unique else "undecided)"),
             "infeasible": "no solution", "unknown": "no solution found within the time limit"}[result.status]
     model = f" {result.model}" if result.model else ""
-    print(f"{puzzle}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
+    print(f"{printable(puzzle)}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
     if result.solved:
         print(board_text(puzzle, result.board))
     if result.second_board is not None:
@@ -79,11 +88,11 @@ def _run_logic(puzzle, args) -> tuple[int, dict]:
     if args.json:
         pass
     elif result.contradiction:
-        print(f"{puzzle}: no solution (line logic: {result.message})")
+        print(f"{printable(puzzle)}: no solution (line logic: {result.message})")
     else:
         unknown = result.known.size - result.num_settled
         verdict = "solved (unique)" if result.solved else f"not solved: {unknown} cells unknown"
-        print(f"{puzzle}: line logic settles {100 * result.fraction_settled:.1f}% of the cells, {verdict} "
+        print(f"{printable(puzzle)}: line logic settles {100 * result.fraction_settled:.1f}% of the cells, {verdict} "
               f"[{result.line_solves} line solves, {result.time_s:.3f} s]")
         print(board_text(puzzle, result.board_strings))
     return (0 if result.solved else 1), data

@@ -9,7 +9,9 @@ import math
 import sys
 from pathlib import Path
 
-from qpicross.puzzle.formats import expand_puzzle_specs
+from qpicross.experiments.bench import expand_specs
+from qpicross.experiments.runner import default_workers
+from qpicross.pipeline.run import check_run_size
 from qpicross.model.formulation import TERMS
 from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
@@ -18,6 +20,7 @@ from ._common import (
     UsageError,
     check_output_path,
     print_json,
+    printable,
     save_plot,
     write_output,
 )
@@ -74,7 +77,17 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.csv, args.force, (".csv",))
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)
-    puzzles = expand_puzzle_specs(args.puzzles, args.format)
+    try:
+        sourced = expand_specs(args.puzzles, format=args.format)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    puzzles = [puzzle for _, puzzle in sourced]
+    workers = 1 if args.scheduler is not None else (args.workers or default_workers())
+    for source, puzzle in sourced:  # the size guard, naming the file, before anything is built
+        try:
+            check_run_size(puzzle, config, share=workers)
+        except ValueError as exc:
+            raise UsageError(f"{source}: {exc}") from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
     if args.scheduler is not None:
@@ -145,7 +158,7 @@ def print_report(result: TuneResult) -> None:
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
     reads = result.records[0]["num_reads"] if result.records else 0
-    print(f"{result.puzzle}: {result.num_variables} variables, {len(result.records)} points x "
+    print(f"{printable(result.puzzle)}: {result.num_variables} variables, {len(result.records)} points x "
           f"{result.seeds} seed(s), {reads} reads per point, {result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
@@ -189,5 +202,5 @@ def print_summary(result: TuneResult) -> None:
           f"{best['success_probability']:.3f} (min {best['min_success_probability']:.3f}), "
           f"geometric-mean TTS99 = {_fmt_tts(best['tts99_s'])}")
     for r in (r for r in result.records if r["point"] == best["point"]):
-        print(f"  {r['puzzle']}: p = {r['success_probability']:.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}], "
+        print(f"  {printable(r['puzzle'])}: p = {r['success_probability']:.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}], "
               f"TTS99 = {_fmt_tts(r['tts99_s'])}")

@@ -321,6 +321,7 @@ def run_bench(
     scheduler=None,
     baseline: bool = False,
     progress: Callable[[int, int, BenchResult], None] | None = None,
+    check_sizes: bool = True,
 ) -> list[BenchResult]:
     """Benchmark every configuration on every puzzle, locally or on a Dask cluster.
 
@@ -336,6 +337,8 @@ def run_bench(
             ``speedup_vs_baseline`` (``baseline TTS / TTS``; ``None`` where the
             baseline never solved the puzzle, so no ratio exists).
         progress: Called as ``progress(done, total, result)`` after each job.
+        check_sizes: Run every job's size guard (:func:`~qpicross.pipeline.run.check_run_size`,
+            the memory shared by ``workers``) before the first job starts.
 
     A configuration whose sampler is batched (``gpu-shift``) samples all the
     puzzles in one call, in this process (:mod:`qpicross.experiments.batch`).
@@ -345,6 +348,7 @@ def run_bench(
         raised is reported with its message in ``error``.
 
     Raises:
+        ModelTooLargeError: (a ``ValueError``) If a job's model is above the size guard.
         KeyboardInterrupt: On Ctrl-C; what had finished was passed to ``progress``.
     """
     pairs = [item if isinstance(item, tuple) else ("", item) for item in puzzles]
@@ -360,6 +364,16 @@ def run_bench(
             n = i * len(configs) + j
             job_seed = int(seeds[n]) if seeds is not None else config.seed
             tasks.append((source, puzzle, config.replace(seed=job_seed, **overrides)))
+    if check_sizes:  # every job's size guard before the first job runs, each worker with its share
+        from qpicross.pipeline.run import check_run_size
+
+        for source, puzzle, config in tasks:
+            try:
+                check_run_size(puzzle, config, share=1 if scheduler is not None else workers)
+            except ValueError as exc:
+                if source:  # name the file: the puzzle's own name may not
+                    exc.args = (f"{source}: {exc}",)
+                raise
     results: list[BenchResult | None] = [None] * len(tasks)
 
     def record(index: int, ok: bool, outcome) -> None:

@@ -17,7 +17,11 @@ import numpy as np
 
 from qpicross.puzzle import Puzzle
 
-__all__ = ["GeneratedPuzzle", "random_board", "generate_puzzle", "parse_size"]
+__all__ = ["GeneratedPuzzle", "random_board", "generate_puzzle", "parse_size", "MAX_GENERATE_SIDE"]
+
+#: Largest side of a generated board: what the puzzle readers accept back
+#: (:data:`qpicross.puzzle.formats.MAX_DIMENSION`).
+MAX_GENERATE_SIDE = 10_000
 
 
 @dataclasses.dataclass
@@ -74,6 +78,7 @@ def generate_puzzle(
     method: str = "sat",
     max_tries: int = 1000,
     name: str | None = None,
+    check_sizes: bool = True,
 ) -> GeneratedPuzzle:
     """Draw random boards and return the first one's puzzle (with ``unique``: the first unique one).
 
@@ -85,19 +90,31 @@ def generate_puzzle(
         method: Exact method for the uniqueness check (see :func:`~qpicross.classical.exact.solve_exact`).
         max_tries: Give up after this many boards.
         name: The puzzle's name (default ``random-RxC-dD-sS``).
+        check_sizes: Run the size guard (:func:`~qpicross.model.size.check_solver_size`) of the
+            board and, with ``unique``, of the exact solver, before the work.
 
     Raises:
-        ValueError: On a bad shape or density.
+        ValueError: On a bad shape, seed or density; :class:`~qpicross.model.size.ModelTooLargeError`
+            above the size guard.
         RuntimeError: If no unique puzzle turned up in ``max_tries`` boards.
     """
     rows, cols = shape
-    if rows < 1 or cols < 1:
-        raise ValueError(f"shape must be positive, got {shape}")
+    if not (1 <= rows <= MAX_GENERATE_SIDE and 1 <= cols <= MAX_GENERATE_SIDE):
+        raise ValueError(f"each side must be between 1 and {MAX_GENERATE_SIDE}, got {rows}x{cols}")
+    if seed is not None and not 0 <= seed < 2**32:
+        raise ValueError(f"seed must be a whole number in [0, 2**32), got {seed}")
     if not 0.0 <= density <= 1.0:
         raise ValueError(f"density must be between 0 and 1, got {density}")
     if max_tries < 1:
         raise ValueError(f"max_tries must be at least 1, got {max_tries}")
     name = name or f"random-{rows}x{cols}-d{density:g}-s{seed}"
+    if check_sizes:  # the board (and a blank puzzle's share of the exact solver) before drawing any
+        from qpicross.model.size import check_solver_size
+
+        blank = Puzzle([[]] * rows, [[]] * cols, name=name)
+        check_solver_size(blank, "generate")
+        if unique:
+            check_solver_size(blank, method)
     rng = np.random.default_rng(seed)
     for tries in range(1, max_tries + 1):
         board = random_board((rows, cols), density, rng)
@@ -106,6 +123,10 @@ def generate_puzzle(
             return GeneratedPuzzle(puzzle, board, None, tries, seed)
         from qpicross.classical.exact import solve_exact
 
+        if check_sizes and tries == 1:
+            from qpicross.model.size import check_solver_size
+
+            check_solver_size(puzzle, method)  # the clues' own windows, before the first solve
         if solve_exact(puzzle, method).unique:
             return GeneratedPuzzle(puzzle, board, True, tries, seed)
     raise RuntimeError(

@@ -11,7 +11,9 @@ cluster exactly as a sweep does.
 Interrupts: on Ctrl-C queued tasks are cancelled and local workers are
 terminated at once (workers ignore SIGINT themselves, so the parent decides),
 then :class:`KeyboardInterrupt` propagates; everything reported through
-``on_result`` before it is kept by the caller.
+``on_result`` before it is kept by the caller. On Linux each worker also asks
+the kernel for SIGTERM when its parent dies (``PR_SET_PDEATHSIG``), so no
+worker outlives a parent killed by SIGTERM or SIGKILL, which runs no cleanup.
 
 Examples:
     >>> out = {}
@@ -22,8 +24,10 @@ Examples:
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,8 +48,26 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(shared: Any) -> None:
+#: prctl option: the signal a process gets when its parent exits (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: SIGTERM this process when its parent exits, however it exits; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl in this libc
+        return
+    if os.getppid() != parent:  # the parent died before the request: nobody is left to wait for us
+        os._exit(1)
+
+
+def _init_worker(shared: Any, parent: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if parent is not None:
+        _die_with_parent(parent)
     global _SHARED
     _SHARED = shared
 
@@ -97,7 +119,8 @@ def run_tasks(
 def _run_in_processes(function, tasks, on_result, shared, workers) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker, initargs=(shared,))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
+                               initargs=(shared, os.getpid()))
     clean = False
     try:
         pending = {pool.submit(_call_in_worker, function, task): index for index, task in enumerate(tasks)}

@@ -45,7 +45,7 @@ from qpicross.experiments.runner import default_workers, run_tasks
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation
 from qpicross.pipeline.config import SolverConfig
-from qpicross.pipeline.run import run
+from qpicross.pipeline.run import check_run_size, run
 from qpicross.puzzle import Puzzle
 
 __all__ = [
@@ -60,7 +60,12 @@ __all__ = [
     "TuneInterrupted",
     "tune",
     "plot_tuning",
+    "MAX_POINTS",
 ]
+
+#: Most points a sweep may have (grid or random): far more than any sweep runs in a day, it stops
+#: a typo (``match=1:2:100000000``) from building a list of a hundred million points.
+MAX_POINTS = 100_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +89,8 @@ class WeightRange:
             raise ValueError(f"unknown weight {self.name!r}; known: {', '.join(TERMS)}")
         if not (math.isfinite(self.low) and math.isfinite(self.high)) or self.low < 0 or self.high < self.low:
             raise ValueError(f"{self.name}: need 0 <= LOW <= HIGH, got {self.low:g}:{self.high:g}")
+        if self.num > MAX_POINTS:
+            raise ValueError(f"{self.name}: {self.num:,} values, above the limit of {MAX_POINTS:,} points")
         if self.num < 1 or (self.num == 1 and self.low != self.high):
             raise ValueError(
                 f"{self.name}: need N >= 2 values between {self.low:g} and {self.high:g}, got {self.num}"
@@ -159,6 +166,9 @@ def grid_points(
         log: Space values geometrically.
         base: Weights of the terms no range names (all 1 by default).
     """
+    count = math.prod(r.num for r in ranges)
+    if count > MAX_POINTS:
+        raise ValueError(f"{count:,} grid points, above the limit of {MAX_POINTS:,}; use fewer or --random N")
     base = base or PenaltyWeights()
     axes = [r.values(log) for r in ranges]
     return [
@@ -182,8 +192,8 @@ def random_points(
         >>> len(pts), all(0.5 <= w.one_hot <= 4 and w.match == 1 for w in pts)
         (3, True)
     """
-    if n < 1:
-        raise ValueError(f"need at least one random point, got {n}")
+    if not 1 <= n <= MAX_POINTS:
+        raise ValueError(f"need between 1 and {MAX_POINTS:,} random points, got {n}")
     base = base or PenaltyWeights()
     rng = np.random.default_rng(seed)
     columns = {r.name: (r.draw(rng, n, log) if r.num > 1 else np.full(n, r.low)) for r in ranges}
@@ -465,6 +475,10 @@ def tune(
         raise ValueError("no puzzles to sweep")
     if known is not None and len(many) > 1:
         raise ValueError("known cells describe one puzzle; pass presolve=True for several")
+    workers = workers or default_workers()
+    for item in many:  # the size guard of every puzzle before any is built, each worker with its share
+        if isinstance(item, Puzzle):
+            check_run_size(item, config, known=known, share=1 if scheduler is not None else workers)
     formulations = [_formulation(item, config.bounds, known) for item in many]
     names = [f.puzzle.name for f in formulations]
     num_variables = sum(_variables_swept(f, config.presolve) for f in formulations)
@@ -489,7 +503,7 @@ def tune(
 
     try:
         run_tasks(_tune_task, tasks, on_result=record, shared=formulations,
-                  workers=workers or default_workers(), scheduler=scheduler)
+                  workers=workers, scheduler=scheduler)
     except KeyboardInterrupt:
         raise TuneInterrupted(finish(True)) from None
     return finish(False)

@@ -95,7 +95,15 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
 
     Raises:
         ValueError: If presolve proves the puzzle has no solution.
+        ModelTooLargeError: (a ``ValueError``) Above the size guard, before anything is built; the
+            serialised file counts as a second copy of the model.
     """
+    from qpicross.model.size import BYTES_PER_COUPLER, check_size, check_solver_size, max_couplers_limit
+
+    limit = max(1, max_couplers_limit() // 2)
+    if presolve:
+        check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
+    check_size(puzzle, bounds, max_couplers=limit)
     known = None
     if presolve:
         from qpicross.classical.logic import propagate

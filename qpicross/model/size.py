@@ -5,7 +5,10 @@
 (:func:`~qpicross.model.formulation.enumerate_starts`) and counts the coupler
 entries each penalty term would allocate without allocating them;
 :func:`check_size` raises :class:`ModelTooLargeError` above the ceiling, which
-every command checks before it builds.
+every command checks before it builds. :func:`estimate_solver_size` does the same
+for the exact solvers, line logic, the text view and the generator. The ceiling
+is a share (:data:`MEMORY_FRACTION`) of the memory available when the command
+starts (:func:`available_memory`), or ``QPICROSS_MAX_MEMORY`` / ``--max-memory``.
 
 Examples:
     >>> from qpicross import Puzzle
@@ -16,6 +19,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
@@ -33,19 +37,135 @@ from qpicross.puzzle import Puzzle
 __all__ = [
     "estimate_size",
     "check_size",
+    "estimate_solver_size",
+    "check_solver_size",
     "max_couplers_limit",
+    "memory_limit",
+    "available_memory",
+    "parse_memory",
     "ModelTooLargeError",
     "BYTES_PER_COUPLER",
-    "DEFAULT_MAX_COUPLERS",
+    "MEMORY_FRACTION",
+    "SOLVER_METHODS",
+    "DEFAULT_MAX_CELLS",
 ]
 
 #: Measured peak memory of a build (formulation + weighted BQM) per coupler
 #: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py, README).
 BYTES_PER_COUPLER = 100
-#: Default ceiling on coupler entries: a build of about 5 GiB, leaving room on
-#: a 24 GiB machine for the sampler's own copy of the model and the samples;
-#: override with ``QPICROSS_MAX_COUPLERS`` or ``max_couplers=``.
-DEFAULT_MAX_COUPLERS = 50_000_000
+#: Bytes per cell of a run that are not couplers (grids, coverage, decoding), measured on blank
+#: boards (61 MiB for 1000x1000), and per read and cell (the int32 coverage of both sides in decoding).
+BYTES_PER_CELL = 64
+BYTES_PER_READ_CELL = 8
+#: Share of the available memory one command may plan to use by default: a guess at the peak
+#: that stays clear of the sampler's own copy of the model, other processes and estimation error.
+MEMORY_FRACTION = 0.25
+#: What :func:`available_memory` assumes where the system does not say.
+FALLBACK_AVAILABLE = 4 * 2**30
+#: Largest board (cells) the exact solvers, line logic and the text view take unless a memory limit is
+#: given explicitly (``--max-memory``): 1000 x 1000, ten times the largest published puzzles per side;
+#: a blank 2000 x 2000 board is 8 million one-literal clauses and 4 million lines of output.
+DEFAULT_MAX_CELLS = 1_000_000
+#: Solvers other than the QUBO pipeline that :func:`estimate_solver_size` knows.
+SOLVER_METHODS = ("sat", "cpsat", "logic", "show", "generate")
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+def _read_int(path: str, field: str | None = None) -> int | None:
+    """An integer from a /proc or /sys file (``field`` names a ``Key: value kB`` line); None if absent."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 16).decode("ascii", "replace")
+    except OSError:
+        return None
+    if field is None:
+        text = text.strip()
+        return int(text) if text.isdigit() else None
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key == field and value.split() and value.split()[0].isdigit():
+            return int(value.split()[0]) * (1024 if value.strip().endswith("kB") else 1)
+    return None
+
+
+def available_memory() -> int:
+    """Bytes this process could allocate now without swapping, as the system reports it.
+
+    ``MemAvailable`` from ``/proc/meminfo`` (else ``sysconf`` free pages), lowered to what a
+    cgroup v2 memory limit leaves (``memory.max - memory.current``, in containers).
+    """
+    available = _read_int("/proc/meminfo", "MemAvailable")
+    if available is None:
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            available = FALLBACK_AVAILABLE
+    cgroup_max = _read_int("/sys/fs/cgroup/memory.max")
+    if cgroup_max is not None:
+        available = min(available, max(0, cgroup_max - (_read_int("/sys/fs/cgroup/memory.current") or 0)))
+    return max(int(available), 0)
+
+
+def parse_memory(text: str) -> int:
+    """``"4G"``, ``"512M"``, ``"100000"`` (bytes) -> bytes (binary units, K/M/G/T).
+
+    >>> parse_memory("4G"), parse_memory("512m"), parse_memory("1000")
+    (4294967296, 536870912, 1000)
+
+    Raises:
+        ValueError: If the text is not a positive size.
+    """
+    clean = str(text).strip().lower().removesuffix("ib").removesuffix("b") or "?"
+    number, unit = (clean[:-1], clean[-1]) if clean[-1:] in _UNITS else (clean, "")
+    try:
+        value = float(number) if number.isascii() and number.replace(".", "", 1).isdigit() else None
+    except ValueError:
+        value = None
+    if value is None or value <= 0 or value * _UNITS[unit] > 2**62:
+        raise ValueError(f"a memory size is a positive number with an optional K, M, G or T, got {text!r}")
+    return max(1, int(value * _UNITS[unit]))
+
+
+def memory_limit() -> int:
+    """Bytes a command may plan to use: ``QPICROSS_MAX_MEMORY`` if set, else
+    :data:`MEMORY_FRACTION` of :func:`available_memory`.
+
+    Raises:
+        ValueError: If the variable is set but not a size.
+    """
+    text = os.environ.get("QPICROSS_MAX_MEMORY", "").strip()
+    if text:
+        try:
+            return parse_memory(text)
+        except ValueError as exc:
+            raise ValueError(f"QPICROSS_MAX_MEMORY: {exc}") from None
+    return max(1, int(available_memory() * MEMORY_FRACTION))
+
+
+def _human(size: float) -> str:
+    if size >= 2**40:
+        return f"{size / 2**40:.1f} TiB"
+    return (f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB" if size >= 2**20
+            else f"{size / 2**10:.0f} KiB")
+
+
+def _blocks(puzzle: Puzzle, bounds: Bounds = "stacking") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per block of every line, vectorised: ``(length h, start window width w, line length L)``.
+
+    The cheap pass of the guard: linear in the number of blocks, no per-start array.
+    """
+    n_rows, n_cols = puzzle.shape
+    clues = list(puzzle.rows) + list(puzzle.cols)
+    counts = np.fromiter((len(c) for c in clues), np.int64, len(clues))
+    h = np.fromiter(itertools.chain.from_iterable(clues), np.int64, int(counts.sum()))
+    line_len = np.repeat(np.r_[np.full(n_rows, n_cols), np.full(n_cols, n_rows)].astype(np.int64), counts)
+    if bounds == "published":
+        return h, line_len - h + 1, line_len
+    totals = np.repeat(np.add.reduceat(h, np.r_[0, np.cumsum(counts)[:-1]][counts > 0]) if len(h) else h,
+                       counts[counts > 0])
+    slack = line_len - totals - (np.repeat(counts, counts) - 1)
+    return h, np.maximum(slack + 1, 0), line_len
 
 
 def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray | None = None) -> dict:
@@ -63,7 +183,8 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
 
     Returns:
         ``{"num_variables", "num_couplers", "couplers_per_term": {term: n},
-        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER`).
+        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER` + cells x
+        :data:`BYTES_PER_CELL`).
 
     Examples:
         >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
@@ -97,47 +218,82 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         "one_hot": pairs(group_sizes),
         "at_most_one": pairs(cell_starts),
         "order": order,
-        "match": pairs(np.bincount(cover_cells, minlength=n_rows * n_cols)),
+        "match": pairs(np.unique(cover_cells, return_counts=True)[1]),  # never an array per cell
     }
     total = sum(couplers.values())
     return {
         "num_variables": int(len(start)),
         "num_couplers": total,
         "couplers_per_term": couplers,
-        "estimated_bytes": total * BYTES_PER_COUPLER,
+        "estimated_bytes": total * BYTES_PER_COUPLER + n_rows * n_cols * BYTES_PER_CELL,
     }
 
 
 def max_couplers_limit() -> int:
-    """The coupler ceiling in force: ``QPICROSS_MAX_COUPLERS`` if set, else :data:`DEFAULT_MAX_COUPLERS`.
+    """The coupler ceiling in force: ``QPICROSS_MAX_COUPLERS`` if set, else :func:`memory_limit`
+    divided by :data:`BYTES_PER_COUPLER`.
 
     Raises:
-        ValueError: If the variable is set but not a positive integer.
+        ValueError: If a variable is set but not a positive integer (a size).
     """
     text = os.environ.get("QPICROSS_MAX_COUPLERS", "").strip()
     if not text:
-        return DEFAULT_MAX_COUPLERS
-    if not text.isdigit() or int(text) < 1:
+        return max(1, memory_limit() // BYTES_PER_COUPLER)
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise ValueError(f"QPICROSS_MAX_COUPLERS must be a positive integer, got {text!r}")
     return int(text)
 
 
 class ModelTooLargeError(ValueError):
-    """A QUBO whose estimated size is above the limit; carries the estimate."""
+    """A model or a solver run whose estimated size is above the limit; carries the estimate.
+
+    Args:
+        puzzle: The puzzle.
+        estimate: From :func:`estimate_size` (a QUBO; ``limit`` in couplers) or
+            :func:`estimate_solver_size` (``limit`` in bytes).
+        limit: The ceiling that was exceeded.
+        presolved: The QUBO was estimated after presolve (the message then does not suggest it).
+    """
 
     def __init__(self, puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False):
         self.estimate = estimate
         self.limit = limit
+        size = _human(estimate["estimated_bytes"])
+        bound = "at least " if estimate.get("lower_bound") else ""
+        if "cells" in estimate:
+            super().__init__(
+                f"{puzzle}: {estimate['what']} takes boards of at most {limit:,} cells by default, this one has "
+                f"{estimate['cells']:,} (about {size} of memory); give --max-memory (QPICROSS_MAX_MEMORY) to "
+                f"run it anyway")
+            return
+        if "method" in estimate:
+            super().__init__(
+                f"{puzzle}: {estimate['what']} would need {bound}about {size} of memory, above the limit of "
+                f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
+                f"available memory); raise the limit to run it anyway")
+            return
         advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
-        size = estimate["estimated_bytes"]
-        human = (f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.0f} MiB" if size >= 2**20
-                 else f"{size / 2**10:.0f} KiB")
+        reads = f" and {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
         super().__init__(
-            f"{puzzle} would build a QUBO of {estimate['num_variables']:,} variables and "
-            f"{estimate['num_couplers']:,} couplers (about {human}){' after presolve' if presolved else ''}, "
-            f"above the limit of {limit:,} couplers (QPICROSS_MAX_COUPLERS); "
-            f"{advice}use --force (force=True) to build it anyway"
+            f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
+            f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
+            f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; QPICROSS_MAX_COUPLERS, "
+            f"--max-memory); {advice}use --force (force=True) to build it anyway"
         )
+
+
+def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
+    """A lower bound on :func:`estimate_size` from the block windows alone (no per-start array):
+    the one-hot pairs, plus what enumerating the starts would itself allocate."""
+    h, w, _ = _blocks(puzzle, bounds)
+    variables = int(w.sum())
+    one_hot = int((w * (w - 1) // 2).sum())
+    cover = int((w * h).sum())
+    # enumeration: five int64 arrays per start, then one per painted cell (three of them)
+    enumeration = (variables * 40 + cover * 24) // BYTES_PER_COUPLER
+    couplers = one_hot + enumeration
+    return {"num_variables": variables, "num_couplers": couplers, "lower_bound": True,
+            "estimated_bytes": couplers * BYTES_PER_COUPLER + puzzle.num_rows * puzzle.num_cols * BYTES_PER_CELL}
 
 
 def check_size(
@@ -146,19 +302,101 @@ def check_size(
     known: np.ndarray | None = None,
     max_couplers: int | None = None,
     presolved: bool = False,
+    num_reads: int = 0,
 ) -> dict:
     """:func:`estimate_size`, raising :class:`ModelTooLargeError` above the limit.
 
+    A lower bound from the block windows is checked first, so a huge puzzle is
+    refused in time linear in its clues, before any per-start array exists.
+
     Args:
-        max_couplers: The ceiling; :func:`max_couplers_limit` when None.
+        max_couplers: The ceiling (bytes / :data:`BYTES_PER_COUPLER`); :func:`max_couplers_limit` when None.
         presolved: ``known`` comes from presolve already (the message then
             does not suggest it).
+        num_reads: Reads the run keeps: each holds its sample and decoded board
+            (:data:`BYTES_PER_READ_CELL` per cell).
 
     Returns:
         The estimate.
+
+    Examples:
+        >>> p = Puzzle([[]] * 10_000, [[]] * 10_000, name="blank")  # 10 000 x 10 000, no clues
+        >>> check_size(p, max_couplers=10**6)
+        Traceback (most recent call last):
+        ...
+        qpicross.model.size.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.0 GiB), above the limit of 1,000,000 couplers ...
     """
     limit = max_couplers_limit() if max_couplers is None else max_couplers
+    per_read = (puzzle.num_rows * puzzle.num_cols * BYTES_PER_READ_CELL) * num_reads
+    estimate = _cheap_bound(puzzle, bounds)
+    if known is None and estimate["estimated_bytes"] + per_read > limit * BYTES_PER_COUPLER:
+        raise ModelTooLargeError(puzzle, {**estimate, "estimated_bytes": estimate["estimated_bytes"] + per_read,
+                                          "num_reads": num_reads}, limit, presolved)
     estimate = estimate_size(puzzle, bounds, known)
-    if estimate["num_couplers"] > limit:
+    if num_reads:
+        estimate["num_reads"] = num_reads
+        estimate["estimated_bytes"] += per_read + num_reads * estimate["num_variables"]
+    if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
         raise ModelTooLargeError(puzzle, estimate, limit, presolved)
+    return estimate
+
+
+def estimate_solver_size(puzzle: Puzzle, method: str) -> dict:
+    """Peak memory of a classical solver, the text view or the generator, estimated from the clues.
+
+    Linear in the number of blocks. The per-item constants were measured on blank,
+    permutation and random boards (SAT: ~350 bytes per clause with python-sat's copy;
+    CP-SAT: ~800 bytes per model object; line logic: numba's 64 MiB and a few arrays
+    per cell).
+
+    Args:
+        puzzle: The puzzle.
+        method: One of :data:`SOLVER_METHODS`: ``"sat"``, ``"cpsat"`` (the exact
+            solvers of :mod:`qpicross.classical.exact`), ``"logic"`` (line logic,
+            also presolve), ``"show"`` (the clues as text) or ``"generate"``.
+
+    Returns:
+        ``{"method", "what", "items", "estimated_bytes"}``.
+
+    Examples:
+        >>> p = Puzzle([[]] * 2000, [[]] * 2000)
+        >>> estimate_solver_size(p, "sat")["estimated_bytes"] > 2**30
+        True
+    """
+    if method not in SOLVER_METHODS:
+        raise ValueError(f"unknown method {method!r}; known: {', '.join(SOLVER_METHODS)}")
+    cells = puzzle.num_rows * puzzle.num_cols
+    h, w, _ = _blocks(puzzle)
+    if method == "sat":  # one clause per cell and side, ~6 per start and 4 per cell a block may cover
+        items, per_item, what = 2 * cells + int((6 * w + 4 * h).sum()), 400, "the SAT encoding"
+    elif method == "cpsat":  # a grid variable and two sums per cell; per start a boolean, implications, cover
+        items, per_item, what = 3 * cells + int((w * (4 + h)).sum()), 1000, "the CP-SAT model"
+    elif method == "logic":
+        items, per_item, what = cells + int(w.sum()), 64, "line logic"
+    elif method == "show":
+        items, per_item, what = cells + len(h), 48, "the board as text"  # lines, their join, the encoding
+    else:
+        items, per_item, what = cells, 32, "a random board and its clues"
+    fixed = 64 * 2**20 if method == "logic" else 0  # numba's compiled line solver
+    return {"method": method, "what": what, "items": items, "estimated_bytes": fixed + items * per_item}
+
+
+def check_solver_size(puzzle: Puzzle, method: str, max_bytes: int | None = None) -> dict:
+    """:func:`estimate_solver_size`, raising :class:`ModelTooLargeError` above ``max_bytes``
+    (default :func:`memory_limit`).
+
+    Examples:
+        >>> check_solver_size(Puzzle([[]] * 2000, [[]] * 2000, name="blank"), "sat", max_bytes=2**30)
+        Traceback (most recent call last):
+        ...
+        qpicross.model.size.ModelTooLargeError: blank (2000x2000): the SAT encoding would need about 3.0 GiB of memory, above the limit of 1.0 GiB ...
+    """
+    limit = memory_limit() if max_bytes is None else max_bytes
+    estimate = estimate_solver_size(puzzle, method)
+    cells = puzzle.num_rows * puzzle.num_cols
+    if method != "generate" and cells > DEFAULT_MAX_CELLS and max_bytes is None \
+            and not os.environ.get("QPICROSS_MAX_MEMORY", "").strip():
+        raise ModelTooLargeError(puzzle, {**estimate, "cells": cells}, DEFAULT_MAX_CELLS)
+    if estimate["estimated_bytes"] > limit:
+        raise ModelTooLargeError(puzzle, estimate, limit)
     return estimate

@@ -133,6 +133,8 @@ class SolverConfig:
         for name, value in self.weights.as_dict().items():
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"weight {name} must be a finite number >= 0, got {value}")
+        for key, value in self.options:
+            _check_option(key, value)
         beta_range = self.sampler_options.get("beta_range")
         if beta_range is not None:
             try:
@@ -168,6 +170,23 @@ class SolverConfig:
         fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
                            if f.name != "options")
         return f"SolverConfig({fields}, options={tuple(self._shown_options())!r})"
+
+
+#: Most of any ``num_*`` sampler option (replicas, iterations, solutions): like reads, far beyond use.
+MAX_COUNT_OPTION = 1_000_000
+#: Endings of sampler option names whose value is a number (``target_energy``, ``shift_probability``).
+_NUMBER_OPTIONS = ("_energy", "_probability", "_strength", "_time", "_limit", "_temperature", "_rate")
+
+
+def _check_option(key: str, value) -> None:
+    """A sampler option's value, by the name's convention: ``num_*`` a count, ``*_energy`` etc. a number."""
+    if key.startswith("num_"):
+        _check_int(key, value, 1, MAX_COUNT_OPTION)
+    elif key.endswith(_NUMBER_OPTIONS) and (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                                            or not math.isfinite(value)):
+        raise ValueError(f"{key} must be a finite number, got {value!r}")
+    elif key.endswith("_probability") and not 0 <= value <= 1:
+        raise ValueError(f"{key} must be between 0 and 1, got {value!r}")
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:

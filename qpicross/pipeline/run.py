@@ -33,12 +33,18 @@ import numpy as np
 
 from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
 from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
-from qpicross.model.size import check_size
+from qpicross.model.size import (
+    BYTES_PER_COUPLER,
+    ModelTooLargeError,
+    check_size,
+    check_solver_size,
+    max_couplers_limit,
+)
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
 from qpicross.samplers import get_sampler, sample
 
-__all__ = ["AnnealResult", "anneal", "run"]
+__all__ = ["AnnealResult", "anneal", "run", "check_run_size"]
 
 
 @dataclasses.dataclass
@@ -155,6 +161,42 @@ class AnnealResult:
         }
 
 
+def check_run_size(
+    puzzle: Puzzle,
+    config: SolverConfig,
+    *,
+    known: np.ndarray | None = None,
+    max_couplers: int | None = None,
+    share: int = 1,
+) -> dict:
+    """The size guard of one run: the model, the reads it keeps, and line logic first if it presolves.
+
+    Args:
+        puzzle: The puzzle.
+        config: The run's configuration (bounds, reads, presolve).
+        known: Settled cells the model is pruned with.
+        max_couplers: The ceiling (default :func:`~qpicross.model.size.max_couplers_limit`).
+        share: Runs that share the memory at once (parallel workers): each gets ``1/share`` of it.
+
+    Returns:
+        The model's estimate (:func:`~qpicross.model.size.check_size`).
+
+    Raises:
+        ModelTooLargeError: Above the ceiling, before anything is allocated.
+    """
+    limit = max(1, (max_couplers_limit() if max_couplers is None else max_couplers) // max(1, share))
+    if config.num_sweeps is not None:  # SA-like samplers allocate a schedule of one float per sweep (and replica)
+        replicas = config.sampler_options.get("num_replicas", 1)
+        schedule = 8 * config.num_sweeps * (replicas if isinstance(replicas, int) and replicas > 0 else 1)
+        if schedule > limit * BYTES_PER_COUPLER:
+            raise ModelTooLargeError(puzzle, {"method": "schedule", "estimated_bytes": schedule,
+                                              "what": f"a schedule of {config.num_sweeps:,} sweeps"},
+                                     limit * BYTES_PER_COUPLER)
+    if config.presolve:
+        check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
+    return check_size(puzzle, config.bounds, known, limit, num_reads=config.num_reads)
+
+
 def run(
     puzzle: Puzzle | PicrossFormulation,
     config: SolverConfig | None = None,
@@ -191,7 +233,7 @@ def run(
         formulation, puzzle = puzzle, puzzle.puzzle
     else:
         if not force:
-            check_size(puzzle, config.bounds, known, max_couplers)  # before any allocation
+            check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
         t0 = time.perf_counter()
         formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
     bqm = formulation.bqm(config.weights)

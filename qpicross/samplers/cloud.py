@@ -34,12 +34,13 @@ Examples:
 
 from __future__ import annotations
 
+import logging
 import os
-from pathlib import Path
 
 import dimod
 import numpy as np
 
+from qpicross.samplers._secrets import read_token_file, redact_logs, scrub
 from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
 
 __all__ = [
@@ -63,22 +64,6 @@ AMPLIFY_TOKEN_ENV = "AMPLIFY_TOKEN"
 _LEAP_HELP = ("run `dwave config create` (or `dwave auth login`), set DWAVE_API_TOKEN, "
               "or pass --profile / --token-file")
 _AMPLIFY_HELP = f"set {AMPLIFY_TOKEN_ENV} or pass --token-file with a Fixstars Amplify token"
-
-
-def read_token_file(path: str | os.PathLike) -> str:
-    """The token stored in a file (surrounding whitespace removed).
-
-    Raises:
-        SamplerUnavailableError: If the file cannot be read or is empty (the
-            message names the file, never its content).
-    """
-    try:
-        token = Path(path).read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise SamplerUnavailableError(f"cannot read token file {path}: {exc.strerror or exc}") from None
-    if not token:
-        raise SamplerUnavailableError(f"token file {path} is empty")
-    return token
 
 
 def cloud_options(sampler: str, *, chain_strength: float | None = None, time_limit: float | None = None,
@@ -139,14 +124,10 @@ def leap_token_configured(profile: str | None = None, token: str | None = None) 
         return False
 
 
-def _scrub(message: str, token: str | None) -> str:
-    message = " ".join(str(message).split())
-    return message.replace(token, "***") if token else message
-
-
 def _leap_solver(factory_name: str, profile: str | None, token: str | None, solver) -> dimod.Sampler:
     """Connect to a Leap solver, turning every configuration or network failure into one line."""
     system = _import("dwave.system", "cloud")
+    redact_logs(token)  # dwave-cloud-client logs its config, token included, at debug level
     if not leap_token_configured(profile, token):
         where = f" (profile {profile!r})" if profile else ""
         raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
@@ -156,7 +137,7 @@ def _leap_solver(factory_name: str, profile: str | None, token: str | None, solv
         return getattr(system, factory_name)(**config)
     except Exception as exc:  # network, authentication, unknown solver, bad config file
         raise SamplerUnavailableError(
-            f"cannot use D-Wave Leap ({type(exc).__name__}: {_scrub(exc, token)}); "
+            f"cannot use D-Wave Leap ({type(exc).__name__}: {scrub(exc, token)}); "
             f"check the network, or {_LEAP_HELP}"
         ) from None
 
@@ -469,13 +450,19 @@ class AmplifyAESampler(dimod.Sampler):
             client = amplify.AmplifyAEClient()
             client.token = token
             client.parameters.time_limit_ms = int(round(time_limit * 1000))
+        redact_logs(token)
+        quiet = logging.getLogger("amplify")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # its retries log a warning each: the error below is the one line
         try:
             result = amplify.solve(poly, client)
         except Exception as exc:  # network, authentication, quota
             raise SamplerUnavailableError(
-                f"cannot use Fixstars Amplify AE ({type(exc).__name__}: {_scrub(exc, token)}); "
+                f"cannot use Fixstars Amplify AE ({type(exc).__name__}: {scrub(exc, token)}); "
                 f"check the network, or {_AMPLIFY_HELP}"
             ) from None
+        finally:
+            quiet.setLevel(level)
         rows = np.array([variables.evaluate(s.values) for s in result.solutions], dtype=np.int8)
         rows = rows.reshape(len(result.solutions), -1)[:, : len(labels)]
         sampleset = dimod.SampleSet.from_samples_bqm((rows, labels), bqm)

@@ -12,8 +12,9 @@ __all__ = ["MAX_DIMENSION", "MAX_FILE_BYTES", "MAX_XML_DEPTH"]
 #: Largest rows/cols a file may declare; far above any annealable size, it only
 #: stops absurd headers from allocating memory.
 MAX_DIMENSION = 10_000
-#: Largest file read (bytes): the biggest real collection file is ~2 MB.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Largest file read (bytes): the biggest real collection file is ~2 MB. At most this many
+#: bytes (+1) are ever read, whatever the file claims (see :func:`qpicross._files.read_bounded`).
+MAX_FILE_BYTES = 16 * 1024 * 1024
 #: Deepest XML element nesting accepted (webpbn files nest 5 deep).
 MAX_XML_DEPTH = 32
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import json.decoder
 import json.scanner
@@ -30,8 +31,25 @@ class _PosDict(dict):
     pos = 0
 
 
-def _json_load(text: str, path: str | None):
-    """``json.loads`` whose arrays and objects carry their text offset, for line numbers."""
+class _Lines:
+    """Line numbers of text offsets, by bisection over the newlines (linear in all, not per lookup)."""
+
+    def __init__(self, text: str):
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def __call__(self, value) -> int:
+        return bisect.bisect_left(self.newlines, getattr(value, "pos", 0)) + 1
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_load(text: str, path: str | None, limit: int | None = None):
+    """``json.loads`` whose arrays and objects carry their text offset, for line numbers.
+
+    With ``limit``, a top-level list is read item by item and reading stops
+    after ``limit`` items (what follows them is not looked at).
+    """
 
     def parse_array(s_and_end, scan_once):
         values, end = json.decoder.JSONArray(s_and_end, scan_once)
@@ -53,6 +71,10 @@ def _json_load(text: str, path: str | None):
     decoder.parse_object = parse_object
     decoder.scan_once = json.scanner.py_make_scanner(decoder)
     try:
+        if limit is not None:
+            first = _first_items(text, decoder.scan_once, limit)
+            if first is not None:
+                return first
         return decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise PuzzleFormatError(f"not valid JSON: {exc.msg}", path, exc.lineno) from None
@@ -66,8 +88,36 @@ def _json_load(text: str, path: str | None):
         raise PuzzleFormatError(f"{what}: expected small non-negative integers", path, line) from None
 
 
-def parse_json(text: str, name: str = "puzzle", path: str | None = None) -> list[Puzzle]:
+def _first_items(text: str, scan_once, limit: int) -> _PosList | None:
+    """The first ``limit`` items of a top-level JSON list (None: not a list, or malformed before them)."""
+    index = _WHITESPACE.match(text, 0).end()
+    if not text.startswith("[", index):
+        return None
+    items = _PosList()
+    items.pos = index
+    index = _WHITESPACE.match(text, index + 1).end()
+    try:
+        while len(items) < limit and not text.startswith("]", index):
+            value, index = scan_once(text, index)
+            items.append(value)
+            index = _WHITESPACE.match(text, index).end()
+            if text.startswith(",", index):
+                index = _WHITESPACE.match(text, index + 1).end()
+            elif not text.startswith("]", index):
+                return None  # malformed: the full decode reports it with its line
+    except StopIteration:
+        return None
+    return items if items else None
+
+
+def parse_json(text: str, name: str = "puzzle", path: str | None = None, limit: int | None = None) -> list[Puzzle]:
     """Parse the qpicross JSON form: one puzzle object, or a list of them.
+
+    Args:
+        text: The file's text.
+        name: The name of a puzzle without a ``"name"``.
+        path: The file, for messages.
+        limit: Read at most this many puzzles of a list (the rest is not parsed).
 
     Raises:
         PuzzleFormatError: With the line of the offending value.
@@ -79,10 +129,8 @@ def parse_json(text: str, name: str = "puzzle", path: str | None = None) -> list
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise PuzzleFormatError("empty file; expected a JSON object with 'rows' and 'cols'", path, 1)
-    data = _json_load(text, path)
-
-    def line_of(value) -> int:
-        return text.count("\n", 0, getattr(value, "pos", 0)) + 1
+    data = _json_load(text, path, limit)
+    line_of = _Lines(text)
 
     items = data if isinstance(data, list) else [data]
     if not items:
@@ -107,6 +155,9 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
     title = obj.get("name", name)
     if not isinstance(title, str):
         raise PuzzleFormatError("'name' must be a string", path, where)
+    if any("\ud800" <= ch <= "\udfff" for ch in title):
+        raise PuzzleFormatError("'name' holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape); "
+                                "names must be valid Unicode text", path, where)
     clue_sets = {}
     for key in ("rows", "cols"):
         if key not in obj:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from qpicross._files import UnreadableFileError, read_bounded
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
 from qpicross.puzzle.formats._text import _decode_text, _numbered_names, MAX_FILE_BYTES
 
@@ -78,39 +80,50 @@ def _format_for(path: Path, format: str | None, table: dict) -> str:
 
 def _looks_like_tournament(path: Path) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(64)
-    except OSError:
+        head = read_bounded(path, 64, head=True)
+    except UnreadableFileError:
         return False
     return head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\r\n").startswith(b"$")
 
 
 def _read_text(path: Path) -> str:
+    """The text of a puzzle file: a regular file (symlinks followed) of at most :data:`MAX_FILE_BYTES`."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PuzzleFormatError(f"file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit", str(path))
-        if path.is_dir():
-            raise PuzzleFormatError("is a directory, not a puzzle file", str(path))
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleFormatError(f"cannot read file: {exc.strerror or exc}", str(path)) from None
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except UnreadableFileError as exc:
+        raise PuzzleFormatError(str(exc), str(path)) from None
     return _decode_text(data, str(path))
 
 
-def _read_numbered(path: Path, format: str | None, wanted=None) -> list[tuple[int, Puzzle]]:
+def _read_numbered(path: Path, format: str | None, wanted=None, last: int | None = None) -> list[tuple[int, Puzzle]]:
+    """The numbered puzzles of a file.
+
+    ``last``: only puzzles 1..last are needed; a JSON list is then read no further
+    than puzzle ``last + 1`` (one more, to know whether there are several).
+    """
     fmt = _format_for(path, format, MULTI_READERS)
     text = _read_text(path)
     if fmt == "tournament":
         solution = _tournament_solution_file(path)
         return parse_tournament(text, path.stem, str(path), _read_text(solution) if solution else None,
                                 str(solution) if solution else None, wanted)
+    if fmt == "json" and last is not None:  # one more than needed: numbered names need to know there are several
+        return _numbered_names(path.stem, parse_json(text, path.stem, str(path), limit=last + 1))
     return MULTI_READERS[fmt](text, path.stem, str(path))
+
+
+def _count_json_puzzles(path: Path) -> int | None:
+    """How many puzzles a JSON file holds, counted without building them (None: not valid JSON)."""
+    try:
+        data = json.loads(_read_text(path).removeprefix("\ufeff"))
+    except ValueError:
+        return None
+    return len(data) if isinstance(data, list) else 1
 
 
 # -- specs: FILE, FILE#N, FILE#a-b, directories ------------------------------------------------------
 
-_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>\d+)(?:-(?P<last>\d+))?$")
+_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>[0-9]+)(?:-(?P<last>[0-9]+))?$")  # ASCII digits only
 
 
 def split_spec(spec: str | os.PathLike) -> tuple[Path, tuple[int, int] | None]:
@@ -145,17 +158,21 @@ def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puz
     if selection is not None and selection[0] > selection[1]:
         raise PuzzleFormatError(f"empty range #{selection[0]}-{selection[1]}; write #FIRST-LAST with "
                                 "FIRST <= LAST", str(path))
-    numbered = _read_numbered(path, format, wanted)
+    numbered = _read_numbered(path, format, wanted, None if selection is None else selection[1])
     if selection is None:
         return [p for _, p in numbered]
     first, last = selection
     chosen = [p for n, p in numbered if first <= n <= last]
     if len(chosen) != last - first + 1:
-        numbers = [n for n, _ in _read_numbered(path, format)]  # error path only: read it all
+        count = _count_json_puzzles(path) if _format_for(path, format, MULTI_READERS) == "json" else None
+        if count is not None:  # JSON puzzles are numbered 1..count
+            low, high = 1, count
+        else:  # error path only: read it all
+            numbers = [n for n, _ in _read_numbered(path, format)]
+            count, low, high = len(numbers), min(numbers), max(numbers)
         asked = f"#{first}" if first == last else f"#{first}-{last} ({last - first + 1} puzzles)"
         raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
-                                f"({len(numbers)} puzzles numbered {min(numbers)}..{max(numbers)})",
-                                str(path))
+                                f"({count} puzzles numbered {low}..{high})", str(path))
     return chosen
 
 
@@ -187,10 +204,17 @@ def load_puzzle(path: str | os.PathLike, format: str | None = None) -> Puzzle:
         >>> p.name, p.shape
         ('5x5', (5, 5))
     """
-    puzzles = load_puzzles(path, format)
-    if len(puzzles) != 1:
-        raise PuzzleFormatError(f"holds {len(puzzles)} puzzles; pick one as FILE#N "
-                                f"(e.g. {split_spec(path)[0]}#1)", str(split_spec(path)[0]))
+    file, selection = split_spec(path)
+    if selection is not None:
+        puzzles = load_puzzles(path, format)
+        count = len(puzzles)
+    else:  # one puzzle wanted: a JSON list is read no further than its second puzzle
+        puzzles = [p for _, p in _read_numbered(file, format, last=1)]
+        count = len(puzzles)
+        if count > 1 and _format_for(file, format, MULTI_READERS) == "json":
+            count = _count_json_puzzles(file) or count
+    if count != 1:
+        raise PuzzleFormatError(f"holds {count} puzzles; pick one as FILE#N (e.g. {file}#1)", str(file))
     return puzzles[0]
 
 

@@ -1,0 +1,98 @@
+"""Issue 15: a core-only install (``pip install .``, no extras) answers every command that needs an extra
+with one line naming the extra (exit 2), never a traceback.
+
+The core-only install is simulated in a child process: every module an extra provides is set to None in
+``sys.modules`` before qpicross is imported, so importing it fails as it would where it is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from cli_subprocess import child_env
+
+from conftest import INSTANCES
+
+#: What the extras install (import names), none of which the core may need
+#: (networkx is not here: dwave-samplers, a core dependency, needs it).
+EXTRA_MODULES = [
+    "pysat", "pysat.solvers", "ortools", "ortools.sat", "ortools.sat.python", "ortools.sat.python.cp_model",
+    "dwave.system", "dwave.cloud", "amplify", "dask", "distributed", "pandas", "openjij",
+    "simulated_bifurcation", "torch", "hybrid", "nbclient", "nbformat", "hypothesis",
+]
+
+PUZZLE = str(INSTANCES / "5x5.px")
+
+#: (command line, the extra its one line must name)
+NEEDS_AN_EXTRA = [
+    (["solve", PUZZLE], "classical"),
+    (["solve", PUZZLE, "--method", "cpsat"], "classical"),
+    (["generate", "--size", "5x5", "--unique"], "classical"),
+    (["generate", "--size", "5x5", "--unique", "--method", "cpsat"], "classical"),
+    (["anneal", PUZZLE, "--sampler", "qpu"], "cloud"),
+    (["anneal", PUZZLE, "--sampler", "hybrid"], "cloud"),
+    (["anneal", PUZZLE, "--sampler", "hybrid-cqm"], "cloud"),
+    (["anneal", PUZZLE, "--sampler", "amplify"], "amplify"),
+    (["anneal", PUZZLE, "--sampler", "openjij-sa"], "openjij"),
+    (["anneal", PUZZLE, "--sampler", "sb"], "sb"),
+    (["anneal", PUZZLE, "--sampler", "pt"], "hybrid"),
+    (["bench", PUZZLE, "--reads", "2", "--sampler", "openjij-sqa"], "openjij"),
+    (["bench", PUZZLE, "--reads", "2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+    (["tune", PUZZLE, "--grid", "match=1:2:2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+]
+
+#: Commands the core does on its own.
+CORE_ONLY = [
+    ["anneal", PUZZLE, "--seed", "1"],
+    ["solve", PUZZLE, "--method", "logic"],
+    ["info", PUZZLE],
+    ["show", PUZZLE],
+    ["generate", "--size", "5x5", "--seed", "1"],
+]
+
+_CHILD = """
+import contextlib, io, json, sys
+for name in {blocked!r}:
+    sys.modules[name] = None
+from qpicross.cli import main
+results = []
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except BaseException as exc:  # a traceback the command line let through
+            import traceback
+            code, err = "raised", io.StringIO(traceback.format_exc())
+    results.append({{"code": code, "err": err.getvalue()}})
+print(json.dumps(results))
+"""
+
+
+@pytest.fixture(scope="module")
+def core_results(tmp_path_factory):
+    argvs = [argv for argv, _ in NEEDS_AN_EXTRA] + CORE_ONLY
+    proc = subprocess.run([sys.executable, "-c", _CHILD.format(blocked=EXTRA_MODULES), json.dumps(argvs)],
+                          capture_output=True, text=True, timeout=300, env=child_env(),
+                          cwd=tmp_path_factory.mktemp("core"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return dict(zip(map(tuple, argvs), json.loads(proc.stdout.splitlines()[-1])))
+
+
+@pytest.mark.parametrize("argv, extra", NEEDS_AN_EXTRA, ids=[" ".join(a[:1] + a[2:]) for a, _ in NEEDS_AN_EXTRA])
+def test_a_command_needing_an_extra_says_which_in_one_line(argv, extra, core_results):
+    result = core_results[tuple(argv)]
+    assert result["code"] == 2, result
+    lines = result["err"].splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qpicross: error: "), result["err"][-2000:]
+    assert f"qpicross[{extra}]" in lines[0]
+
+
+@pytest.mark.parametrize("argv", CORE_ONLY, ids=[" ".join(a[:1] + a[2:]) for a in CORE_ONLY])
+def test_the_core_works_without_any_extra(argv, core_results):
+    result = core_results[tuple(argv)]
+    assert result["code"] == 0, result
+    assert "Traceback" not in result["err"]
