@@ -59,7 +59,7 @@ bench: bench-pure bench-hard bench-hybrid bench-ablation readme
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
 bench-pure: $(VENV)/.installed
 	mkdir -p results figures
-	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 120 \
+	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 60 \
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
 # The two hardest Bompol puzzles with a longer budget: the default against the hand-picked ladder that

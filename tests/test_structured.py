@@ -351,6 +351,13 @@ def test_time_budget_stops_a_running_read(slow_read):
         BlockShiftSampler().sample(bqm, num_reads=1, time_budget=0)
 
 
+def test_time_budget_stops_a_read_made_of_many_short_restarts(letter_bqm):
+    f, bqm = letter_bqm  # restarts of 5 sweeps end long before any polling interval
+    ss = BlockShiftSampler().sample(bqm, lines=f.one_hot_lines(), num_reads=3, num_sweeps=10**9, restart_sweeps=5,
+                                    target_energy=-1, time_budget=0.5, seed=0)
+    assert ss.info["timed_out"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 10
+
+
 def test_registry_passes_budget_and_progress_into_reads_and_keeps_interrupted_reads(slow_read):
     bqm, params = slow_read
     ss = sample(bqm, "shift", num_reads=50, seed=0, time_budget=0.3, **params)

@@ -281,7 +281,7 @@ class BlockShiftSampler(dimod.Sampler):
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
         if schedule == "luby":
-            plan = restart_plan(num_sweeps, restart_sweeps, (hot, cold))
+            plan = _Restarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
         else:
             betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
             plan = [(betas, num_sweeps)]
@@ -293,7 +293,7 @@ class BlockShiftSampler(dimod.Sampler):
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
         runner = _ReadRunner(model, n, units, params, progress, binary.offset)
-        runner.warm_up(samples[0], seeds[0], plan[0][0])  # compiles outside the reads
+        runner.warm_up(samples[0], seeds[0], next(iter(plan))[0])  # compiles outside the reads
         t1 = time.perf_counter()
         runner.deadline = math.inf if time_budget is None else t0 + time_budget
         drawn = num_reads
@@ -361,17 +361,25 @@ def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) 
     >>> len(betas), sweeps, float(betas[0]), float(betas[-1])
     (8, 1000, 1.0, 5.0)
     """
-    hot, cold = beta_range
-    plan, used, k = [], 0, 1
-    while used < total_sweeps:
-        m = luby(k)
-        j = m.bit_length() - 1
-        sweeps = min(unit * m, total_sweeps - used)
-        replicas = min(4 + 2 * j, 12)
-        plan.append((np.geomspace(hot / (1 + j / 2), cold, replicas), sweeps))
-        used += sweeps
-        k += 1
-    return plan
+    return list(_Restarts(total_sweeps, unit, beta_range))
+
+
+class _Restarts:
+    """The restarts of :func:`restart_plan`, generated as they are needed (each iteration starts over)."""
+
+    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float]):
+        self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
+
+    def __iter__(self):
+        hot, cold = self.beta_range
+        used, k = 0, 1
+        while used < self.total_sweeps:
+            m = luby(k)
+            j = m.bit_length() - 1
+            sweeps = min(self.unit * m, self.total_sweeps - used)
+            yield np.geomspace(hot / (1 + j / 2), cold, min(4 + 2 * j, 12)), sweeps
+            used += sweeps
+            k += 1
 
 
 class _ReadRunner:
@@ -416,6 +424,8 @@ class _ReadRunner:
             if reached >= 0:
                 return done + ran, done + reached
             done += ran
+            if not self.interrupted and time.perf_counter() >= self.deadline:
+                self.timed_out = True  # restarts shorter than a polling interval are never polled
             if self.interrupted or self.timed_out:
                 break
         return done, -1
