@@ -587,14 +587,16 @@ def _plot_solved_within(results, configs, path, plt):
         tts = np.sort([r.tts99_s for r in results if r.config == name])
         share = np.arange(1, len(tts) + 1) / len(tts)
         finite = np.isfinite(tts)
+        median = np.median(tts)
+        median_text = f"{median:.3g} s" if np.isfinite(median) else "∞ (most never solved)"
         ax.step(tts[finite], share[finite], where="post",
-                label=f"{name}: {finite.sum()}/{len(tts)} solved, median {np.median(tts):.3g} s")
+                label=f"{name}: {finite.sum()}/{len(tts)} solved, median TTS99 {median_text}")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("TTS99 (s, log scale)")
     ax.set_ylabel("share of puzzles with TTS99 <= t")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left")
     ax.set_title(f"Time to solution (99 %) over {len({(r.source, r.puzzle) for r in results})} puzzles")
     fig.tight_layout()
     if path is not None:
