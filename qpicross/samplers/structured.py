@@ -414,8 +414,7 @@ class _ReadRunner:
         rng = np.random.SeedSequence(int(seed))
         for number, (betas, sweeps) in enumerate(plan):
             restart_seed = int(seed) if number == 0 else int(rng.spawn(1)[0].generate_state(1)[0] >> 1)
-            result = self._run(scratch, restart_seed, betas, sweeps)
-            ran, reached = result
+            ran, reached = self._run(scratch, restart_seed, betas, sweeps)
             energy = self.status[1]
             self.best = min(self.best, float(energy) + self.offset)
             if number == 0 or energy < best:
