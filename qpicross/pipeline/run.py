@@ -332,6 +332,8 @@ def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulatio
         params["formulation"] = formulation
     if "lines" in sampler.parameters and wall_model is None:
         params["lines"] = formulation.one_hot_lines()
+    if "paints" in sampler.parameters and wall_model is None:
+        params["paints"] = formulation.paints()
     return params
 
 
