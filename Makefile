@@ -88,6 +88,8 @@ bench-tournament: $(VENV)/.installed
 bench-ablation: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --label shift --json results/ablation_shift.json || test $$? -eq 1
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option restart_sweeps=250 --label shift-luby-250 \
+	    --json results/ablation_shift_luby250.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option schedule=fixed --sweeps 5000 --label shift-fixed-ladder \
 	    --json results/ablation_shift_fixed.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option num_replicas=1 --sweeps 5000 --label shift-anneal \

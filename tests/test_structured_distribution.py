@@ -87,13 +87,14 @@ class Enumerated:
         return counts / counts.sum()
 
 
-def draw(model, lines, line_moves, seed, num_replicas=1):
+def draw(model, lines, line_moves, seed, num_replicas=1, paints=None):
     """``N`` final states at ``BETA``: one chain each, or the coldest of a tempering ladder from ``0.3``."""
     hot = BETA if num_replicas == 1 else 0.3
     ss = BlockShiftSampler().sample(
         model.bqm, lines=lines, num_reads=N, num_sweeps=SWEEPS, beta_range=(hot, BETA),
-        num_replicas=num_replicas, line_moves=line_moves, return_state="last", seed=seed,
+        num_replicas=num_replicas, line_moves=line_moves, return_state="last", seed=seed, paints=paints,
     )
+    assert ss.info["kernel"] == ("bqm" if paints is None else "board")
     dimod.testing.assert_sampleset_energies(ss.slice(300, sorted_by=None), model.bqm)  # (slow per sample)
     assert ss.info["sweeps"] == [SWEEPS] * N
     return ss
@@ -116,6 +117,7 @@ def picross():
     model.one_hot = model.boltzmann(np.ones(len(states), bool))
     model.clue = model.boltzmann(model.consistent)
     model.lines = f.one_hot_lines()
+    model.paints = f.paints()
     return model
 
 
@@ -135,9 +137,11 @@ def test_block_moves_sample_the_bqm_restricted_to_one_hot_states(picross, num_re
     assert tv(empirical, picross.clue) > 0.5
 
 
-@pytest.mark.parametrize("line_moves, num_replicas", [(1.0, 1), (0.3, 1), (1.0, 3)])
-def test_line_moves_sample_the_bqm_restricted_to_clue_consistent_lines(picross, line_moves, num_replicas):
-    ss = draw(picross, picross.lines, line_moves=line_moves, seed=12, num_replicas=num_replicas)
+@pytest.mark.parametrize("line_moves, num_replicas, kernel", [(1.0, 1, "bqm"), (0.3, 1, "bqm"), (1.0, 3, "bqm"),
+                                                               (1.0, 1, "board"), (0.3, 3, "board")])
+def test_line_moves_sample_the_bqm_restricted_to_clue_consistent_lines(picross, line_moves, num_replicas, kernel):
+    paints = picross.paints if kernel == "board" else None
+    ss = draw(picross, picross.lines, line_moves=line_moves, seed=12, num_replicas=num_replicas, paints=paints)
     empirical = picross.empirical(ss)
     assert empirical[~picross.consistent].sum() == 0  # order and at_most_one are hard constraints
     assert tv(empirical, picross.clue) < noise_threshold(picross.clue)

@@ -73,11 +73,13 @@ __all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lin
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts).
-RESTART_SWEEPS = 250
+RESTART_SWEEPS = 1000
 #: Default sweep budget of one read under the Luby schedule (all its restarts together).
 MAX_RESTART_SWEEPS = 200_000
 #: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
 PROGRESS_INTERVAL_S = 0.5
+#: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
+INLINE_S = 0.02
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -398,7 +400,11 @@ class _Restarts:
 
 
 class _ReadRunner:
-    """Runs the compiled read in a worker thread, so Ctrl-C and progress reach the main thread at once."""
+    """Runs the compiled read in a worker thread, so Ctrl-C and progress reach the main thread at once.
+
+    Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
+    in the calling thread instead: on small puzzles a thread costs more than the read.
+    """
 
     def __init__(self, model, n, units, params, progress, offset, board=None):
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
@@ -410,6 +416,7 @@ class _ReadRunner:
         self.interrupted = self.timed_out = False
         self.deadline = math.inf
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
+        self.seconds_per_replica_sweep = math.inf  # measured on the first restarts run in a thread
         self._work = {}
 
     def _buffers(self, replicas):
@@ -454,10 +461,14 @@ class _ReadRunner:
         return done, -1
 
     def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
-        box = []
-        finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
         work = self._buffers(1 if self.anneal else len(betas))
         self.status[:] = (0.0, math.inf)
+        replica_sweeps = sweeps * (1 if self.anneal else len(betas))
+        if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
+            return self._run_inline(out, seed, betas, sweeps, work, replica_sweeps)
+        box = []
+        finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
+        started = time.perf_counter()
 
         def target():
             try:
@@ -480,7 +491,24 @@ class _ReadRunner:
                 pass
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
+        self._learn(time.perf_counter() - started, box[0][0] * (1 if self.anneal else len(betas)))
         return box[0]
+
+    def _run_inline(self, out, seed, betas, sweeps, work, replica_sweeps) -> tuple[int, int]:
+        """A restart expected to take under :data:`INLINE_S`: in this thread (Ctrl-C acts once it returns)."""
+        started = time.perf_counter()
+        try:
+            result = self._kernel(out, seed, betas, sweeps, work)
+        except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
+            self.interrupted = True
+            return int(self.status[0]), -1
+        self._learn(time.perf_counter() - started, result[0] * (1 if self.anneal else len(betas)))
+        return result
+
+    def _learn(self, seconds, replica_sweeps) -> None:
+        """Keep the measured cost of a replica-sweep (a thread's start counted in: an overestimate)."""
+        if replica_sweeps > 0 and seconds > 0:
+            self.seconds_per_replica_sweep = seconds / replica_sweeps
 
 
 def _units(lines, index, n):
