@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-hybrid bench-tournament bench-ablation readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-hybrid bench-tournament bench-ablation bench-kernels readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -53,7 +53,7 @@ TOURNAMENT_RANGE ?= 1-1000
 
 # Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
 # any other status (2 bad input, 130 interrupted) stops make.
-bench: bench-pure bench-hard bench-hybrid bench-ablation readme
+bench: bench-pure bench-hard bench-hybrid bench-ablation bench-kernels readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -83,6 +83,13 @@ bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
 	    --reads 5 --time-budget 60 --json results/bench_tournament.json || test $$? -eq 1
+
+# The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
+bench-kernels: $(VENV)/.installed
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.kernels instances/star10.px $(SHARED)/bompol/knife.px $(SHARED)/bompol/panda.px \
+	    $(TOURNAMENT)/taai2011.txt\#1-3 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --sweeps 1000 --reads 2 \
+	    --json results/kernels.json
 
 # What each part of the structured annealer buys, and what penalty weights do for plain SA (~10 min).
 bench-ablation: $(VENV)/.installed

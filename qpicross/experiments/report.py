@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "collection", "replace_section", "update_readme", "SECTIONS"]
+           "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -294,6 +294,25 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
     return "\n".join(lines)
 
 
+def kernels_table(rows: Sequence[dict]) -> str:
+    """The structured annealer's two kernels per puzzle (``make bench-kernels``).
+
+    >>> print(kernels_table([{"puzzle": "p", "rows": 5, "cols": 5, "num_variables": 44, "speedup": 2.0,
+    ...                       "bqm_replica_sweeps_per_s": 1e5, "board_replica_sweeps_per_s": 2e5,
+    ...                       "same_samples": True}]))
+    | puzzle | size | variables | BQM kernel | board kernel | board / BQM | same samples |
+    |---|---|---|---|---|---|---|
+    | p | 5×5 | 44 | 100000 | 200000 | 2.00× | yes |
+    """
+    lines = ["| puzzle | size | variables | BQM kernel | board kernel | board / BQM | same samples |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['puzzle']} | {r['rows']}×{r['cols']} | {r['num_variables']} | "
+                     f"{r['bqm_replica_sweeps_per_s']:.0f} | {r['board_replica_sweeps_per_s']:.0f} | "
+                     f"{r['speedup']:.2f}× | {'yes' if r['same_samples'] else '**no**'} |")
+    return "\n".join(lines)
+
+
 def _optional_rows(name: str) -> list[dict]:
     path = ROOT / "results" / name
     return load_rows([path]) if path.is_file() else []
@@ -311,8 +330,10 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "hard": (_results("bench_hard.json", "bench_hard_r8.json"), lambda rows: puzzle_table(rows, ["shift", "shift-R8"])),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
-    "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_fixed", "shift_anneal", "shift_no_line_moves",
-                                                           "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
+    "kernels": (_results("kernels.json"), kernels_table),
+    "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_luby250", "shift_fixed", "shift_anneal",
+                                                           "shift_no_line_moves", "shift_presolve", "sa",
+                                                           "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, _optional_rows("bench_tournament.json"),
                                                                       _optional_rows("bench_hard.json"),

@@ -309,7 +309,8 @@ def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
     """Refuse sampler options the sampler does not take, before any work."""
     unknown = [k for k in options if k not in sampler.parameters]
     if unknown:
-        known = ", ".join(sorted(k for k in sampler.parameters if k not in ("formulation", "known"))) or "none"
+        structural = ("formulation", "known", "lines", "groups", "paints")  # the pipeline passes these
+        known = ", ".join(sorted(k for k in sampler.parameters if k not in structural)) or "none"
         raise ValueError(f"sampler {name!r} takes no option {unknown[0]!r}; its options: {known}")
 
 

@@ -199,8 +199,11 @@ def _segment_cost(c, g, p, other, board):
 
 
 @numba.njit(cache=True)
-def _sample_position(weight, lo, count):
-    """As the BQM kernel's: ``i`` in ``[0, count)`` with probability proportional to ``weight[lo + i]``."""
+def sample_position(weight, lo, count):
+    """Draw ``i`` in ``[0, count)`` with probability proportional to ``weight[lo + i]`` (-1: all zero).
+
+    Both kernels draw their line placements with it (the same draws for the same weights).
+    """
     total = 0.0
     for i in range(count):
         total += weight[lo + i]
@@ -208,7 +211,7 @@ def _sample_position(weight, lo, count):
     last = -1
     for i in range(count):
         if weight[lo + i] > 0.0:
-            last = i
+            last = i  # should rounding leave u > 0 at the end: the last possible one
             u -= weight[lo + i]
             if u <= 0.0:
                 return i
@@ -277,7 +280,7 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
             limit_count, size = 0, group_ptr[g + 1] - first
             while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
                 limit_count += 1
-        chosen[g - g0] = _sample_position(weight, first, limit_count)
+        chosen[g - g0] = sample_position(weight, first, limit_count)
         ok = chosen[g - g0] >= 0
     if ok:
         for g in range(g0, g1):

@@ -38,7 +38,11 @@ approximation: a line move never draws a placement weighing below :math:`e^{-50}
 of the best); ``tests/test_structured_distribution.py`` checks both against
 exact enumeration. The structure comes from ``lines=``, else ``groups=``, else
 the formulation's labels (:func:`infer_lines`); with none, a warning, and
-single flips. ``num_replicas > 1`` (default 4) runs parallel tempering over
+single flips. Given ``paints=`` (what each variable paints) on a BQM that is,
+on clue-consistent states, a constant plus a weight times the mismatched cells
+(the Picross formulation, checked exactly), reads run on the board kernel of
+:mod:`qpicross.samplers._board`: the same chain and the same samples, faster.
+``num_replicas > 1`` (default 4) runs parallel tempering over
 ``beta_range``, ``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov
 chain at :math:`\beta = b`). Each read is an independent restart, one compiled
 (numba) call, returning its best or (``return_state="last"``) final state.
@@ -50,9 +54,10 @@ Examples:
     >>> float(ss.first.energy)
     0.0
 
-Why one module of ~800 lines: the compiled kernels (block moves, line redraws by dynamic
-programming, tempering, the Luby restarts) share one state layout and one numba compilation
-unit; split up, one algorithm would be scattered over files that cannot be read alone.
+Why one module of ~850 lines: the compiled BQM kernel (block moves, line redraws by dynamic
+programming, tempering) and the Luby restarts share one state layout and one numba compilation
+unit; split up, one algorithm would be scattered over files that cannot be read alone. The
+board kernel, a second state layout, is its own module.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers import _board
+from qpicross.samplers._board import sample_position as _sample_position
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines", "luby", "restart_plan",
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
@@ -676,23 +682,6 @@ def _sweep(beta, x, field, current, energy, shift_probability, constrained, mode
             energy += _flip(b, 1, x, field, adj_ptr, adj_idx, adj_val)
             current[g] = pb
     return energy
-
-
-@numba.njit(cache=True)
-def _sample_position(weight, lo, count):
-    """Draw ``i`` in ``[0, count)`` with probability proportional to ``weight[lo + i]`` (-1: all zero)."""
-    total = 0.0
-    for i in range(count):
-        total += weight[lo + i]
-    u = np.random.random() * total if total > 0.0 else 0.0
-    last = -1
-    for i in range(count):
-        if weight[lo + i] > 0.0:
-            last = i  # should rounding leave u > 0 at the end: the last possible one
-            u -= weight[lo + i]
-            if u <= 0.0:
-                return i
-    return last
 
 
 @numba.njit(cache=True)
