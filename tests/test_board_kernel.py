@@ -15,7 +15,6 @@ from conftest import INSTANCES
 from qpicross import PenaltyWeights, build_formulation
 from qpicross.classical.logic import propagate
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers import structured
 from qpicross.samplers.structured import BlockShiftSampler
 
 CONFIGS = [
@@ -88,20 +87,3 @@ def test_models_that_are_not_board_energies_keep_the_bqm_kernel():
     reduced = build_formulation(puzzle, known=partly)
     assert reduced.fixed_labels
     assert _kernel(reduced, reduced.bqm()) == "bqm"
-
-
-def test_annealing_runs_one_replica(monkeypatch):
-    """``num_replicas=1`` is one chain along the beta schedule, not one replica per sweep."""
-    f = build_formulation(load_puzzle(INSTANCES / "star10.px"))
-    seen = []
-    original = structured._sample_read
-
-    def spy(out, seed, betas, num_sweeps, *rest):
-        work = rest[-3]
-        seen.append((len(betas), work[0].shape[0]))
-        return original(out, seed, betas, num_sweeps, *rest)
-
-    monkeypatch.setattr(structured, "_sample_read", spy)
-    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)
-    assert seen and all(replicas == 1 for _, replicas in seen)
-    assert all(length == 50 for length, _ in seen)

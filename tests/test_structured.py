@@ -14,6 +14,8 @@ import pytest
 from conftest import INSTANCES
 
 from qpicross import Puzzle, anneal, build_formulation, check, sample
+from qpicross.puzzle.formats.registry import load_puzzle
+from qpicross.samplers import structured
 from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"
@@ -373,3 +375,20 @@ def test_registry_passes_budget_and_progress_into_reads_and_keeps_interrupted_re
     ss = sample(bqm, "shift", num_reads=50, seed=0, progress=progress, **params)
     assert seen[0] == (0, 50, math.inf) and all(total == 50 for _, total, _ in seen)
     assert len(ss) == 1 and ss.info["interrupted"]
+
+
+def test_annealing_runs_one_replica(monkeypatch):
+    """``num_replicas=1`` is one chain along the beta schedule, not one replica per sweep."""
+    f = build_formulation(load_puzzle(STAR))
+    seen = []
+    original = structured._sample_read
+
+    def spy(out, seed, betas, num_sweeps, *rest):
+        work = rest[-3]
+        seen.append((len(betas), work[0].shape[0]))
+        return original(out, seed, betas, num_sweeps, *rest)
+
+    monkeypatch.setattr(structured, "_sample_read", spy)
+    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)
+    assert seen and all(replicas == 1 for _, replicas in seen)
+    assert all(length == 50 for length, _ in seen)
