@@ -236,7 +236,8 @@ class BlockShiftSampler(dimod.Sampler):
                 on clue-consistent states, a constant plus a weight times the cells where the rows' and
                 the columns' boards differ (checked exactly, see :func:`~qpicross.samplers._board.board_model`),
                 reads run on the board kernel: the same chain, the same samples for the same seed,
-                several times faster. Otherwise it is ignored. ``info["kernel"]`` says which ran.
+                faster on large puzzles (``make bench-kernels``). Otherwise it is ignored;
+                ``info["kernel"]`` says which kernel ran.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
