@@ -219,6 +219,53 @@ def sample_position(weight, lo, count):
 
 
 @numba.njit(cache=True)
+def draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
+    """Draw a consistent placement of groups ``g0 .. g1 - 1`` from their Boltzmann factors; False if none.
+
+    ``weight`` holds each start's factor relative to its group's best (below
+    ``e^-50``: 0). A forward pass turns it, group by group, into the share of the
+    fitting placements of blocks ``g0 .. g`` that put block ``g`` at each start
+    (``next_limit``: the compatible predecessors form a prefix), normalised; a
+    backward pass draws block ``g1 - 1`` first, then each earlier one among the
+    starts that fit before it, into ``chosen[g - g0]``. Both kernels' line moves
+    draw with it (the same draws for the same factors).
+    """
+    for g in range(g0, g1):
+        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
+        if g > g0:
+            pfirst, psize = group_ptr[g - 1], first - group_ptr[g - 1]
+            prefix[0] = 0.0
+            for a in range(psize):
+                prefix[a + 1] = prefix[a] + weight[pfirst + a]
+        total, count = 0.0, 0
+        for p in range(size):
+            w = weight[first + p]
+            if g > g0:
+                while count < psize and next_limit[pfirst + count] <= p:
+                    count += 1
+                w *= prefix[count]
+                if w < 1e-200:
+                    w = 0.0
+            weight[first + p] = w
+            total += w
+        if not total > 0.0:
+            return False
+        for p in range(size):
+            weight[first + p] /= total
+    limit_count = group_ptr[g1] - group_ptr[g1 - 1]
+    for g in range(g1 - 1, g0 - 1, -1):
+        first = group_ptr[g]
+        if g < g1 - 1:
+            limit_count, size = 0, group_ptr[g + 1] - first
+            while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
+                limit_count += 1
+        chosen[g - g0] = sample_position(weight, first, limit_count)
+        if chosen[g - g0] < 0:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
 def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, chosen, cost):
     """The BQM kernel's heat-bath line move, on the board; returns the mismatch change."""
     group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
@@ -234,7 +281,6 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
     cost[span] = 0
     for j in range(board[5][c]):
         cost[span + j + 1] = cost[span + j] + 1 - 2 * other[base + j * step]
-    ok = True
     for g in range(g0, g1):
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         lowest = 1 << 30
@@ -243,12 +289,6 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
             s = seg_start[first + p]
             cost[p] = cost[span + s + length] - cost[span + s]
             lowest = min(lowest, cost[p])
-        if g > g0:
-            pfirst, psize = group_ptr[g - 1], first - group_ptr[g - 1]
-            prefix[0] = 0.0
-            for a in range(psize):
-                prefix[a + 1] = prefix[a] + weight[pfirst + a]
-        total, count = 0.0, 0
         for p in range(size):
             k = cost[p] - lowest
             if beta == 0.0:
@@ -258,30 +298,8 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
             else:  # only while the initial state's lines overlap (never at beta > 0 in practice)
                 arg = beta * (w * k)
                 wt = math.exp(-arg) if arg < 50.0 else 0.0
-            if g > g0:
-                while count < psize and next_limit[pfirst + count] <= p:
-                    count += 1
-                wt *= prefix[count]
-                if wt < 1e-200:
-                    wt = 0.0
             weight[first + p] = wt
-            total += wt
-        if not total > 0.0:
-            ok = False
-            break
-        for p in range(size):
-            weight[first + p] /= total
-    limit_count = group_ptr[g1] - group_ptr[g1 - 1]
-    for g in range(g1 - 1, g0 - 1, -1):
-        if not ok:
-            break
-        first = group_ptr[g]
-        if g < g1 - 1:
-            limit_count, size = 0, group_ptr[g + 1] - first
-            while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
-                limit_count += 1
-        chosen[g - g0] = sample_position(weight, first, limit_count)
-        ok = chosen[g - g0] >= 0
+    ok = draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit)
     if ok:
         for g in range(g0, g1):
             cur[g] = chosen[g - g0]

@@ -73,7 +73,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers import _board
-from qpicross.samplers._board import sample_position as _sample_position
+from qpicross.samplers._board import draw_placement as _draw_placement
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines", "luby", "restart_plan",
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
@@ -723,49 +723,17 @@ def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen
     removed = _set_line(0, g0, g1, current, 0, x, field, model)
     energy += removed
     inner_old = -removed - _line_field(g0, g1, current, 0, field, group_ptr, group_vars) if inner[c] else 0.0
-    # forward: weight[i] = share of the fitting placements of blocks g0..g that put block g at i
-    ok = True
-    for g in range(g0, g1):
+    for g in range(g0, g1):  # each start's Boltzmann factor relative to its block's best
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         lowest = np.inf
         for p in range(size):
             lowest = min(lowest, field[group_vars[first + p]])
-        if g > g0:
-            pfirst, psize = group_ptr[g - 1], first - group_ptr[g - 1]
-            prefix[0] = 0.0
-            for a in range(psize):
-                prefix[a + 1] = prefix[a] + weight[pfirst + a]
-        total, count = 0.0, 0
         for p in range(size):
             # weights below e^-50 of the best are dropped: they would only feed
             # denormal numbers (very slow arithmetic) into the partition sums
             arg = beta * (field[group_vars[first + p]] - lowest)
-            w = math.exp(-arg) if arg < 50.0 else 0.0
-            if g > g0:
-                while count < psize and next_limit[pfirst + count] <= p:
-                    count += 1
-                w *= prefix[count]
-                if w < 1e-200:
-                    w = 0.0
-            weight[first + p] = w
-            total += w
-        if not total > 0.0:
-            ok = False
-            break
-        for p in range(size):
-            weight[first + p] /= total
-    # backward draw
-    limit_count = group_ptr[g1] - group_ptr[g1 - 1]
-    for g in range(g1 - 1, g0 - 1, -1):
-        if not ok:
-            break
-        first = group_ptr[g]
-        if g < g1 - 1:
-            limit_count, size = 0, group_ptr[g + 1] - first
-            while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
-                limit_count += 1
-        chosen[g - g0] = _sample_position(weight, first, limit_count)
-        ok = chosen[g - g0] >= 0
+            weight[first + p] = math.exp(-arg) if arg < 50.0 else 0.0
+    ok = _draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit)
     if not ok:
         return energy + _set_line(1, g0, g1, current, 0, x, field, model)
     rest = _line_field(g0, g1, chosen, -g0, field, group_ptr, group_vars) if inner[c] else 0.0
