@@ -97,8 +97,10 @@ bench-ablation: $(VENV)/.installed
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --label shift --json results/ablation_shift.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option restart_sweeps=250 --label shift-luby-250 \
 	    --json results/ablation_shift_luby250.json || test $$? -eq 1
-	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option schedule=fixed --sweeps 5000 --label shift-fixed-ladder \
-	    --json results/ablation_shift_fixed.json || test $$? -eq 1
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option block_moves=True --label shift-block-moves \
+	    --json results/ablation_shift_block_moves.json || test $$? -eq 1
+	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option schedule=fixed --option block_moves=True --sweeps 5000 \
+	    --label shift-fixed-ladder --json results/ablation_shift_fixed.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option num_replicas=1 --sweeps 5000 --label shift-anneal \
 	    --json results/ablation_shift_anneal.json || test $$? -eq 1
 	$(BENCH) $(ABLATION_SET) --reads 10 --time-budget 60 --option line_moves=0.0 --label shift-no-line-moves \

@@ -69,7 +69,8 @@ def test_bad_seed_is_a_clear_error(letter_bqm, seed):
 
 @pytest.mark.parametrize("kwargs", [{"num_reads": 0}, {"shift_probability": 2.0}, {"line_moves": -1.0},
                                     {"beta_range": (0, 1)}, {"num_replicas": 0},
-                                    {"return_state": "first"}])
+                                    {"return_state": "first"}, {"block_moves": "yes"},
+                                    {"block_moves": False, "line_moves": 0.0}])
 def test_bad_parameters_are_errors(letter_bqm, kwargs):
     with pytest.raises(ValueError):
         BlockShiftSampler().sample(letter_bqm[1], **kwargs)
@@ -392,3 +393,19 @@ def test_annealing_runs_one_replica(monkeypatch):
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)
     assert seen and all(replicas == 1 for _, replicas in seen)
     assert all(length == 50 for length, _ in seen)
+
+
+def test_block_moves_run_by_default_only_when_some_line_is_not_redrawn_every_sweep():
+    """``block_moves=None`` means ``line_moves < 1``: the same samples as saying so."""
+    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    bqm, lines = f.bqm(), f.one_hot_lines()
+
+    def samples(**kwargs):
+        ss = BlockShiftSampler().sample(bqm, lines=lines, num_reads=3, num_sweeps=30, num_replicas=2, seed=3,
+                                        beta_range=(0.05, 0.1), return_state="last", **kwargs)  # hot: states differ
+        return ss.record.sample
+
+    assert np.array_equal(samples(), samples(block_moves=False))
+    assert not np.array_equal(samples(), samples(block_moves=True))
+    assert np.array_equal(samples(line_moves=0.5), samples(line_moves=0.5, block_moves=True))
+    assert not np.array_equal(samples(line_moves=0.5), samples(line_moves=0.5, block_moves=False))

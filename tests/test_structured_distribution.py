@@ -87,12 +87,13 @@ class Enumerated:
         return counts / counts.sum()
 
 
-def draw(model, lines, line_moves, seed, num_replicas=1, paints=None):
+def draw(model, lines, line_moves, seed, num_replicas=1, paints=None, block_moves=None):
     """``N`` final states at ``BETA``: one chain each, or the coldest of a tempering ladder from ``0.3``."""
     hot = BETA if num_replicas == 1 else 0.3
     ss = BlockShiftSampler().sample(
         model.bqm, lines=lines, num_reads=N, num_sweeps=SWEEPS, beta_range=(hot, BETA),
         num_replicas=num_replicas, line_moves=line_moves, return_state="last", seed=seed, paints=paints,
+        block_moves=block_moves,
     )
     assert ss.info["kernel"] == ("bqm" if paints is None else "board")
     dimod.testing.assert_sampleset_energies(ss.slice(300, sorted_by=None), model.bqm)  # (slow per sample)
@@ -137,11 +138,15 @@ def test_block_moves_sample_the_bqm_restricted_to_one_hot_states(picross, num_re
     assert tv(empirical, picross.clue) > 0.5
 
 
-@pytest.mark.parametrize("line_moves, num_replicas, kernel", [(1.0, 1, "bqm"), (0.3, 1, "bqm"), (1.0, 3, "bqm"),
-                                                               (1.0, 1, "board"), (0.3, 3, "board")])
-def test_line_moves_sample_the_bqm_restricted_to_clue_consistent_lines(picross, line_moves, num_replicas, kernel):
+# block_moves=None: block moves only with line_moves < 1 (the default); True and False force them on or off
+@pytest.mark.parametrize("line_moves, num_replicas, kernel, block_moves", [
+    (1.0, 1, "bqm", None), (0.3, 1, "bqm", None), (1.0, 3, "bqm", None), (1.0, 1, "bqm", True),
+    (1.0, 1, "board", None), (0.3, 3, "board", None), (1.0, 3, "board", True), (0.3, 1, "board", False)])
+def test_line_moves_sample_the_bqm_restricted_to_clue_consistent_lines(picross, line_moves, num_replicas, kernel,
+                                                                       block_moves):
     paints = picross.paints if kernel == "board" else None
-    ss = draw(picross, picross.lines, line_moves=line_moves, seed=12, num_replicas=num_replicas, paints=paints)
+    ss = draw(picross, picross.lines, line_moves=line_moves, seed=12, num_replicas=num_replicas, paints=paints,
+              block_moves=block_moves)
     empirical = picross.empirical(ss)
     assert empirical[~picross.consistent].sum() == 0  # order and at_most_one are hard constraints
     assert tv(empirical, picross.clue) < noise_threshold(picross.clue)
@@ -182,10 +187,10 @@ def generic():
     return model
 
 
-@pytest.mark.parametrize("line_moves", [0.0, 1.0])
-def test_generic_model_with_couplings_inside_lines(generic, line_moves):
+@pytest.mark.parametrize("line_moves, block_moves", [(0.0, None), (1.0, None), (1.0, True)])
+def test_generic_model_with_couplings_inside_lines(generic, line_moves, block_moves):
     assert (len(generic.states), int(generic.consistent.sum())) == (2000, 160)
     target, other = (generic.one_hot, generic.clue) if line_moves == 0 else (generic.clue, generic.one_hot)
     assert tv(target, other) > 5 * noise_threshold(target)
-    empirical = generic.empirical(draw(generic, generic.lines, line_moves=line_moves, seed=13))
+    empirical = generic.empirical(draw(generic, generic.lines, line_moves=line_moves, seed=13, block_moves=block_moves))
     assert tv(empirical, target) < noise_threshold(target)

@@ -357,8 +357,8 @@ def _positions_to_sample(cur, out, group_ptr, group_vars):
 
 
 @numba.njit(cache=True, nogil=True)
-def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, return_last, target, model,
-               board, w, constant, work, stop, status):
+def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
+               model, board, w, constant, work, stop, status):
     """One read, as :func:`~qpicross.samplers.structured._sample_read` with line moves on; same return value.
 
     ``target`` and ``status[1]`` are energies without the BQM's offset, as there.
@@ -409,7 +409,9 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, retu
             else:
                 beta = beta_of[r]
                 table = tables[slot_of[r]]
-            m = mism[r] + _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of)
+            m = mism[r]
+            if block_moves:
+                m += _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of)
             for c in range(n_chains):
                 if line_moves >= 1.0 or np.random.random() < line_moves:
                     m += _line_move(c, beta, w, table, cur[r], boards[r], model, board, weight, prefix, chosen,

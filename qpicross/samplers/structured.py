@@ -6,7 +6,8 @@ of them to be 1. Single-flip annealing must cross that barrier whenever a block
 moves (on 15x15 puzzles dwave-samplers SA never finds the ground state).
 :class:`BlockShiftSampler` keeps every block one-hot. Its moves:
 
-* **block moves** -- Metropolis on the BQM restricted to one-hot states: a
+* **block moves** (each sweep, each block, when ``block_moves``) -- Metropolis
+  on the BQM restricted to one-hot states: a
   block's start jumps to another (a neighbour with probability
   ``shift_probability``, else any, uniformly), accepted with probability
   :math:`\min(1, e^{-\beta\,\Delta E})`, :math:`\Delta E = f_b - f_a` the exact
@@ -17,6 +18,14 @@ moves (on 15x15 puzzles dwave-samplers SA never finds the ground state).
   dynamic programming over the starts; a Metropolis test corrects for couplings
   between blocks of the line, which the formulation does not have there);
 * free (ungrouped) variables: single-flip Metropolis.
+
+By default (``block_moves=None``) block moves run only when not every line is
+redrawn every sweep (``line_moves < 1``): a line move draws its line afresh
+from its conditional, whatever the line held before, so the block moves of a
+sweep whose line moves redraw every line only spend time. Without them, on the
+Picross formulation (rows interact only through columns, and columns through
+rows), a sweep is the two-block Gibbs sampler: every row drawn given the
+columns, then every column given the rows.
 
 At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
 (:math:`E` the BQM's energy) restricted to
@@ -162,7 +171,7 @@ class BlockShiftSampler(dimod.Sampler):
     @property
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
-                 "line_moves", "lines", "groups", "target_energy", "return_state", "schedule", "restart_sweeps",
+                 "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule", "restart_sweeps",
                  "progress", "time_budget", "paints")
         return {name: [] for name in names}
 
@@ -186,6 +195,7 @@ class BlockShiftSampler(dimod.Sampler):
         num_replicas: int | None = None,
         shift_probability: float = 0.5,
         line_moves: float = 1.0,
+        block_moves: bool | None = None,
         lines: Sequence[Sequence[Sequence[Hashable]]] | None = None,
         groups: Sequence[Sequence[Hashable]] | None = None,
         target_energy: float | None = None,
@@ -213,6 +223,9 @@ class BlockShiftSampler(dimod.Sampler):
             shift_probability: Chance that a block move shifts the block by one start.
             line_moves: Chance per sweep that each line is redrawn by a line move (0: never, and block
                 moves may then break the clue's order).
+            block_moves: Whether each sweep proposes a block move for every group (free variables are
+                always flipped). Default: only when ``line_moves < 1``; with every line redrawn every
+                sweep they change nothing a line move keeps. ``False`` needs ``line_moves > 0``.
             lines: Lines, each a list of one-hot groups (its blocks in order), each a list of variables
                 (its starts in order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines`
                 gives them. Takes precedence over ``groups``.
@@ -271,6 +284,12 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"shift_probability must be in [0, 1], got {shift_probability}")
         if not 0 <= line_moves <= 1:
             raise ValueError(f"line_moves must be in [0, 1], got {line_moves}")
+        if block_moves is None:
+            block_moves = line_moves < 1
+        if not isinstance(block_moves, (bool, np.bool_)):
+            raise ValueError(f"block_moves must be True, False or None, got {block_moves!r}")
+        if not block_moves and line_moves == 0:
+            raise ValueError("block_moves=False needs line_moves > 0: nothing else moves a block")
         if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
             raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
         if return_state not in ("best", "last"):
@@ -307,7 +326,7 @@ class BlockShiftSampler(dimod.Sampler):
         samples = np.empty((num_reads, n), np.int8)
         sweeps_done = np.zeros(num_reads, np.int64)
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
-        params = (float(shift_probability), float(line_moves), return_state == "last", target)
+        params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
         board = None
@@ -638,8 +657,8 @@ def _flip(v, on, x, field, adj_ptr, adj_idx, adj_val):
 
 
 @numba.njit(cache=True)
-def _sweep(beta, x, field, current, energy, shift_probability, constrained, model):
-    """One Metropolis proposal per unit (block move or single flip); returns the new energy.
+def _sweep(beta, x, field, current, energy, shift_probability, constrained, blocks, model):
+    """One Metropolis proposal per unit (block move, if ``blocks``, or single flip); returns the new energy.
 
     With ``constrained`` (line moves on), a block move that breaks more of the
     order with the neighbouring blocks of its line than its current start does
@@ -654,7 +673,7 @@ def _sweep(beta, x, field, current, energy, shift_probability, constrained, mode
             if delta <= 0.0 or np.random.random() < math.exp(-beta * delta):
                 energy += _flip(v, 1 - x[v], x, field, adj_ptr, adj_idx, adj_val)
             continue
-        if size < 2:
+        if size < 2 or not blocks:
             continue
         pa = current[g]
         if np.random.random() < shift_probability:
@@ -772,8 +791,8 @@ def _random_state(x, field, current, model):
 
 
 @numba.njit(cache=True, nogil=True)
-def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, return_last, target, model,
-                 work, stop, status):
+def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
+                 model, work, stop, status):
     """One read into ``out``; returns ``(sweeps done, sweeps after which it reached target or -1)``."""
     x, field, current, energy, beta_of, weight, prefix, chosen = work
     np.random.seed(seed)
@@ -796,7 +815,7 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, re
         for r in range(R):
             beta = betas[s] if R == 1 else beta_of[r]
             xr, fr, cr = x[r], field[r], current[r]
-            e = _sweep(beta, xr, fr, cr, energy[r], shift_probability, constrained, model)
+            e = _sweep(beta, xr, fr, cr, energy[r], shift_probability, constrained, block_moves, model)
             if constrained:
                 for c in range(n_chains):
                     if line_moves >= 1.0 or np.random.random() < line_moves:
