@@ -63,13 +63,17 @@ bench-pure: $(VENV)/.installed
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
 # The two hardest Bompol puzzles with a longer budget: the default against the hand-picked ladder that
-# solved them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps) (~10 min).
+# solved them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps), with and without
+# block moves (~15 min).
 bench-hard: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
 	    --json results/bench_hard.json || test $$? -eq 1
 	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
 	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json || test $$? -eq 1
+	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
+	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --option block_moves=True --label shift-R8-block-moves \
+	    --json results/bench_hard_r8_block_moves.json || test $$? -eq 1
 
 # Hybrid: line-logic presolve, then the default annealer, on all 17 Bompol puzzles and the first 100 of two
 # tournament files (~10 min).

@@ -23,7 +23,7 @@ CONFIGS = [
     {"num_sweeps": 3000, "target_energy": 0},  # the default Luby restarts, stopping at the ground state
     {"num_sweeps": 40, "num_replicas": 3, "return_state": "last"},
     {"num_sweeps": 40, "num_replicas": 2, "line_moves": 0.4, "shift_probability": 0.8},
-    {"num_sweeps": 60, "num_replicas": 4, "block_moves": True},  # the block moves line moves make redundant
+    {"num_sweeps": 60, "num_replicas": 4, "block_moves": True},  # the chain before they went off by default
     {"num_sweeps": 40, "num_replicas": 2, "line_moves": 0.4, "block_moves": False},
 ]
 

@@ -409,3 +409,44 @@ def test_block_moves_run_by_default_only_when_some_line_is_not_redrawn_every_swe
     assert not np.array_equal(samples(), samples(block_moves=True))
     assert np.array_equal(samples(line_moves=0.5), samples(line_moves=0.5, block_moves=True))
     assert not np.array_equal(samples(line_moves=0.5), samples(line_moves=0.5, block_moves=False))
+
+
+def test_restarts_run_without_a_thread_still_report_progress(monkeypatch):
+    """A read of restarts run in the calling thread calls ``progress`` between them."""
+    started = []
+    real_thread = structured.threading.Thread
+
+    def counting_thread(*args, **kwargs):
+        started.append(1)
+        return real_thread(*args, **kwargs)
+
+    monkeypatch.setattr(structured.threading, "Thread", counting_thread)
+    monkeypatch.setattr(structured, "INLINE_S", 1e9)  # every restart inline, however long
+    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    calls = []
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
+                                    target_energy=-1, time_budget=1.5, seed=2,
+                                    progress=lambda sweeps, energy: calls.append((sweeps, energy)))
+    assert ss.info["timed_out"] and not started  # a target below the ground state: restarts until the budget
+    assert len(calls) >= 2 and all(energy == 0 for _, energy in calls)
+    assert [s for s, _ in calls] == sorted(s for s, _ in calls)
+
+
+def test_warm_up_times_whole_sweeps_not_a_read_that_stops_early(monkeypatch):
+    """The sweep-cost estimate that decides thread or not comes from runs that ignore the target:
+    timing a read that stops after a few sweeps would time the call, not the sweeps."""
+    seen = []
+    original = structured._ReadRunner._kernel
+
+    def spy(self, out, seed, betas, sweeps, work, target=None):
+        result = original(self, out, seed, betas, sweeps, work, target=target)
+        seen.append((sweeps, target, result[0]))
+        return result
+
+    monkeypatch.setattr(structured._ReadRunner, "_kernel", spy)
+    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=1, target_energy=0, seed=2)
+    timed = [(sweeps, done) for sweeps, target, done in seen if target == -math.inf]
+    assert timed and timed[0][0] == structured.CALIBRATION_SWEEPS
+    assert all(done == sweeps for sweeps, done in timed)  # never stopped early
+    assert [s for s, _ in timed] == [structured.CALIBRATION_SWEEPS * 2**k for k in range(len(timed))]

@@ -192,5 +192,6 @@ def test_generic_model_with_couplings_inside_lines(generic, line_moves, block_mo
     assert (len(generic.states), int(generic.consistent.sum())) == (2000, 160)
     target, other = (generic.one_hot, generic.clue) if line_moves == 0 else (generic.clue, generic.one_hot)
     assert tv(target, other) > 5 * noise_threshold(target)
-    empirical = generic.empirical(draw(generic, generic.lines, line_moves=line_moves, seed=13, block_moves=block_moves))
+    ss = draw(generic, generic.lines, line_moves=line_moves, seed=13, block_moves=block_moves)
+    empirical = generic.empirical(ss)
     assert tv(empirical, target) < noise_threshold(target)

@@ -328,7 +328,8 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
-    "hard": (_results("bench_hard.json", "bench_hard_r8.json"), lambda rows: puzzle_table(rows, ["shift", "shift-R8"])),
+    "hard": (_results("bench_hard.json", "bench_hard_r8.json", "bench_hard_r8_block_moves.json"),
+             lambda rows: puzzle_table(rows, ["shift", "shift-R8", "shift-R8-block-moves"])),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),

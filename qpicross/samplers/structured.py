@@ -20,12 +20,16 @@ moves (on 15x15 puzzles dwave-samplers SA never finds the ground state).
 * free (ungrouped) variables: single-flip Metropolis.
 
 By default (``block_moves=None``) block moves run only when not every line is
-redrawn every sweep (``line_moves < 1``): a line move draws its line afresh
-from its conditional, whatever the line held before, so the block moves of a
-sweep whose line moves redraw every line only spend time. Without them, on the
-Picross formulation (rows interact only through columns, and columns through
-rows), a sweep is the two-block Gibbs sampler: every row drawn given the
-columns, then every column given the rows.
+redrawn every sweep (``line_moves < 1``). A line move draws its line afresh
+from its conditional, whatever the line held before, so with every line
+redrawn the block moves act only through the crossing lines they shift before
+those are redrawn: a cheaper, approximate extra round of the alternation
+below. Without them, on the Picross formulation (rows interact only through
+columns, and columns through rows), a sweep is the two-block Gibbs sampler:
+every row drawn exactly given the columns, then every column given the rows.
+Which is faster per second is an empirical question, measured by ``make
+bench-ablation`` (``shift`` against ``shift-block-moves``) and reported in the
+README; both leave the same distribution invariant.
 
 At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
 (:math:`E` the BQM's energy) restricted to
@@ -95,6 +99,10 @@ MAX_RESTART_SWEEPS = 200_000
 PROGRESS_INTERVAL_S = 0.5
 #: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
 INLINE_S = 0.02
+#: Sweeps of the first restart's ladder first timed before the reads (doubled until a run takes
+#: :data:`CALIBRATION_S`), to estimate a sweep's cost.
+CALIBRATION_SWEEPS = 20
+CALIBRATION_S = 0.002
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -155,6 +163,8 @@ class BlockShiftSampler(dimod.Sampler):
     its clue. With line moves on, ``order`` and ``at_most_one`` are hard
     constraints and the chain samples the BQM restricted to clue-consistent
     lines; with ``line_moves=0`` it samples the BQM restricted to one-hot states.
+    Block moves run by default only when ``line_moves < 1`` (``block_moves``;
+    see the module docstring for why and what it measures).
 
     Examples:
         >>> import dimod
@@ -171,14 +181,15 @@ class BlockShiftSampler(dimod.Sampler):
     @property
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
-                 "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule", "restart_sweeps",
-                 "progress", "time_budget", "paints")
+                 "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
+                 "restart_sweeps", "progress", "time_budget", "paints")
         return {name: [] for name in names}
 
     @property
     def properties(self) -> dict:
         moves = {"block": "Metropolis on the BQM restricted to one-hot states (and to clue-consistent lines "
-                 "when line moves are on)", "free": "single-flip Metropolis",
+                 "when line moves are on); by default only when line_moves < 1",
+                 "free": "single-flip Metropolis",
                  "line": "heat-bath redraw of a line among the placements consistent with its clue"}
         targets = {"line_moves=0": "exp(-beta E) over the one-hot states",
                    "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)"}
@@ -224,8 +235,9 @@ class BlockShiftSampler(dimod.Sampler):
             line_moves: Chance per sweep that each line is redrawn by a line move (0: never, and block
                 moves may then break the clue's order).
             block_moves: Whether each sweep proposes a block move for every group (free variables are
-                always flipped). Default: only when ``line_moves < 1``; with every line redrawn every
-                sweep they change nothing a line move keeps. ``False`` needs ``line_moves > 0``.
+                always flipped). Default: only when ``line_moves < 1`` (with every line redrawn every
+                sweep they only add a cheaper, approximate round of line updates; the README's ablation
+                measures them). ``False`` needs ``line_moves > 0``.
             lines: Lines, each a list of one-hot groups (its blocks in order), each a list of variables
                 (its starts in order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines`
                 gives them. Takes precedence over ``groups``.
@@ -335,7 +347,7 @@ class BlockShiftSampler(dimod.Sampler):
                                        chain_ptr, links[0], links[3])
         runner = _ReadRunner(model, n, units, params, progress, binary.offset, board)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
-        runner.warm_up(samples[0], seeds[0], next(iter(plan))[0])  # compiles outside the reads
+        runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
         runner.deadline = math.inf if time_budget is None else t0 + time_budget
         drawn = num_reads
@@ -442,7 +454,8 @@ class _ReadRunner:
         self.interrupted = self.timed_out = False
         self.deadline = math.inf
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
-        self.seconds_per_replica_sweep = math.inf  # measured on the first restarts run in a thread
+        self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
+        self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
     def _buffers(self, replicas):
@@ -455,14 +468,32 @@ class _ReadRunner:
                                     np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
         return self._work[replicas]
 
-    def warm_up(self, out, seed, betas) -> None:
-        self._kernel(out.copy(), seed, betas, 0, self._buffers(1 if self.anneal else len(betas)))
+    def warm_up(self, out, seed, betas, sweeps) -> None:
+        """Compile the kernel, then time sweeps of the first restart's ladder (not the target).
 
-    def _kernel(self, out, seed, betas, sweeps, work):
+        The timed runs never stop at the target: short reads would time the call, not the
+        sweeps, and every restart would then look too long to run without a thread. They
+        double from :data:`CALIBRATION_SWEEPS` until one takes :data:`CALIBRATION_S`.
+        """
+        work = self._buffers(1 if self.anneal else len(betas))
+        scratch = out.copy()
+        self._kernel(scratch, seed, betas, 0, work)
+        count = min(sweeps, CALIBRATION_SWEEPS)
+        while count > 0:
+            started = time.perf_counter()
+            done, _ = self._kernel(scratch, seed, betas, count, work, target=-math.inf)
+            seconds = time.perf_counter() - started
+            self._learn(seconds, done * (1 if self.anneal else len(betas)))
+            if seconds >= CALIBRATION_S or count >= sweeps:
+                break
+            count = min(2 * count, sweeps)
+
+    def _kernel(self, out, seed, betas, sweeps, work, target=None):
+        params = self.params if target is None else (*self.params[:-1], target)
         if self.board is None:
-            return _sample_read(out, seed, betas, sweeps, *self.params, self.model, work, self.stop, self.status)
+            return _sample_read(out, seed, betas, sweeps, *params, self.model, work, self.stop, self.status)
         arrays, w, constant = self.board
-        return _board.board_read(out, seed, betas, sweeps, *self.params, self.model, arrays, w, constant, work,
+        return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
                                  self.stop, self.status)
 
     def read(self, out, seed, plan) -> tuple[int, int]:
@@ -480,7 +511,11 @@ class _ReadRunner:
             if reached >= 0:
                 return done + ran, done + reached
             done += ran
-            if not self.interrupted and time.perf_counter() >= self.deadline:
+            now = time.perf_counter()
+            if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
+                self.reported = now  # restarts run without a thread report here
+                self.progress(done, self.best)
+            if not self.interrupted and now >= self.deadline:
                 self.timed_out = True  # restarts shorter than a polling interval are never polled
             if self.interrupted or self.timed_out:
                 break
@@ -509,6 +544,7 @@ class _ReadRunner:
                     self.stop[0] = 1  # the compiled loop checks it every sweep
                     self.timed_out = True
                 if self.progress is not None:
+                    self.reported = time.perf_counter()
                     self.progress(int(self.status[0]), min(self.best, float(self.status[1]) + self.offset))
         except KeyboardInterrupt:
             self.stop[0] = 1  # the compiled loop checks it every sweep
@@ -532,9 +568,10 @@ class _ReadRunner:
         return result
 
     def _learn(self, seconds, replica_sweeps) -> None:
-        """Keep the measured cost of a replica-sweep (a thread's start counted in: an overestimate)."""
+        """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost
+        (and a thread's start) in, so the least is the closest."""
         if replica_sweeps > 0 and seconds > 0:
-            self.seconds_per_replica_sweep = seconds / replica_sweeps
+            self.seconds_per_replica_sweep = min(self.seconds_per_replica_sweep, seconds / replica_sweeps)
 
 
 def _units(lines, index, n):
