@@ -458,6 +458,10 @@ class _ReadRunner:
         self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
+    def _replicas(self, betas) -> int:
+        """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
+        return 1 if self.anneal else len(betas)
+
     def _buffers(self, replicas):
         if replicas not in self._work and self.board is not None:
             self._work[replicas] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
@@ -475,7 +479,8 @@ class _ReadRunner:
         sweeps, and every restart would then look too long to run without a thread. They
         double from :data:`CALIBRATION_SWEEPS` until one takes :data:`CALIBRATION_S`.
         """
-        work = self._buffers(1 if self.anneal else len(betas))
+        replicas = self._replicas(betas)
+        work = self._buffers(replicas)
         scratch = out.copy()
         self._kernel(scratch, seed, betas, 0, work)
         count = min(sweeps, CALIBRATION_SWEEPS)
@@ -483,7 +488,7 @@ class _ReadRunner:
             started = time.perf_counter()
             done, _ = self._kernel(scratch, seed, betas, count, work, target=-math.inf)
             seconds = time.perf_counter() - started
-            self._learn(seconds, done * (1 if self.anneal else len(betas)))
+            self._learn(seconds, done * replicas)
             if seconds >= CALIBRATION_S or count >= sweeps:
                 break
             count = min(2 * count, sweeps)
@@ -522,9 +527,10 @@ class _ReadRunner:
         return done, -1
 
     def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
-        work = self._buffers(1 if self.anneal else len(betas))
+        replicas = self._replicas(betas)
+        work = self._buffers(replicas)
         self.status[:] = (0.0, math.inf)
-        replica_sweeps = sweeps * (1 if self.anneal else len(betas))
+        replica_sweeps = sweeps * replicas
         if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
             return self._run_inline(out, seed, betas, sweeps, work, replica_sweeps)
         box = []
@@ -553,7 +559,7 @@ class _ReadRunner:
                 pass
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
-        self._learn(time.perf_counter() - started, box[0][0] * (1 if self.anneal else len(betas)))
+        self._learn(time.perf_counter() - started, box[0][0] * replicas)
         return box[0]
 
     def _run_inline(self, out, seed, betas, sweeps, work, replica_sweeps) -> tuple[int, int]:
@@ -564,7 +570,7 @@ class _ReadRunner:
         except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
             self.interrupted = True
             return int(self.status[0]), -1
-        self._learn(time.perf_counter() - started, result[0] * (1 if self.anneal else len(betas)))
+        self._learn(time.perf_counter() - started, result[0] * self._replicas(betas))
         return result
 
     def _learn(self, seconds, replica_sweeps) -> None:
