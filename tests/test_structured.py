@@ -438,8 +438,8 @@ def test_warm_up_times_whole_sweeps_not_a_read_that_stops_early(monkeypatch):
     seen = []
     original = structured._ReadRunner._kernel
 
-    def spy(self, out, seed, betas, sweeps, work, target=None):
-        result = original(self, out, seed, betas, sweeps, work, target=target)
+    def spy(self, out, seed, betas, sweeps, work, target=None, **streams):
+        result = original(self, out, seed, betas, sweeps, work, target=target, **streams)
         seen.append((sweeps, target, result[0]))
         return result
 

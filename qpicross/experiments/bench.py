@@ -355,6 +355,7 @@ def run_bench(
     overrides = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget}.items() if v is not None}
     # 31-bit seeds: dwave-samplers SA refuses seeds >= 2**31 (though its message says 2**32)
     seeds = np.random.SeedSequence(seed).generate_state(len(pairs) * len(configs)) >> 1 if seed is not None else None
+    configs = [_share_cores(config, 1 if scheduler is not None else workers) for config in configs]
     tasks = []
     for i, (source, puzzle) in enumerate(pairs):
         for j, config in enumerate(configs):
@@ -392,6 +393,21 @@ def run_bench(
     if baseline:
         _fill_ratios(out)
     return out
+
+
+def _share_cores(config: SolverConfig, workers: int) -> SolverConfig:
+    """The structured annealer's ``threads``, unless the configuration names it: the CPUs shared by the workers.
+
+    >>> _share_cores(SolverConfig(options={"threads": 3}), 2).sampler_options["threads"]
+    3
+    >>> _share_cores(SolverConfig(sampler="sa"), 2).sampler_options
+    {}
+    """
+    if config.sampler != "shift" or "threads" in config.sampler_options:
+        return config
+    from qpicross.samplers.structured import default_threads
+
+    return config.replace(options={**config.sampler_options, "threads": max(1, default_threads() // workers)})
 
 
 def _run_batch(indices: list[int], tasks: list, record: Callable[[int, bool, object], None]) -> None:

@@ -261,6 +261,10 @@ def run(
     options = config.sampler_options
     if config.encoding == "one_hot" and "target_energy" in sampler.parameters:
         options.setdefault("target_energy", 0.0)  # the ground-state energy: a read that found it stops there
+    if "threads" in sampler.parameters:  # the structured annealer: a read's restart streams on every core
+        from qpicross.samplers.structured import default_threads
+
+        options.setdefault("threads", default_threads())
     _check_options(sampler, options, config.sampler_name)
     _check_exhaustive(sampler, sampled)
     structure = _structure_parameters(sampler, formulation, wall_model)

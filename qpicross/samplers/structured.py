@@ -76,6 +76,7 @@ board kernel, a second state layout, is its own module.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 import warnings
@@ -88,7 +89,7 @@ import numpy as np
 from qpicross.samplers import _board
 from qpicross.samplers._board import draw_placement as _draw_placement
 
-__all__ = ["BlockShiftSampler", "default_beta_range", "infer_groups", "infer_lines", "luby", "restart_plan",
+__all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_groups", "infer_lines", "luby", "restart_plan",
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts).
@@ -103,6 +104,21 @@ INLINE_S = 0.02
 #: :data:`CALIBRATION_S`), to estimate a sweep's cost.
 CALIBRATION_SWEEPS = 20
 CALIBRATION_S = 0.002
+
+
+def default_threads() -> int:
+    """Threads (restart streams) a read gets when the pipeline runs this sampler: every CPU this process may use.
+
+    The sampler's own default is one (the same samples for the same seed); :func:`qpicross.anneal`,
+    ``qpicross anneal`` and ``qpicross bench`` (shared among its workers) use this.
+
+    >>> default_threads() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -182,7 +198,7 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_budget", "paints")
+                 "restart_sweeps", "progress", "time_budget", "paints", "threads")
         return {name: [] for name in names}
 
     @property
@@ -216,6 +232,7 @@ class BlockShiftSampler(dimod.Sampler):
         progress: Callable[[int, float], None] | None = None,
         time_budget: float | None = None,
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
+        threads: int = 1,
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -263,6 +280,15 @@ class BlockShiftSampler(dimod.Sampler):
                 reads run on the board kernel: the same chain, the same samples for the same seed,
                 faster on large puzzles (``make bench-kernels``). Otherwise it is ignored;
                 ``info["kernel"]`` says which kernel ran.
+            threads: Restart streams each read runs at once, one per thread (the compiled kernels
+                release the GIL, so each gets a core of its own). Stream 0 is the read ``threads=1``
+                runs; the others follow the same plan from seeds of their own. The first stream to
+                reach ``target_energy`` stops the others, and the read returns its state (without a
+                target: the lowest-energy stream's). A read's time is then wall-clock time on
+                ``threads`` cores, and its ``sweeps`` are those of all its streams together. Which
+                stream finishes first depends on timing: only ``threads=1`` gives the same samples
+                for the same seed. Restarts short enough to run without a thread (small puzzles)
+                always run one stream.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -306,6 +332,8 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
         if return_state not in ("best", "last"):
             raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
@@ -345,7 +373,7 @@ class BlockShiftSampler(dimod.Sampler):
         if paints is not None and line_moves > 0:
             board = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free,
                                        chain_ptr, links[0], links[3])
-        runner = _ReadRunner(model, n, units, params, progress, binary.offset, board)
+        runner = _ReadRunner(model, n, units, params, progress, binary.offset, board, int(threads))
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
@@ -371,6 +399,7 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["sweeps"] = sweeps_done.tolist()
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
+        sampleset.info["threads"] = int(threads)
         sampleset.info["interrupted"] = runner.interrupted
         sampleset.info["timed_out"] = runner.timed_out
         if target_energy is not None:
@@ -444,9 +473,10 @@ class _ReadRunner:
     in the calling thread instead: on small puzzles a thread costs more than the read.
     """
 
-    def __init__(self, model, n, units, params, progress, offset, board=None):
+    def __init__(self, model, n, units, params, progress, offset, board=None, threads=1):
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
         self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
+        self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
         self.stop = np.zeros(1, np.int8)
@@ -462,15 +492,16 @@ class _ReadRunner:
         """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
         return 1 if self.anneal else len(betas)
 
-    def _buffers(self, replicas):
-        if replicas not in self._work and self.board is not None:
-            self._work[replicas] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
-        if replicas not in self._work:
+    def _buffers(self, replicas, stream=0):
+        key = (stream, replicas)  # each stream its own: streams run at once
+        if key not in self._work and self.board is not None:
+            self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
+        if key not in self._work:
             n, units = self.n, self.units
-            self._work[replicas] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),
-                                    np.zeros((replicas, units), np.int64), np.zeros(replicas), np.zeros(replicas),
-                                    np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
-        return self._work[replicas]
+            self._work[key] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),
+                               np.zeros((replicas, units), np.int64), np.zeros(replicas), np.zeros(replicas),
+                               np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
+        return self._work[key]
 
     def warm_up(self, out, seed, betas, sweeps) -> None:
         """Compile the kernel, then time sweeps of the first restart's ladder (not the target).
@@ -493,24 +524,31 @@ class _ReadRunner:
                 break
             count = min(2 * count, sweeps)
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None):
+    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None):
         params = self.params if target is None else (*self.params[:-1], target)
+        stop = self.stop if stop is None else stop
+        status = self.status if status is None else status
         if self.board is None:
-            return _sample_read(out, seed, betas, sweeps, *params, self.model, work, self.stop, self.status)
+            return _sample_read(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
         return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
-                                 self.stop, self.status)
+                                 stop, status)
 
     def read(self, out, seed, plan) -> tuple[int, int]:
-        """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``."""
+        """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``.
+
+        With ``threads > 1`` and restarts long enough to need a thread, :meth:`_read_streams` runs
+        that many streams of restarts at once.
+        """
+        betas, sweeps = next(iter(plan))
+        if self.threads > 1 and sweeps * self._replicas(betas) * self.seconds_per_replica_sweep >= INLINE_S:
+            return self._read_streams(out, seed, plan)
         done, best, scratch = 0, math.inf, np.empty_like(out)
-        rng = np.random.SeedSequence(int(seed))
-        for number, (betas, sweeps) in enumerate(plan):
-            restart_seed = int(seed) if number == 0 else int(rng.spawn(1)[0].generate_state(1)[0] >> 1)
+        for (betas, sweeps), restart_seed in zip(plan, _restart_seeds(seed, 0)):
             ran, reached = self._run(scratch, restart_seed, betas, sweeps)
             energy = self.status[1]
             self.best = min(self.best, float(energy) + self.offset)
-            if number == 0 or energy < best:
+            if energy < best or best == math.inf:
                 best = energy
                 out[:] = scratch
             if reached >= 0:
@@ -573,11 +611,108 @@ class _ReadRunner:
         self._learn(time.perf_counter() - started, result[0] * self._replicas(betas))
         return result
 
+    def _read_streams(self, out, seed, plan) -> tuple[int, int]:
+        """:meth:`read` with ``self.threads`` streams of restarts at once, each in a thread of its own.
+
+        Stream ``i`` follows ``plan`` with the seeds of :func:`_restart_seeds` (stream 0: those of a
+        one-stream read). The first stream to reach the target stops the others (through their
+        ``stop`` flags, checked every sweep); this thread polls for the deadline, progress and
+        Ctrl-C meanwhile. Returns the sweeps of all streams together, and the winning stream's
+        sweeps to the target (or -1); ``out`` gets the winner's state, else the lowest-energy one.
+        """
+        streams = [_Stream(out) for _ in range(self.threads)]
+        lock, all_done, winner = threading.Lock(), threading.Event(), []
+
+        def run_stream(i):
+            stream = streams[i]
+            try:
+                for (betas, sweeps), restart_seed in zip(plan, _restart_seeds(seed, i)):
+                    if stream.stop[0]:
+                        break
+                    work = self._buffers(self._replicas(betas), i)
+                    stream.status[:] = (0.0, math.inf)
+                    started = time.perf_counter()
+                    ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
+                                                stop=stream.stop, status=stream.status)
+                    self._learn(time.perf_counter() - started, ran * self._replicas(betas))
+                    if stream.status[1] < stream.best:
+                        stream.best = float(stream.status[1])
+                        stream.out[:] = stream.scratch
+                    if reached >= 0:
+                        with lock:
+                            if not winner:
+                                winner.append((i, stream.done + reached))
+                                for other in streams:
+                                    other.stop[0] = 1
+                    stream.done += ran
+                    if reached >= 0:
+                        break
+            finally:
+                with lock:
+                    stream.finished = True
+                    if all(s.finished for s in streams):
+                        all_done.set()
+
+        for i in range(self.threads):
+            threading.Thread(target=run_stream, args=(i,), daemon=True).start()
+
+        def stop_all():
+            for stream in streams:
+                stream.stop[0] = 1
+
+        try:
+            while not all_done.wait(PROGRESS_INTERVAL_S):
+                if time.perf_counter() >= self.deadline:
+                    stop_all()
+                    self.timed_out = True
+                if self.progress is not None:
+                    self.reported = time.perf_counter()
+                    best = min(min(s.best, float(s.status[1])) for s in streams)
+                    self.progress(sum(s.done + int(s.status[0]) for s in streams), min(self.best, best + self.offset))
+        except KeyboardInterrupt:
+            stop_all()
+            self.interrupted = True
+            while not all_done.wait(0.05):  # within a sweep
+                pass
+        done = sum(s.done for s in streams)
+        if winner:
+            index, reached = winner[0]
+        else:
+            index, reached = min(range(len(streams)), key=lambda i: streams[i].best), -1
+        if streams[index].best == math.inf:  # no stream finished a restart: the compiled reads raised
+            raise RuntimeError("the structured annealer's read failed")
+        out[:] = streams[index].out
+        self.best = min(self.best, streams[index].best + self.offset)
+        return done, reached
+
     def _learn(self, seconds, replica_sweeps) -> None:
         """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost
         (and a thread's start) in, so the least is the closest."""
         if replica_sweeps > 0 and seconds > 0:
             self.seconds_per_replica_sweep = min(self.seconds_per_replica_sweep, seconds / replica_sweeps)
+
+
+class _Stream:
+    """One stream of restarts of a read with threads: its stop flag, status, buffers and best state."""
+
+    def __init__(self, out):
+        self.stop = np.zeros(1, np.int8)
+        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of that restart
+        self.scratch, self.out = np.empty_like(out), np.empty_like(out)
+        self.best = math.inf  # without the offset
+        self.done = 0  # sweeps of finished restarts
+        self.finished = False
+
+
+def _restart_seeds(seed, stream):
+    """The seeds of a read's restarts in stream ``stream``: stream 0 starts with ``seed`` itself."""
+    if stream == 0:
+        yield int(seed)
+        rng = np.random.SeedSequence(int(seed))
+    else:
+        rng = np.random.SeedSequence([int(seed), int(stream)])
+    while True:
+        yield int(rng.spawn(1)[0].generate_state(1)[0] >> 1)
 
 
 def _units(lines, index, n):

@@ -1,0 +1,111 @@
+"""The structured annealer's reads on several threads (``threads``): restart streams run at once."""
+
+import math
+
+import dimod.testing
+import numpy as np
+import pytest
+from conftest import INSTANCES
+
+from qpicross import Puzzle, anneal, build_formulation
+from qpicross.experiments.bench import run_bench
+from qpicross.pipeline.config import SolverConfig
+from qpicross.puzzle.formats.registry import load_puzzle
+from qpicross.samplers import structured
+from qpicross.samplers.structured import BlockShiftSampler, default_threads
+
+
+@pytest.fixture
+def streams_always(monkeypatch):
+    """Every restart long enough to need a thread, so ``threads > 1`` always runs streams."""
+    monkeypatch.setattr(structured, "INLINE_S", 0.0)
+
+
+@pytest.fixture
+def grid():
+    f = build_formulation(Puzzle([[1, 1, 1, 1]] * 12, [[1, 1, 1, 1]] * 12))
+    return f, f.bqm(), {"lines": f.one_hot_lines(), "paints": f.paints()}
+
+
+def test_stream_zero_has_the_seeds_of_a_one_thread_read_and_the_others_their_own():
+    def take(seeds, k):
+        return [next(seeds) for _ in range(k)]
+
+    rng = np.random.SeedSequence(7)
+    one_thread = [7] + [int(rng.spawn(1)[0].generate_state(1)[0] >> 1) for _ in range(4)]
+    assert take(structured._restart_seeds(7, 0), 5) == one_thread
+    others = [take(structured._restart_seeds(7, i), 5) for i in (1, 2)]
+    assert len({tuple(one_thread), *map(tuple, others)}) == 3
+    assert all(0 <= s < 2**63 for seeds in others for s in seeds)
+
+
+def test_every_stream_spends_the_whole_plan_when_the_target_is_never_reached(streams_always, grid):
+    f, bqm, structure = grid
+    ss = BlockShiftSampler().sample(bqm, num_reads=2, num_sweeps=300, restart_sweeps=100, target_energy=-1,
+                                    threads=3, seed=1, **structure)
+    assert ss.info["sweeps"] == [900, 900] and ss.info["sweeps_to_target"] == [math.inf, math.inf]
+    assert ss.info["threads"] == 3
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+
+
+def test_the_first_stream_at_the_target_stops_the_others_and_its_state_is_returned(streams_always, grid):
+    f, bqm, structure = grid
+    ss = BlockShiftSampler().sample(bqm, num_reads=4, target_energy=0, threads=2, seed=3, **structure)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    assert np.all(ss.record.energy == 0)
+    for sweeps, to_target, seconds in zip(ss.info["sweeps"], ss.info["sweeps_to_target"],
+                                          ss.info["time_to_target_s"]):
+        assert 0 <= to_target <= sweeps and math.isfinite(seconds)
+
+
+def test_without_a_target_the_lowest_energy_stream_is_returned(streams_always, grid):
+    f, bqm, structure = grid
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=50, restart_sweeps=50, threads=2, seed=5,
+                                    **structure)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    assert ss.info["sweeps"] == [100] * 3 and "sweeps_to_target" not in ss.info
+
+
+def test_one_thread_reads_are_reproducible_and_threads_one_is_the_default(grid):
+    f, bqm, structure = grid
+    kwargs = dict(num_reads=3, num_sweeps=400, restart_sweeps=100, target_energy=-1, seed=9, **structure)
+    a = BlockShiftSampler().sample(bqm, **kwargs)
+    b = BlockShiftSampler().sample(bqm, threads=1, **kwargs)
+    assert np.array_equal(a.record.sample, b.record.sample) and a.info["threads"] == 1
+
+
+def test_ctrl_c_and_the_time_budget_stop_every_stream(monkeypatch, streams_always, grid):
+    monkeypatch.setattr(structured, "PROGRESS_INTERVAL_S", 0.001)
+    f, bqm, structure = grid
+    params = dict(num_sweeps=10**8, target_energy=-1, threads=2, **structure)
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, time_budget=0.3, **params)
+    assert ss.info["timed_out"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 5
+    calls = []
+
+    def progress(sweeps, energy):
+        calls.append((sweeps, energy))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, progress=progress, **params)
+    assert ss.info["interrupted"] and len(ss) == 1 and ss.info["sweeps"][0] < 10**8
+    assert [s for s, _ in calls] == sorted(s for s, _ in calls)
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, "2", True, 1000])
+def test_bad_threads_are_errors(grid, threads):
+    f, bqm, structure = grid
+    with pytest.raises(ValueError, match="threads"):
+        BlockShiftSampler().sample(bqm, num_reads=1, threads=threads, **structure)
+
+
+def test_the_pipeline_gives_a_read_every_core_and_the_bench_shares_them_among_workers():
+    puzzle = load_puzzle(INSTANCES / "5x5.px")
+    result = anneal(puzzle, seed=1)
+    assert result.solved and result.sampleset.info["threads"] == default_threads()
+    assert anneal(puzzle, seed=1, threads=1).sampleset.info["threads"] == 1
+    [bench] = run_bench([puzzle], [SolverConfig(num_reads=2)], workers=2, check_sizes=False)
+    assert bench.solved and f"threads={max(1, default_threads() // 2)}" in bench.options.split(",")
+    [bench] = run_bench([puzzle], [SolverConfig(num_reads=2, options={"threads": 3})], check_sizes=False)
+    assert "threads=3" in bench.options.split(",")
