@@ -62,16 +62,19 @@ bench-pure: $(VENV)/.installed
 	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 60 \
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
-# The two hardest Bompol puzzles with a longer budget: the default against the hand-picked ladder that
-# solved them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps), with and without
-# block moves (~15 min).
+# The two hardest Bompol puzzles with a longer budget, one puzzle at a time so that each read has both cores
+# (the default: two restart streams per read): the default, the same with one stream (threads=1, the ratio),
+# and the hand-picked ladder that solved them before the self-tuning schedule (8 replicas, beta 1-5,
+# 20 000 sweeps), with and without block moves (~25 min).
+HARD := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
 bench-hard: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
-	    --json results/bench_hard.json || test $$? -eq 1
-	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 --json results/bench_hard.json || test $$? -eq 1
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 --option threads=1 --label shift-1-thread \
+	    --json results/bench_hard_1thread.json || test $$? -eq 1
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 \
 	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json || test $$? -eq 1
-	$(BENCH) $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --reads 5 --time-budget 300 \
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 \
 	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --option block_moves=True --label shift-R8-block-moves \
 	    --json results/bench_hard_r8_block_moves.json || test $$? -eq 1
 
@@ -82,11 +85,12 @@ bench-hybrid: $(VENV)/.installed
 	$(BENCH) $(SHARED)/bompol $(foreach f,taai2011 tcga2012,$(TOURNAMENT)/$(f).txt\#1-100) \
 	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
-# 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range).
+# 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range), one at a time, each read on
+# both cores as `qpicross anneal` runs it.
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
-	    --reads 5 --time-budget 60 --json results/bench_tournament.json || test $$? -eq 1
+	    --workers 1 --reads 5 --time-budget 60 --json results/bench_tournament.json || test $$? -eq 1
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed

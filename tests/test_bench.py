@@ -19,6 +19,7 @@ from qpicross.experiments.bench import (
 )
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.cli import main
+from qpicross.samplers.structured import default_threads
 
 from conftest import INSTANCES
 
@@ -147,7 +148,8 @@ def test_cli_bench_json_to_stdout(capsys):
     assert code in (0, 1)
     assert data["meta"]["cpus"] >= 1
     row = data["results"][0]
-    assert row["num_reads"] == 10 and row["config"] == "mine" and row["options"] == "num_replicas=2"
+    threads = default_threads()  # the structured annealer's reads get every core of a one-worker bench
+    assert row["num_reads"] == 10 and row["config"] == "mine" and row["options"] == f"num_replicas=2,threads={threads}"
     assert data["summary"]["mine"]["puzzles"] == 1
 
 

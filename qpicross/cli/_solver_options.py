@@ -50,7 +50,9 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                        help="sweeps per read (default: the sampler's)")
     group.add_argument("--seed", type=_seed, default=seed_default,
                        help="random seed, 0 <= S < 2**32" + (f" (default {seed_default})" if seed_default is not None
-                                                             else ", for a reproducible run"))
+                                                             else ", for a reproducible run (with the default "
+                                                                  "sampler also --option threads=1: its reads "
+                                                                  "otherwise race restart streams on every core)"))
     group.add_argument("--beta-range", default=None, metavar="HOT,COLD", help="inverse temperatures")
     group.add_argument("--weights", default="", metavar="NAME=W,...",
                        help="penalty weights, e.g. one_hot=1,at_most_one=1,order=1,match=1")

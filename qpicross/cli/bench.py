@@ -39,7 +39,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_solver_arguments(p, several=True, seed_default=0)
     p.add_argument("--baseline", action="store_true",
                    help="also run the published formulation with SA defaults and report TTS ratios to it")
-    p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="parallel processes (default 1); the structured annealer's reads share the CPUs among them "
+                        "(its threads option), unless --option threads=N says otherwise")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write one row per puzzle and configuration")

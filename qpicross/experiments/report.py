@@ -137,7 +137,7 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
             for c in others:
                 mine_tts = _number(mine[c]["tts99_s"]) if c in mine else math.inf
                 if math.isinf(base):
-                    cells.append("baseline never solves")
+                    cells.append(f"{baseline} never solves")
                 elif math.isinf(mine_tts):
                     cells.append("never solves")
                 else:
@@ -328,8 +328,10 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
-    "hard": (_results("bench_hard.json", "bench_hard_r8.json", "bench_hard_r8_block_moves.json"),
-             lambda rows: puzzle_table(rows, ["shift", "shift-R8", "shift-R8-block-moves"])),
+    "hard": (_results("bench_hard.json", "bench_hard_1thread.json", "bench_hard_r8.json",
+                      "bench_hard_r8_block_moves.json"),
+             lambda rows: puzzle_table(rows, ["shift", "shift-1-thread", "shift-R8", "shift-R8-block-moves"],
+                                       baseline="shift-1-thread")),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),

@@ -272,9 +272,6 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
     axis = board[2][c]
     own, other = boards[axis], boards[1 - axis]
     g0, g1 = chain_ptr[c], chain_ptr[c + 1]
-    change = 0
-    for g in range(g0, g1):
-        change += _paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
     seg_start, glen, cell0, stride = board[0], board[1], board[3], board[4]
     base, step = cell0[c], stride[c]
     span = cost.shape[0] // 2  # cost[span + j]: mismatches of painting cells 0..j-1 over leaving them empty
@@ -299,12 +296,16 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
                 arg = beta * (w * k)
                 wt = math.exp(-arg) if arg < 50.0 else 0.0
             weight[first + p] = wt
-    ok = draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit)
-    if ok:
+    # the draw reads only the crossing board, so the line is repainted only where it moved
+    change = 0
+    if draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
         for g in range(g0, g1):
-            cur[g] = chosen[g - g0]
-    for g in range(g0, g1):
-        change += _paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
+            if chosen[g - g0] != cur[g]:
+                change += _paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
+        for g in range(g0, g1):
+            if chosen[g - g0] != cur[g]:
+                cur[g] = chosen[g - g0]
+                change += _paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
     return change
 
 
