@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-hybrid bench-tournament bench-ablation bench-kernels readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-streams bench-hybrid bench-tournament bench-ablation bench-kernels readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -53,7 +53,7 @@ TOURNAMENT_RANGE ?= 1-1000
 
 # Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
 # any other status (2 bad input, 130 interrupted) stops make.
-bench: bench-pure bench-hard bench-hybrid bench-ablation bench-kernels readme
+bench: bench-pure bench-hard bench-streams bench-hybrid bench-ablation bench-kernels readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -62,21 +62,32 @@ bench-pure: $(VENV)/.installed
 	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --baseline --reads 20 --time-budget 60 \
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
-# The two hardest Bompol puzzles with a longer budget, one puzzle at a time so that each read has both cores
-# (the default: two restart streams per read): the default, the same with one stream (threads=1, the ratio),
-# and the hand-picked ladder that solved them before the self-tuning schedule (8 replicas, beta 1-5,
-# 20 000 sweeps), with and without block moves (~25 min).
-HARD := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
+# The two hardest Bompol puzzles with a longer budget, one puzzle at a time so that each read has both cores:
+# the default (two restart streams per read, one of them long runs of a wide ladder), both streams on the
+# Luby plan (stream_plans=same), one stream (threads=1: the ratio), and the hand-picked ladder that solved
+# them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps), with and without block
+# moves (~20 min). Every line draws the same seeds.
+HARD      := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
+HARD_RUN  := $(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300
 bench-hard: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 --json results/bench_hard.json || test $$? -eq 1
-	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 --option threads=1 --label shift-1-thread \
-	    --json results/bench_hard_1thread.json || test $$? -eq 1
-	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 \
-	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 --json results/bench_hard_r8.json || test $$? -eq 1
-	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300 \
-	    --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --option block_moves=True --label shift-R8-block-moves \
-	    --json results/bench_hard_r8_block_moves.json || test $$? -eq 1
+	$(HARD_RUN) --json results/bench_hard.json || test $$? -eq 1
+	$(HARD_RUN) --option stream_plans=same --label shift-same-streams --json results/bench_hard_same_streams.json \
+	    || test $$? -eq 1
+	$(HARD_RUN) --option threads=1 --label shift-1-thread --json results/bench_hard_1thread.json || test $$? -eq 1
+	$(HARD_RUN) --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 \
+	    --json results/bench_hard_r8.json || test $$? -eq 1
+	$(HARD_RUN) --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --option block_moves=True \
+	    --label shift-R8-block-moves --json results/bench_hard_r8_block_moves.json || test $$? -eq 1
+
+# What the default's mixed streams cost on typical puzzles: taai2011 #1-40, one puzzle at a time, each read on
+# both cores, against both streams on the Luby plan (~5 min).
+bench-streams: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(TOURNAMENT)/taai2011.txt\#1-40 --workers 1 --reads 5 --time-budget 60 \
+	    --json results/streams_mixed.json || test $$? -eq 1
+	$(BENCH) $(TOURNAMENT)/taai2011.txt\#1-40 --workers 1 --reads 5 --time-budget 60 --option stream_plans=same \
+	    --label shift-same-streams --json results/streams_same.json || test $$? -eq 1
 
 # Hybrid: line-logic presolve, then the default annealer, on all 17 Bompol puzzles and the first 100 of two
 # tournament files (~10 min).

@@ -15,7 +15,7 @@ from conftest import INSTANCES
 
 from qpicross import Puzzle, anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers import structured
+from qpicross.samplers import _reads, structured
 from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"
@@ -322,9 +322,7 @@ def test_luby_default_solves_the_star(shared_instances):
 @pytest.fixture
 def slow_read(monkeypatch):
     """A read far longer than the polling interval, polled every millisecond."""
-    from qpicross.samplers import structured
-
-    monkeypatch.setattr(structured, "PROGRESS_INTERVAL_S", 0.001)
+    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
     f = build_formulation(Puzzle([[1, 1, 1, 1]] * 12, [[1, 1, 1, 1]] * 12))
     return f.bqm(), {"lines": f.one_hot_lines(), "num_sweeps": 10**8, "target_energy": -1}  # never reached
 
@@ -414,14 +412,14 @@ def test_block_moves_run_by_default_only_when_some_line_is_not_redrawn_every_swe
 def test_restarts_run_without_a_thread_still_report_progress(monkeypatch):
     """A read of restarts run in the calling thread calls ``progress`` between them."""
     started = []
-    real_thread = structured.threading.Thread
+    real_thread = _reads.threading.Thread
 
     def counting_thread(*args, **kwargs):
         started.append(1)
         return real_thread(*args, **kwargs)
 
-    monkeypatch.setattr(structured.threading, "Thread", counting_thread)
-    monkeypatch.setattr(structured, "INLINE_S", 1e9)  # every restart inline, however long
+    monkeypatch.setattr(_reads.threading, "Thread", counting_thread)
+    monkeypatch.setattr(_reads, "INLINE_S", 1e9)  # every restart inline, however long
     f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
     calls = []
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
@@ -436,17 +434,17 @@ def test_warm_up_times_whole_sweeps_not_a_read_that_stops_early(monkeypatch):
     """The sweep-cost estimate that decides thread or not comes from runs that ignore the target:
     timing a read that stops after a few sweeps would time the call, not the sweeps."""
     seen = []
-    original = structured._ReadRunner._kernel
+    original = _reads.ReadRunner._kernel
 
     def spy(self, out, seed, betas, sweeps, work, target=None, **streams):
         result = original(self, out, seed, betas, sweeps, work, target=target, **streams)
         seen.append((sweeps, target, result[0]))
         return result
 
-    monkeypatch.setattr(structured._ReadRunner, "_kernel", spy)
+    monkeypatch.setattr(_reads.ReadRunner, "_kernel", spy)
     f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=1, target_energy=0, seed=2)
     timed = [(sweeps, done) for sweeps, target, done in seen if target == -math.inf]
-    assert timed and timed[0][0] == structured.CALIBRATION_SWEEPS
+    assert timed and timed[0][0] == _reads.CALIBRATION_SWEEPS
     assert all(done == sweeps for sweeps, done in timed)  # never stopped early
-    assert [s for s, _ in timed] == [structured.CALIBRATION_SWEEPS * 2**k for k in range(len(timed))]
+    assert [s for s, _ in timed] == [_reads.CALIBRATION_SWEEPS * 2**k for k in range(len(timed))]

@@ -11,14 +11,14 @@ from qpicross import Puzzle, anneal, build_formulation
 from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers import structured
+from qpicross.samplers import _reads, structured
 from qpicross.samplers.structured import BlockShiftSampler, default_threads
 
 
 @pytest.fixture
 def streams_always(monkeypatch):
     """Every restart long enough to need a thread, so ``threads > 1`` always runs streams."""
-    monkeypatch.setattr(structured, "INLINE_S", 0.0)
+    monkeypatch.setattr(_reads, "INLINE_S", 0.0)
 
 
 @pytest.fixture
@@ -33,8 +33,8 @@ def test_stream_zero_has_the_seeds_of_a_one_thread_read_and_the_others_their_own
 
     rng = np.random.SeedSequence(7)
     one_thread = [7] + [int(rng.spawn(1)[0].generate_state(1)[0] >> 1) for _ in range(4)]
-    assert take(structured._restart_seeds(7, 0), 5) == one_thread
-    others = [take(structured._restart_seeds(7, i), 5) for i in (1, 2)]
+    assert take(_reads._restart_seeds(7, 0), 5) == one_thread
+    others = [take(_reads._restart_seeds(7, i), 5) for i in (1, 2)]
     assert len({tuple(one_thread), *map(tuple, others)}) == 3
     assert all(0 <= s < 2**63 for seeds in others for s in seeds)
 
@@ -75,7 +75,7 @@ def test_one_thread_reads_are_reproducible_and_threads_one_is_the_default(grid):
 
 
 def test_ctrl_c_and_the_time_budget_stop_every_stream(monkeypatch, streams_always, grid):
-    monkeypatch.setattr(structured, "PROGRESS_INTERVAL_S", 0.001)
+    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
     f, bqm, structure = grid
     params = dict(num_sweeps=10**8, target_energy=-1, threads=2, **structure)
     ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, time_budget=0.3, **params)
@@ -109,3 +109,41 @@ def test_the_pipeline_gives_a_read_every_core_and_the_bench_shares_them_among_wo
     assert bench.solved and f"threads={max(1, default_threads() // 2)}" in bench.options.split(",")
     [bench] = run_bench([puzzle], [SolverConfig(num_reads=2, options={"threads": 3})], check_sizes=False)
     assert "threads=3" in bench.options.split(",")
+
+
+def _ladders_run(monkeypatch, bqm, structure, **kwargs):
+    """(replicas, sweeps) of every restart the kernels were asked to run, warm-up aside."""
+    seen = []
+    original = _reads.ReadRunner._kernel
+
+    def spy(self, out, seed, betas, sweeps, work, target=None, **streams):
+        if target is None and sweeps:  # the warm-up compiles with 0 sweeps, times sweeps with target=-inf
+            seen.append((len(betas), sweeps))
+        return original(self, out, seed, betas, sweeps, work, target=target, **streams)
+
+    monkeypatch.setattr(_reads.ReadRunner, "_kernel", spy)
+    BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2,
+                               **structure, **kwargs)
+    return seen
+
+
+def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_plan(monkeypatch, streams_always,
+                                                                                    grid):
+    f, bqm, structure = grid
+    mixed = _ladders_run(monkeypatch, bqm, structure, threads=2)
+    long_unit = _reads.LONG_UNITS * 10
+    plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
+    assert sorted(mixed) == sorted(plan + [(8, long_unit), (8, 300 - long_unit)])  # stream 0, stream 1
+    same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
+    assert sorted(same) == sorted(2 * plan)
+    assert _ladders_run(monkeypatch, bqm, structure, threads=1) == plan
+
+
+def test_stream_plans_change_nothing_with_one_thread_and_bad_values_are_errors(grid):
+    f, bqm, structure = grid
+    kwargs = dict(num_reads=2, num_sweeps=200, restart_sweeps=50, target_energy=-1, seed=4, **structure)
+    a = BlockShiftSampler().sample(bqm, stream_plans="mixed", **kwargs)
+    b = BlockShiftSampler().sample(bqm, stream_plans="same", **kwargs)
+    assert np.array_equal(a.record.sample, b.record.sample)
+    with pytest.raises(ValueError, match="stream_plans"):
+        BlockShiftSampler().sample(bqm, stream_plans="other", **kwargs)

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
+           "ratio_line",
            "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,6 +208,27 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))] if ordered else math.nan
 
 
+def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
+    """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean and range.
+
+    >>> rows = [{"source": "", "puzzle": p, "config": c, "tts99_s": t}
+    ...         for p, c, t in [("a", "x", 2.0), ("a", "y", 1.0), ("b", "x", 1.0), ("b", "y", 2.0)]]
+    >>> ratio_line(rows, "x", "y")
+    'TTS99 x / y over 2 puzzles: geometric mean 1×, from 0.5× (b) to 2× (a)'
+    """
+    def times(config):
+        return {(r["source"], r["puzzle"]): _number(r["tts99_s"]) for r in rows if r["config"] == config}
+
+    a, b = times(slower), times(faster)
+    ratios = {key: a[key] / b[key] for key in a if key in b and math.isfinite(a[key]) and math.isfinite(b[key])}
+    if not ratios:
+        return f"TTS99 {slower} / {faster}: no puzzle solved by both"
+    geometric = math.exp(sum(math.log(v) for v in ratios.values()) / len(ratios))
+    low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
+    return (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: geometric mean {geometric:.3g}×, "
+            f"from {ratios[low]:.3g}× ({low[1]}) to {ratios[high]:.3g}× ({high[1]})")
+
+
 def distribution_line(rows: Sequence[dict]) -> str:
     """Median, 90th and 99th percentile and maximum of TTS99 over some rows, and how many solved."""
     tts = [_number(r["tts99_s"]) for r in rows]
@@ -328,10 +350,12 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
-    "hard": (_results("bench_hard.json", "bench_hard_1thread.json", "bench_hard_r8.json",
-                      "bench_hard_r8_block_moves.json"),
-             lambda rows: puzzle_table(rows, ["shift", "shift-1-thread", "shift-R8", "shift-R8-block-moves"],
-                                       baseline="shift-1-thread")),
+    "hard": (_results("bench_hard.json", "bench_hard_same_streams.json", "bench_hard_1thread.json",
+                      "bench_hard_r8.json", "bench_hard_r8_block_moves.json"),
+             lambda rows: puzzle_table(rows, ["shift", "shift-same-streams", "shift-1-thread", "shift-R8",
+                                              "shift-R8-block-moves"], baseline="shift-1-thread")),
+    "streams": (_results("streams_mixed.json", "streams_same.json"),
+                lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),

@@ -67,17 +67,16 @@ Examples:
     >>> float(ss.first.energy)
     0.0
 
-Why one module of ~850 lines: the compiled BQM kernel (block moves, line redraws by dynamic
-programming, tempering) and the Luby restarts share one state layout and one numba compilation
-unit; split up, one algorithm would be scattered over files that cannot be read alone. The
-board kernel, a second state layout, is its own module.
+Three modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
+dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
+read as one algorithm); :mod:`qpicross.samplers._board` is the board kernel, a second state
+layout; :mod:`qpicross.samplers._reads` runs the reads (the Luby restart plan, restart streams
+on threads, progress, the time budget and Ctrl-C).
 """
 
 from __future__ import annotations
 
 import math
-import os
-import threading
 import time
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -88,38 +87,19 @@ import numpy as np
 
 from qpicross.samplers import _board
 from qpicross.samplers._board import draw_placement as _draw_placement
+from qpicross.samplers._reads import (
+    MAX_RESTART_SWEEPS,
+    RESTART_SWEEPS,
+    ReadRunner,
+    _Restarts,
+    default_threads,
+    long_restarts,
+    luby,
+    restart_plan,
+)
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_groups", "infer_lines", "luby", "restart_plan",
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
-
-#: The Luby schedule's default unit (sweeps of its shortest restarts).
-RESTART_SWEEPS = 1000
-#: Default sweep budget of one read under the Luby schedule (all its restarts together).
-MAX_RESTART_SWEEPS = 200_000
-#: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
-PROGRESS_INTERVAL_S = 0.5
-#: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
-INLINE_S = 0.02
-#: Sweeps of the first restart's ladder first timed before the reads (doubled until a run takes
-#: :data:`CALIBRATION_S`), to estimate a sweep's cost.
-CALIBRATION_SWEEPS = 20
-CALIBRATION_S = 0.002
-
-
-def default_threads() -> int:
-    """Threads (restart streams) a read gets when the pipeline runs this sampler: every CPU this process may use.
-
-    The sampler's own default is one (the same samples for the same seed); :func:`qpicross.anneal`,
-    ``qpicross anneal`` and ``qpicross bench`` (shared among its workers) use this.
-
-    >>> default_threads() >= 1
-    True
-    """
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
     """Lines of one-hot groups from formulation labels ``(kind, line, start, block)``.
@@ -198,7 +178,7 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_budget", "paints", "threads")
+                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans")
         return {name: [] for name in names}
 
     @property
@@ -233,6 +213,7 @@ class BlockShiftSampler(dimod.Sampler):
         time_budget: float | None = None,
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
         threads: int = 1,
+        stream_plans: str = "mixed",
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -282,13 +263,18 @@ class BlockShiftSampler(dimod.Sampler):
                 ``info["kernel"]`` says which kernel ran.
             threads: Restart streams each read runs at once, one per thread (the compiled kernels
                 release the GIL, so each gets a core of its own). Stream 0 is the read ``threads=1``
-                runs; the others follow the same plan from seeds of their own. The first stream to
+                runs; the others run ``stream_plans``' plans from seeds of their own. The first stream to
                 reach ``target_energy`` stops the others, and the read returns its state (without a
                 target: the lowest-energy stream's). A read's time is then wall-clock time on
                 ``threads`` cores, and its ``sweeps`` are those of all its streams together. Which
                 stream finishes first depends on timing: only ``threads=1`` gives the same samples
                 for the same seed. Restarts short enough to run without a thread (small puzzles)
                 always run one stream.
+            stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
+                odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (Luby restarts
+                16 units long on the 8-replica ladder) against the even ones' :func:`restart_plan`,
+                a portfolio of a short-restart and a long-run strategy; ``"same"``: every stream runs
+                :func:`restart_plan`.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -334,6 +320,8 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
+        if stream_plans not in ("mixed", "same"):
+            raise ValueError(f"stream_plans must be 'mixed' or 'same', got {stream_plans!r}")
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
@@ -359,9 +347,13 @@ class BlockShiftSampler(dimod.Sampler):
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
         if schedule == "luby":
             plan = _Restarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
+            if stream_plans == "mixed":
+                stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
         else:
             betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
             plan = [(betas, num_sweeps)]
+        if isinstance(stream_plans, str):  # "same", or "mixed" under a fixed schedule: one plan
+            stream_plans = [plan]
         units = len(group_ptr) - 1
         samples = np.empty((num_reads, n), np.int8)
         sweeps_done = np.zeros(num_reads, np.int64)
@@ -373,7 +365,7 @@ class BlockShiftSampler(dimod.Sampler):
         if paints is not None and line_moves > 0:
             board = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free,
                                        chain_ptr, links[0], links[3])
-        runner = _ReadRunner(model, n, units, params, progress, binary.offset, board, int(threads))
+        runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads))
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
@@ -384,7 +376,7 @@ class BlockShiftSampler(dimod.Sampler):
             if read and start >= runner.deadline:
                 runner.timed_out, drawn = True, read
                 break
-            sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan)
+            sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan, stream_plans)
             if reached >= 0:
                 seconds[read], to_target[read] = time.perf_counter() - start, reached
             if runner.interrupted or runner.timed_out:
@@ -406,313 +398,6 @@ class BlockShiftSampler(dimod.Sampler):
             sampleset.info["sweeps_to_target"] = [int(k) if math.isfinite(k) else math.inf for k in to_target]
             sampleset.info["time_to_target_s"] = seconds.tolist()
         return sampleset
-
-
-def luby(k: int) -> int:
-    """The ``k``-th term (``k >= 1``) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
-
-    Restarting a randomised search after ``luby(k) * unit`` steps is within a
-    logarithmic factor of the best fixed restart length for *any* run-time
-    distribution (Luby, Sinclair & Zuckerman 1993), without knowing it.
-
-    >>> [luby(k) for k in range(1, 16)]
-    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    """
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
-    power = 1
-    while (1 << power) - 1 < k:
-        power += 1
-    if k == (1 << power) - 1:
-        return 1 << (power - 1)
-    return luby(k - (1 << (power - 1)) + 1)
-
-
-def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> list[tuple[np.ndarray, int]]:
-    """The self-tuning schedule of one read: ``(betas, sweeps)`` of each restart, within ``total_sweeps``.
-
-    Restart ``k`` runs ``unit * luby(k)`` sweeps of parallel tempering. Short
-    restarts use the default ladder (4 replicas over ``beta_range``); a restart
-    ``2^j`` times longer than the unit gets ``2 j`` more replicas (at most 12) and
-    a hotter top, ``beta_range[0] / (1 + j / 2)``, so the rare long restarts are
-    the wide ladders hard puzzles need while easy puzzles are solved by the
-    many short ones. Nothing is tuned to a puzzle: the user never picks the
-    replicas or the temperatures.
-
-    >>> [(len(b), s) for b, s in restart_plan(2000, 250, (2.0, 5.0))]
-    [(4, 250), (4, 250), (6, 500), (4, 250), (4, 250), (6, 500)]
-    >>> betas, sweeps = restart_plan(10**4, 250, (2.0, 5.0))[6]  # luby(7) = 4: two doublings
-    >>> len(betas), sweeps, float(betas[0]), float(betas[-1])
-    (8, 1000, 1.0, 5.0)
-    """
-    return list(_Restarts(total_sweeps, unit, beta_range))
-
-
-class _Restarts:
-    """The restarts of :func:`restart_plan`, generated as they are needed (each iteration starts over)."""
-
-    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float]):
-        self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
-
-    def __iter__(self):
-        hot, cold = self.beta_range
-        used, k = 0, 1
-        while used < self.total_sweeps:
-            m = luby(k)
-            j = m.bit_length() - 1
-            sweeps = min(self.unit * m, self.total_sweeps - used)
-            yield np.geomspace(hot / (1 + j / 2), cold, min(4 + 2 * j, 12)), sweeps
-            used += sweeps
-            k += 1
-
-
-class _ReadRunner:
-    """Runs the compiled read in a worker thread, so Ctrl-C and progress reach the main thread at once.
-
-    Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
-    in the calling thread instead: on small puzzles a thread costs more than the read.
-    """
-
-    def __init__(self, model, n, units, params, progress, offset, board=None, threads=1):
-        self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
-        self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
-        self.threads = threads  # restart streams per read
-        self.offset = float(offset)
-        self.best = math.inf  # of the whole call, with the offset
-        self.stop = np.zeros(1, np.int8)
-        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of the call
-        self.interrupted = self.timed_out = False
-        self.deadline = math.inf
-        self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
-        self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
-        self.reported = time.perf_counter()  # when progress was last called
-        self._work = {}
-
-    def _replicas(self, betas) -> int:
-        """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
-        return 1 if self.anneal else len(betas)
-
-    def _buffers(self, replicas, stream=0):
-        key = (stream, replicas)  # each stream its own: streams run at once
-        if key not in self._work and self.board is not None:
-            self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
-        if key not in self._work:
-            n, units = self.n, self.units
-            self._work[key] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),
-                               np.zeros((replicas, units), np.int64), np.zeros(replicas), np.zeros(replicas),
-                               np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
-        return self._work[key]
-
-    def warm_up(self, out, seed, betas, sweeps) -> None:
-        """Compile the kernel, then time sweeps of the first restart's ladder (not the target).
-
-        The timed runs never stop at the target: short reads would time the call, not the
-        sweeps, and every restart would then look too long to run without a thread. They
-        double from :data:`CALIBRATION_SWEEPS` until one takes :data:`CALIBRATION_S`.
-        """
-        replicas = self._replicas(betas)
-        work = self._buffers(replicas)
-        scratch = out.copy()
-        self._kernel(scratch, seed, betas, 0, work)
-        count = min(sweeps, CALIBRATION_SWEEPS)
-        while count > 0:
-            started = time.perf_counter()
-            done, _ = self._kernel(scratch, seed, betas, count, work, target=-math.inf)
-            seconds = time.perf_counter() - started
-            self._learn(seconds, done * replicas)
-            if seconds >= CALIBRATION_S or count >= sweeps:
-                break
-            count = min(2 * count, sweeps)
-
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None):
-        params = self.params if target is None else (*self.params[:-1], target)
-        stop = self.stop if stop is None else stop
-        status = self.status if status is None else status
-        if self.board is None:
-            return _sample_read(out, seed, betas, sweeps, *params, self.model, work, stop, status)
-        arrays, w, constant = self.board
-        return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
-                                 stop, status)
-
-    def read(self, out, seed, plan) -> tuple[int, int]:
-        """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``.
-
-        With ``threads > 1`` and restarts long enough to need a thread, :meth:`_read_streams` runs
-        that many streams of restarts at once.
-        """
-        betas, sweeps = next(iter(plan))
-        if self.threads > 1 and sweeps * self._replicas(betas) * self.seconds_per_replica_sweep >= INLINE_S:
-            return self._read_streams(out, seed, plan)
-        done, best, scratch = 0, math.inf, np.empty_like(out)
-        for (betas, sweeps), restart_seed in zip(plan, _restart_seeds(seed, 0)):
-            ran, reached = self._run(scratch, restart_seed, betas, sweeps)
-            energy = self.status[1]
-            self.best = min(self.best, float(energy) + self.offset)
-            if energy < best or best == math.inf:
-                best = energy
-                out[:] = scratch
-            if reached >= 0:
-                return done + ran, done + reached
-            done += ran
-            now = time.perf_counter()
-            if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
-                self.reported = now  # restarts run without a thread report here
-                self.progress(done, self.best)
-            if not self.interrupted and now >= self.deadline:
-                self.timed_out = True  # restarts shorter than a polling interval are never polled
-            if self.interrupted or self.timed_out:
-                break
-        return done, -1
-
-    def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
-        replicas = self._replicas(betas)
-        work = self._buffers(replicas)
-        self.status[:] = (0.0, math.inf)
-        replica_sweeps = sweeps * replicas
-        if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
-            return self._run_inline(out, seed, betas, sweeps, work, replica_sweeps)
-        box = []
-        finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
-        started = time.perf_counter()
-
-        def target():
-            try:
-                box.append(self._kernel(out, seed, betas, sweeps, work))
-            finally:
-                finished.set()
-
-        threading.Thread(target=target, daemon=True).start()
-        try:
-            while not finished.wait(PROGRESS_INTERVAL_S):
-                if time.perf_counter() >= self.deadline:
-                    self.stop[0] = 1  # the compiled loop checks it every sweep
-                    self.timed_out = True
-                if self.progress is not None:
-                    self.reported = time.perf_counter()
-                    self.progress(int(self.status[0]), min(self.best, float(self.status[1]) + self.offset))
-        except KeyboardInterrupt:
-            self.stop[0] = 1  # the compiled loop checks it every sweep
-            self.interrupted = True
-            while not finished.wait(0.05):  # within a sweep
-                pass
-        if not box:  # the compiled read raised: it said why on stderr
-            raise RuntimeError("the structured annealer's read failed")
-        self._learn(time.perf_counter() - started, box[0][0] * replicas)
-        return box[0]
-
-    def _run_inline(self, out, seed, betas, sweeps, work, replica_sweeps) -> tuple[int, int]:
-        """A restart expected to take under :data:`INLINE_S`: in this thread (Ctrl-C acts once it returns)."""
-        started = time.perf_counter()
-        try:
-            result = self._kernel(out, seed, betas, sweeps, work)
-        except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
-            self.interrupted = True
-            return int(self.status[0]), -1
-        self._learn(time.perf_counter() - started, result[0] * self._replicas(betas))
-        return result
-
-    def _read_streams(self, out, seed, plan) -> tuple[int, int]:
-        """:meth:`read` with ``self.threads`` streams of restarts at once, each in a thread of its own.
-
-        Stream ``i`` follows ``plan`` with the seeds of :func:`_restart_seeds` (stream 0: those of a
-        one-stream read). The first stream to reach the target stops the others (through their
-        ``stop`` flags, checked every sweep); this thread polls for the deadline, progress and
-        Ctrl-C meanwhile. Returns the sweeps of all streams together, and the winning stream's
-        sweeps to the target (or -1); ``out`` gets the winner's state, else the lowest-energy one.
-        """
-        streams = [_Stream(out) for _ in range(self.threads)]
-        lock, all_done, winner = threading.Lock(), threading.Event(), []
-
-        def run_stream(i):
-            stream = streams[i]
-            try:
-                for (betas, sweeps), restart_seed in zip(plan, _restart_seeds(seed, i)):
-                    if stream.stop[0]:
-                        break
-                    work = self._buffers(self._replicas(betas), i)
-                    stream.status[:] = (0.0, math.inf)
-                    started = time.perf_counter()
-                    ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status)
-                    self._learn(time.perf_counter() - started, ran * self._replicas(betas))
-                    if stream.status[1] < stream.best:
-                        stream.best = float(stream.status[1])
-                        stream.out[:] = stream.scratch
-                    if reached >= 0:
-                        with lock:
-                            if not winner:
-                                winner.append((i, stream.done + reached))
-                                for other in streams:
-                                    other.stop[0] = 1
-                    stream.done += ran
-                    if reached >= 0:
-                        break
-            finally:
-                with lock:
-                    stream.finished = True
-                    if all(s.finished for s in streams):
-                        all_done.set()
-
-        for i in range(self.threads):
-            threading.Thread(target=run_stream, args=(i,), daemon=True).start()
-
-        def stop_all():
-            for stream in streams:
-                stream.stop[0] = 1
-
-        try:
-            while not all_done.wait(PROGRESS_INTERVAL_S):
-                if time.perf_counter() >= self.deadline:
-                    stop_all()
-                    self.timed_out = True
-                if self.progress is not None:
-                    self.reported = time.perf_counter()
-                    best = min(min(s.best, float(s.status[1])) for s in streams)
-                    self.progress(sum(s.done + int(s.status[0]) for s in streams), min(self.best, best + self.offset))
-        except KeyboardInterrupt:
-            stop_all()
-            self.interrupted = True
-            while not all_done.wait(0.05):  # within a sweep
-                pass
-        done = sum(s.done for s in streams)
-        if winner:
-            index, reached = winner[0]
-        else:
-            index, reached = min(range(len(streams)), key=lambda i: streams[i].best), -1
-        if streams[index].best == math.inf:  # no stream finished a restart: the compiled reads raised
-            raise RuntimeError("the structured annealer's read failed")
-        out[:] = streams[index].out
-        self.best = min(self.best, streams[index].best + self.offset)
-        return done, reached
-
-    def _learn(self, seconds, replica_sweeps) -> None:
-        """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost
-        (and a thread's start) in, so the least is the closest."""
-        if replica_sweeps > 0 and seconds > 0:
-            self.seconds_per_replica_sweep = min(self.seconds_per_replica_sweep, seconds / replica_sweeps)
-
-
-class _Stream:
-    """One stream of restarts of a read with threads: its stop flag, status, buffers and best state."""
-
-    def __init__(self, out):
-        self.stop = np.zeros(1, np.int8)
-        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of that restart
-        self.scratch, self.out = np.empty_like(out), np.empty_like(out)
-        self.best = math.inf  # without the offset
-        self.done = 0  # sweeps of finished restarts
-        self.finished = False
-
-
-def _restart_seeds(seed, stream):
-    """The seeds of a read's restarts in stream ``stream``: stream 0 starts with ``seed`` itself."""
-    if stream == 0:
-        yield int(seed)
-        rng = np.random.SeedSequence(int(seed))
-    else:
-        rng = np.random.SeedSequence([int(seed), int(stream)])
-    while True:
-        yield int(rng.spawn(1)[0].generate_state(1)[0] >> 1)
 
 
 def _units(lines, index, n):
