@@ -50,6 +50,9 @@ BENCH        := $(BIN)/qpicross bench --force --workers 2
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-6
 # `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
 TOURNAMENT_RANGE ?= 1-1000
+# where bench-tournament writes: the README reads results/bench_tournament.json (TOURNAMENT_RANGE=1-100) and
+# results/bench_tournament_long.json (the full range, kept even when stopped early with Ctrl-C)
+TOURNAMENT_JSON  ?= results/bench_tournament.json
 
 # Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
 # any other status (2 bad input, 130 interrupted) stops make.
@@ -101,7 +104,7 @@ bench-hybrid: $(VENV)/.installed
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
-	    --workers 1 --reads 5 --time-budget 60 --json results/bench_tournament.json || test $$? -eq 1
+	    --workers 1 --reads 5 --time-budget 60 --json $(TOURNAMENT_JSON) || test $$? -eq 1
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed

@@ -227,3 +227,23 @@ def test_run_bench_job_seeds_suit_every_sampler(letter_a):
 
     results = run_bench([letter_a], [SolverConfig(num_sweeps=50)], num_reads=10, seed=0)
     assert results[0].error == "" and results[0].seed < 2**31
+
+
+def test_a_read_cut_short_by_ctrl_c_stops_the_bench_instead_of_becoming_a_result():
+    """Samplers that catch Ctrl-C return what they have; the bench must not record that as a measurement."""
+    import dimod
+
+    class StoppedByCtrlC(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+
+        def sample(self, bqm, num_reads=1):
+            ss = dimod.SampleSet.from_samples_bqm([{v: 0 for v in bqm.variables}], bqm)
+            ss.info["interrupted"] = True
+            return ss
+
+    puzzle = Puzzle([[1]], [[1]])
+    with pytest.raises(KeyboardInterrupt):
+        bench_puzzle(puzzle, SolverConfig(sampler=StoppedByCtrlC(), num_reads=1))
+    with pytest.raises(KeyboardInterrupt):
+        run_bench([puzzle, puzzle], [SolverConfig(sampler=StoppedByCtrlC(), num_reads=1)], check_sizes=False)

@@ -252,12 +252,19 @@ def bench_puzzle(
         time_budget: Override ``config.time_budget``.
         seed: Override ``config.seed``.
         source: Where the puzzle came from (file), for the tables.
+
+    Raises:
+        KeyboardInterrupt: When Ctrl-C stopped the sampler inside a read (samplers that stop their
+            read return what they have): a measurement cut short is not a result.
     """
     changes = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget, "seed": seed}.items()
                if v is not None}
     config = config.replace(**changes)
     _warm_up(config)
-    return result_from_run(run(puzzle, config), source)
+    result = run(puzzle, config)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return result_from_run(result, source)
 
 
 _WARM: set[str] = set()

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "ratio_line",
+           "ratio_line", "widest_per_file",
            "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -341,6 +341,28 @@ def _optional_rows(name: str) -> list[dict]:
     return load_rows([path]) if path.is_file() else []
 
 
+def widest_per_file(*runs: Sequence[dict]) -> list[dict]:
+    """For each puzzle file (``taai2011.txt``, ...), the rows of whichever run measured most of its puzzles.
+
+    A long run stopped before its end and a complete shorter one: each file's targets are judged on
+    the larger sample.
+
+    >>> short = [{"source": "q/a.txt#1-2", "puzzle": p} for p in "xy"] + [{"source": "q/b.txt#1-2", "puzzle": "z"}]
+    >>> long = [{"source": "q/a.txt#1-9", "puzzle": p} for p in "xyw"]
+    >>> [(collection(r), r["puzzle"]) for r in widest_per_file(short, long)]
+    [('a.txt#1-9', 'x'), ('a.txt#1-9', 'y'), ('a.txt#1-9', 'w'), ('b.txt#1-2', 'z')]
+    """
+    def file_of(row):
+        return collection(row).split("#")[0]
+
+    files = list(dict.fromkeys(file_of(r) for run in runs for r in run))
+    out = []
+    for name in files:
+        best = max(runs, key=lambda run: sum(file_of(r) == name for r in run))
+        out.extend(r for r in best if file_of(r) == name)
+    return out
+
+
 def _collections_summary(rows: Sequence[dict]) -> str:
     table = summary_table(rows, by=by_collection)
     return table + "\n\nOver all of them: " + distribution_line(rows) + "."
@@ -363,7 +385,10 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
-    "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, _optional_rows("bench_tournament.json"),
+    "tournament-long": (_results("bench_tournament_long.json"), _collections_summary),
+    "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
+                                                                          _optional_rows("bench_tournament.json"),
+                                                                          _optional_rows("bench_tournament_long.json")),
                                                                       _optional_rows("bench_hard.json"),
                                                                       _optional_rows("bench_hybrid.json"),
                                                                       _optional_rows("ablation_shift.json")
