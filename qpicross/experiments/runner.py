@@ -31,6 +31,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from qpicross.samplers._reads import default_threads
+
 __all__ = ["run_tasks", "default_workers"]
 
 _SHARED: Any = None
@@ -41,11 +43,9 @@ def _example_square(shared: int, task: int) -> int:
 
 
 def default_workers() -> int:
-    """Worker processes used when none is asked for: every CPU this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+    """Worker processes used when none is asked for: every CPU this process may run on
+    (:func:`~qpicross.samplers._reads.default_threads`)."""
+    return default_threads()
 
 
 #: prctl option: the signal a process gets when its parent exits (Linux).

@@ -272,19 +272,7 @@ class ReadRunner:
                 finished.set()
 
         threading.Thread(target=target, daemon=True).start()
-        try:
-            while not finished.wait(PROGRESS_INTERVAL_S):
-                if time.perf_counter() >= self.deadline:
-                    self.stop[0] = 1  # the compiled loop checks it every sweep
-                    self.timed_out = True
-                if self.progress is not None:
-                    self.reported = time.perf_counter()
-                    self.progress(int(self.status[0]), min(self.best, float(self.status[1]) + self.offset))
-        except KeyboardInterrupt:
-            self.stop[0] = 1  # the compiled loop checks it every sweep
-            self.interrupted = True
-            while not finished.wait(0.05):  # within a sweep
-                pass
+        self._wait(finished, [self.stop], lambda: (int(self.status[0]), float(self.status[1])))
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
         self._learn(time.perf_counter() - started, box[0][0] * replicas)
@@ -311,6 +299,7 @@ class ReadRunner:
         sweeps to the target (or -1); ``out`` gets the winner's state, else the lowest-energy one.
         """
         streams = [_Stream(out) for _ in range(self.threads)]
+        stops = [stream.stop for stream in streams]
         lock, all_done, winner = threading.Lock(), threading.Event(), []
 
         def run_stream(i):
@@ -332,8 +321,8 @@ class ReadRunner:
                         with lock:
                             if not winner:
                                 winner.append((i, stream.done + reached))
-                                for other in streams:
-                                    other.stop[0] = 1
+                                for stop in stops:
+                                    stop[0] = 1
                     stream.done += ran
                     if reached >= 0:
                         break
@@ -345,25 +334,8 @@ class ReadRunner:
 
         for i in range(self.threads):
             threading.Thread(target=run_stream, args=(i,), daemon=True).start()
-
-        def stop_all():
-            for stream in streams:
-                stream.stop[0] = 1
-
-        try:
-            while not all_done.wait(PROGRESS_INTERVAL_S):
-                if time.perf_counter() >= self.deadline:
-                    stop_all()
-                    self.timed_out = True
-                if self.progress is not None:
-                    self.reported = time.perf_counter()
-                    best = min(min(s.best, float(s.status[1])) for s in streams)
-                    self.progress(sum(s.done + int(s.status[0]) for s in streams), min(self.best, best + self.offset))
-        except KeyboardInterrupt:
-            stop_all()
-            self.interrupted = True
-            while not all_done.wait(0.05):  # within a sweep
-                pass
+        self._wait(all_done, stops, lambda: (sum(s.done + int(s.status[0]) for s in streams),
+                                             min(min(s.best, float(s.status[1])) for s in streams)))
         done = sum(s.done for s in streams)
         if winner:
             index, reached = winner[0]
@@ -374,6 +346,28 @@ class ReadRunner:
         out[:] = streams[index].out
         self.best = min(self.best, streams[index].best + self.offset)
         return done, reached
+
+    def _wait(self, finished, stops, report) -> None:
+        """Wait for ``finished`` while compiled reads run in other threads, polling every
+        :data:`PROGRESS_INTERVAL_S`: past the deadline, or on Ctrl-C, set every flag of ``stops``
+        (the compiled loops check them every sweep); call ``progress`` with ``report()``, which gives
+        the sweeps so far and the best energy so far without the offset."""
+        try:
+            while not finished.wait(PROGRESS_INTERVAL_S):
+                if time.perf_counter() >= self.deadline:
+                    for stop in stops:
+                        stop[0] = 1
+                    self.timed_out = True
+                if self.progress is not None:
+                    self.reported = time.perf_counter()
+                    sweeps, best = report()
+                    self.progress(sweeps, min(self.best, best + self.offset))
+        except KeyboardInterrupt:
+            for stop in stops:
+                stop[0] = 1
+            self.interrupted = True
+            while not finished.wait(0.05):  # within a sweep
+                pass
 
     def _learn(self, seconds, replica_sweeps) -> None:
         """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost
