@@ -153,6 +153,18 @@ def test_cli_bench_json_to_stdout(capsys):
     assert data["summary"]["mine"]["puzzles"] == 1
 
 
+def test_threaded_samplers_get_the_cores_shared_by_the_workers_by_name_or_instance():
+    from qpicross.samplers.structured import BlockShiftSampler
+
+    share = max(1, default_threads() // 2)
+    by_name, instance, other = run_bench(
+        [LETTER_A], [SolverConfig(sampler="shift", num_sweeps=50, name="name"),
+                     SolverConfig(sampler=BlockShiftSampler(), num_sweeps=50, name="instance"),
+                     SolverConfig(sampler="sa", num_sweeps=50, name="sa")], num_reads=2, seed=1, workers=2)
+    assert by_name.options == instance.options == f"threads={share}"
+    assert "threads" not in other.options
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["--reads", "0"], "--reads"), (["--sampler", "nope"], "unknown sampler"), (["--sweeps", "a"], "--sweeps"),
     (["--option", "x"], "--option"),

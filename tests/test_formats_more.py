@@ -131,6 +131,19 @@ def test_tournament_spec_picks_one_puzzle_and_ranges(shared_instances):
         load_puzzle(question)
 
 
+def test_a_stepped_range_picks_every_step_th_puzzle_and_bad_steps_are_one_line_errors(tmp_path):
+    question = tmp_path / "set.txt"
+    question.write_text(TOURNAMENT + TOURNAMENT.replace("$1", "$3").replace("$2", "$4"))
+    assert [p.name for p in load_puzzles(f"{question}#1-4/2")] == ["set#1", "set#3"]
+    assert [p.name for p in load_puzzles(f"{question}#2-4/2")] == ["set#2", "set#4"]
+    assert [p.name for p in load_puzzles(f"{question}#1-4/9")] == ["set#1"]
+    with pytest.raises(PuzzleFormatError, match=r"empty range #1-4/0") as info:
+        load_puzzles(f"{question}#1-4/0")
+    assert "\n" not in str(info.value)
+    with pytest.raises(PuzzleFormatError, match=r"#1-9/4 \(3 puzzles\) asked for, but the file holds 1 of them"):
+        load_puzzles(f"{question}#1-9/4")
+
+
 def test_directory_spec_skips_non_puzzle_files(shared_instances):
     puzzles = expand_puzzle_specs([shared_instances / "external" / "number-loom" / "examples" / "wolter"])
     assert [p.name for p in puzzles] == ["webpbn-00803", "webpbn-01611"]
@@ -217,7 +230,7 @@ def test_split_spec_prefers_an_existing_path(tmp_path):
     odd = tmp_path / "odd#2"
     odd.write_text("1,1\n1\n1\n")
     assert split_spec(str(odd)) == (odd, None)
-    assert split_spec(f"{tmp_path}/x.txt#3-5") == (tmp_path / "x.txt", (3, 5))
+    assert split_spec(f"{tmp_path}/x.txt#3-5") == (tmp_path / "x.txt", range(3, 6))
 
 
 # -- XML ----------------------------------------------------------------------------------------------

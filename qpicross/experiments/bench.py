@@ -64,7 +64,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult, run
 from qpicross.puzzle import Puzzle
 from qpicross.puzzle.formats import expand_puzzle_specs
-from qpicross.samplers import get_sampler
+from qpicross.samplers import get_sampler, takes_threads
 
 __all__ = [
     "BenchResult",
@@ -403,14 +403,15 @@ def run_bench(
 
 
 def _share_cores(config: SolverConfig, workers: int) -> SolverConfig:
-    """The structured annealer's ``threads``, unless the configuration names it: the CPUs shared by the workers.
+    """A threaded sampler's ``threads`` (:func:`~qpicross.samplers.registry.takes_threads`), unless the
+    configuration names it: the CPUs shared by the workers.
 
     >>> _share_cores(SolverConfig(options={"threads": 3}), 2).sampler_options["threads"]
     3
     >>> _share_cores(SolverConfig(sampler="sa"), 2).sampler_options
     {}
     """
-    if config.sampler != "shift" or "threads" in config.sampler_options:
+    if "threads" in config.sampler_options or not takes_threads(config.sampler):
         return config
     from qpicross.samplers.structured import default_threads
 

@@ -172,8 +172,14 @@ def collection(row: dict) -> str:
 
     >>> collection({"source": "../shared/instances/bompol"}), collection({"source": "x/taai2011.txt#1-20"})
     ('bompol', 'taai2011.txt#1-20')
+    >>> collection({"source": "x/taai2011.txt#1-1000/10"})
+    'taai2011.txt#1-1000/10'
     """
-    return Path(str(row.get("source") or "")).name or "-"
+    source = str(row.get("source") or "")
+    file, sep, numbers = source.rpartition("#")
+    if sep and re.fullmatch(r"[0-9]+(-[0-9]+(/[0-9]+)?)?", numbers):
+        return f"{Path(file).name}#{numbers}"
+    return Path(source).name or "-"
 
 
 def by_collection(row: dict) -> str:
@@ -311,7 +317,7 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
         every = all(int(r["num_solved"]) > 0 for r in mine)
         verdict = _verdict(every and _median(tts) <= 0.5 and max(tts) <= 30)
         if len(mine) < 1000:  # a subset says nothing certain about the whole file
-            verdict = f"not measured on all 1 000 (on these {len(mine)}: {verdict.strip('*')})"
+            verdict = f"not measured on all 1 000 (on these {len(mine)}, {collection(mine[0])}: {verdict.strip('*')})"
         lines.append(f"| all 1 000 {name} puzzles solved, median TTS99 ≤ 0.5 s, worst ≤ 30 s | "
                      f"{distribution_line(mine)} | {verdict} |")
     return "\n".join(lines)
@@ -342,15 +348,19 @@ def _optional_rows(name: str) -> list[dict]:
 
 
 def widest_per_file(*runs: Sequence[dict]) -> list[dict]:
-    """For each puzzle file (``taai2011.txt``, ...), the rows of whichever run measured most of its puzzles.
+    """For each puzzle file (``taai2011.txt``, ...), the rows of whichever run measured most of its puzzles
+    (on a tie, the run given first).
 
-    A long run stopped before its end and a complete shorter one: each file's targets are judged on
-    the larger sample.
+    A long run stopped before its end, a sample spread over the file and a complete shorter one: each
+    file's targets are judged on the larger sample, and between samples of one size on the one listed first.
 
-    >>> short = [{"source": "q/a.txt#1-2", "puzzle": p} for p in "xy"] + [{"source": "q/b.txt#1-2", "puzzle": "z"}]
     >>> long = [{"source": "q/a.txt#1-9", "puzzle": p} for p in "xyw"]
-    >>> [(collection(r), r["puzzle"]) for r in widest_per_file(short, long)]
+    >>> short = [{"source": "q/a.txt#1-2", "puzzle": p} for p in "xy"] + [{"source": "q/b.txt#1-2", "puzzle": "z"}]
+    >>> [(collection(r), r["puzzle"]) for r in widest_per_file(long, short)]
     [('a.txt#1-9', 'x'), ('a.txt#1-9', 'y'), ('a.txt#1-9', 'w'), ('b.txt#1-2', 'z')]
+    >>> sample = [{"source": "q/b.txt#1-9/8", "puzzle": p} for p in "zv"]
+    >>> [collection(r) for r in widest_per_file(sample, [{"source": "q/b.txt#1-2", "puzzle": p} for p in "zy"])]
+    ['b.txt#1-9/8', 'b.txt#1-9/8']
     """
     def file_of(row):
         return collection(row).split("#")[0]
@@ -386,9 +396,11 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "tournament-long": (_results("bench_tournament_long.json"), _collections_summary),
+    "tournament-sample": (_results("bench_tournament_sample.json"), _collections_summary),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
-                                                                          _optional_rows("bench_tournament.json"),
-                                                                          _optional_rows("bench_tournament_long.json")),
+                                                                          _optional_rows("bench_tournament_long.json"),
+                                                                          _optional_rows("bench_tournament_sample.json"),
+                                                                          _optional_rows("bench_tournament.json")),
                                                                       _optional_rows("bench_hard.json"),
                                                                       _optional_rows("bench_hybrid.json"),
                                                                       _optional_rows("ablation_shift.json")

@@ -42,7 +42,7 @@ from qpicross.model.size import (
 )
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
-from qpicross.samplers import get_sampler, sample
+from qpicross.samplers import get_sampler, sample, takes_threads
 
 __all__ = ["AnnealResult", "anneal", "run", "check_run_size"]
 
@@ -261,7 +261,7 @@ def run(
     options = config.sampler_options
     if config.encoding == "one_hot" and "target_energy" in sampler.parameters:
         options.setdefault("target_energy", 0.0)  # the ground-state energy: a read that found it stops there
-    if "threads" in sampler.parameters:  # the structured annealer: a read's restart streams on every core
+    if takes_threads(sampler):  # the structured annealer: a read's restart streams on every core
         from qpicross.samplers.structured import default_threads
 
         options.setdefault("threads", default_threads())

@@ -24,12 +24,14 @@ from qpicross.samplers.registry import (
     get_sampler,
     register_sampler,
     sample,
+    takes_threads,
 )
 from qpicross.samplers.structured import BlockShiftSampler
 
 __all__ = [
     "SAMPLERS",
     "SamplerEntry",
+    "takes_threads",
     "SamplerUnavailableError",
     "get_sampler",
     "register_sampler",

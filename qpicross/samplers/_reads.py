@@ -51,7 +51,7 @@ CALIBRATION_S = 0.002
 #: The second stream's plan (:func:`long_restarts`): restarts this many Luby units long, on the ladder
 #: of this level (8 replicas, the hot end halved): long runs of a wide ladder, which a read of
 #: short restarts reaches rarely, raced against it.
-LONG_UNITS = 16
+LONG_UNITS = 32
 LONG_LEVEL = 2
 
 
@@ -125,8 +125,8 @@ def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float])
     """The plan of the second stream of a read with threads: Luby restarts :data:`LONG_UNITS` times
     longer than ``unit``, all on the ladder :func:`restart_plan` gives restarts 4 units long.
 
-    >>> [(len(b), s) for b, s in long_restarts(100_000, 1000, (2.0, 5.0))]
-    [(8, 16000), (8, 16000), (8, 32000), (8, 16000), (8, 16000), (8, 4000)]
+    >>> [(len(b), s) for b, s in long_restarts(200_000, 1000, (2.0, 5.0))]
+    [(8, 32000), (8, 32000), (8, 64000), (8, 32000), (8, 32000), (8, 8000)]
     """
     return _Restarts(total_sweeps, LONG_UNITS * unit, beta_range, fixed_level=LONG_LEVEL)
 

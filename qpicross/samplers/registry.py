@@ -47,6 +47,7 @@ __all__ = [
     "get_sampler",
     "sample",
     "SamplerUnavailableError",
+    "takes_threads",
 ]
 
 class SamplerUnavailableError(RuntimeError):
@@ -60,12 +61,15 @@ class SamplerEntry:
     ``chunkable`` samplers draw independent reads, so a run can be split into
     chunks to show progress. ``batched`` samplers sample many models in one
     call (``sample_many``), which benchmarks use to give them all their puzzles at once.
+    ``threaded`` samplers take a ``threads`` parameter (the CPUs one call may use),
+    which benchmarks share among their workers.
     """
 
     factory: Callable[..., dimod.Sampler]
     description: str
     chunkable: bool = False
     batched: bool = False
+    threaded: bool = False
 
 
 def _sa():
@@ -97,7 +101,7 @@ SAMPLERS: dict[str, SamplerEntry] = {
     "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)", chunkable=True),
     "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
     "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.structured)",
-                          chunkable=True),
+                          chunkable=True, threaded=True),
     "gpu-shift": SamplerEntry(_gpu_shift, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
                               "(qpicross.samplers.gpu; the 'gpu' extra)", batched=True),
     "gpu-shift-cpu": SamplerEntry(functools.partial(_gpu_shift, "cpu"), "the gpu-shift kernels on the CPU (numba prange)",
@@ -107,9 +111,23 @@ SAMPLERS: dict[str, SamplerEntry] = {
 
 
 def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str, *, chunkable: bool = False,
-                     batched: bool = False) -> None:
+                     batched: bool = False, threaded: bool = False) -> None:
     """Make a sampler available by name (to :func:`sample` and the command line)."""
-    SAMPLERS[name] = SamplerEntry(factory, description, chunkable, batched)
+    SAMPLERS[name] = SamplerEntry(factory, description, chunkable, batched, threaded)
+
+
+def takes_threads(sampler: str | dimod.Sampler) -> bool:
+    """Whether a sampler (a registry name or an instance) takes ``threads``, the CPUs one call may use.
+
+    >>> takes_threads("shift"), takes_threads("sa")
+    (True, False)
+    >>> from qpicross.samplers.structured import BlockShiftSampler
+    >>> takes_threads(BlockShiftSampler())
+    True
+    """
+    if isinstance(sampler, str):
+        return sampler in SAMPLERS and SAMPLERS[sampler].threaded
+    return "threads" in sampler.parameters
 
 
 def get_sampler(name: str, **options) -> dimod.Sampler:

@@ -121,20 +121,23 @@ def _count_json_puzzles(path: Path) -> int | None:
     return len(data) if isinstance(data, list) else 1
 
 
-# -- specs: FILE, FILE#N, FILE#a-b, directories ------------------------------------------------------
+# -- specs: FILE, FILE#N, FILE#a-b, FILE#a-b/s, directories --------------------------------------------
 
-_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>[0-9]+)(?:-(?P<last>[0-9]+))?$")  # ASCII digits only
+_SPEC = re.compile(r"^(?P<path>.+)#(?P<first>[0-9]+)(?:-(?P<last>[0-9]+)(?:/(?P<step>[0-9]+))?)?$")  # ASCII digits only
 
 
-def split_spec(spec: str | os.PathLike) -> tuple[Path, tuple[int, int] | None]:
-    """Split ``FILE#N`` / ``FILE#a-b`` into the path and an inclusive number range.
+def split_spec(spec: str | os.PathLike) -> tuple[Path, range | None]:
+    """Split ``FILE#N`` / ``FILE#a-b`` / ``FILE#a-b/s`` into the path and the puzzle numbers (a range).
 
-    A path that exists as written wins (a file may have ``#`` in its name).
+    ``FILE#a-b/s`` is every ``s``-th puzzle from ``a`` to ``b`` (``a``, ``a + s``, ...): a sample
+    spread over a whole collection. A path that exists as written wins (a file may have ``#`` in its name).
 
     >>> split_spec("set.txt#17")
-    (PosixPath('set.txt'), (17, 17))
+    (PosixPath('set.txt'), range(17, 18))
     >>> split_spec("set.txt#1-100")
-    (PosixPath('set.txt'), (1, 100))
+    (PosixPath('set.txt'), range(1, 101))
+    >>> list(split_spec("set.txt#1-50/10")[1])
+    [1, 11, 21, 31, 41]
     >>> split_spec("puzzle.px")
     (PosixPath('puzzle.px'), None)
     """
@@ -144,33 +147,35 @@ def split_spec(spec: str | os.PathLike) -> tuple[Path, tuple[int, int] | None]:
         return Path(text), None
     first = int(match["first"])
     last = int(match["last"]) if match["last"] is not None else first
-    return Path(match["path"]), (first, last)
+    step = int(match["step"]) if match["step"] is not None else 1
+    return Path(match["path"]), range(first, last + 1, step) if step else range(0)
 
 
 def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puzzle]:
-    """Every puzzle a spec names: ``FILE`` (all its puzzles), ``FILE#N`` or ``FILE#a-b``.
+    """Every puzzle a spec names: ``FILE`` (all its puzzles), ``FILE#N``, ``FILE#a-b`` or ``FILE#a-b/s``.
 
     Raises:
         PuzzleFormatError: For a bad file, or a number the file does not hold.
     """
     path, selection = split_spec(spec)
-    wanted = None if selection is None else (lambda n: selection[0] <= n <= selection[1])
-    if selection is not None and selection[0] > selection[1]:
-        raise PuzzleFormatError(f"empty range #{selection[0]}-{selection[1]}; write #FIRST-LAST with "
-                                "FIRST <= LAST", str(path))
-    numbered = _read_numbered(path, format, wanted, None if selection is None else selection[1])
+    asked = "#" + os.fspath(spec).rsplit("#", 1)[-1]
+    if selection is not None and not selection:
+        raise PuzzleFormatError(f"empty range {asked}; write #FIRST-LAST with FIRST <= LAST "
+                                "(and #FIRST-LAST/STEP with STEP >= 1)", str(path))
+    wanted = None if selection is None else selection.__contains__
+    numbered = _read_numbered(path, format, wanted, None if selection is None else selection[-1])
     if selection is None:
         return [p for _, p in numbered]
-    first, last = selection
-    chosen = [p for n, p in numbered if first <= n <= last]
-    if len(chosen) != last - first + 1:
+    chosen = [p for n, p in numbered if n in selection]
+    if len(chosen) != len(selection):
         count = _count_json_puzzles(path) if _format_for(path, format, MULTI_READERS) == "json" else None
         if count is not None:  # JSON puzzles are numbered 1..count
             low, high = 1, count
         else:  # error path only: read it all
             numbers = [n for n, _ in _read_numbered(path, format)]
             count, low, high = len(numbers), min(numbers), max(numbers)
-        asked = f"#{first}" if first == last else f"#{first}-{last} ({last - first + 1} puzzles)"
+        if len(selection) > 1:
+            asked += f" ({len(selection)} puzzles)"
         raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
                                 f"({count} puzzles numbered {low}..{high})", str(path))
     return chosen
