@@ -71,9 +71,9 @@ bench-pure: $(VENV)/.installed
 # the default (two restart streams per read, one of them long runs of a wide ladder), both streams on the
 # Luby plan (stream_plans=same), one stream (threads=1: the ratio), and the hand-picked ladder that solved
 # them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps), with and without block
-# moves (~20 min). Every line draws the same seeds.
+# moves (~30 min). Every line draws the same seeds.
 HARD      := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
-HARD_RUN  := $(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 300
+HARD_RUN  := $(BENCH) $(HARD) --workers 1 --reads 8 --time-budget 400
 bench-hard: $(VENV)/.installed
 	mkdir -p results
 	$(HARD_RUN) --json results/bench_hard.json || test $$? -eq 1
