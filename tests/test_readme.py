@@ -52,3 +52,18 @@ def test_targets_table_computes_its_verdicts():
     assert lines[2].endswith("**missed** |")  # not all 17
     assert next(line for line in lines if "phantom" in line).endswith("**met** |")
     assert next(line for line in lines if "kabuki" in line).endswith("**missed** |")
+
+
+def test_a_tournament_sample_can_miss_a_target_but_not_meet_it():
+    def row(puzzle, solved, tts, source):
+        return {"puzzle": puzzle, "source": source, "config": "shift", "num_solved": solved, "tts99_s": tts,
+                "rows": 25, "cols": 25}
+
+    sample = [row(f"taai2011#{n}", 5, 0.1, "q/taai2011.txt#1-1000/10") for n in range(1, 1000, 10)]
+    unsolved = sample[:-1] + [row("taai2011#991", 0, "inf", "q/taai2011.txt#1-1000/10")]
+    verdict = next(line for line in report.targets_table([], sample).splitlines() if "taai2011" in line)
+    assert "not measured on all 1 000 (on these 100, taai2011.txt#1-1000/10: met)" in verdict
+    verdict = next(line for line in report.targets_table([], unsolved).splitlines() if "taai2011" in line)
+    assert "**missed** (measured on 100, taai2011.txt#1-1000/10" in verdict and "not measured" not in verdict
+    full = [row(f"taai2011#{n}", 5, 0.1, "q/taai2011.txt#1-1000") for n in range(1, 1001)]
+    assert next(line for line in report.targets_table([], full).splitlines() if "taai2011" in line).endswith("**met** |")

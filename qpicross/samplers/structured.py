@@ -272,7 +272,7 @@ class BlockShiftSampler(dimod.Sampler):
                 always run one stream.
             stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
                 odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (Luby restarts
-                16 units long on the 8-replica ladder) against the even ones' :func:`restart_plan`,
+                32 units long on the 8-replica ladder) against the even ones' :func:`restart_plan`,
                 a portfolio of a short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`.
 
