@@ -33,8 +33,8 @@ import numpy as np
 
 from qpicross.samplers import _board
 
-__all__ = ["ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan", "RESTART_SWEEPS",
-           "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL"]
+__all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
+           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts).
 RESTART_SWEEPS = 1000
@@ -107,7 +107,7 @@ def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) 
     >>> len(betas), sweeps, float(betas[0]), float(betas[-1])
     (8, 1000, 1.0, 5.0)
     """
-    return list(_Restarts(total_sweeps, unit, beta_range))
+    return list(LubyRestarts(total_sweeps, unit, beta_range))
 
 
 def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
@@ -121,20 +121,26 @@ def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
     return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, 12))
 
 
-def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> _Restarts:
+def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> LubyRestarts:
     """The plan of the second stream of a read with threads: Luby restarts :data:`LONG_UNITS` times
     longer than ``unit``, all on the ladder :func:`restart_plan` gives restarts 4 units long.
 
     >>> [(len(b), s) for b, s in long_restarts(200_000, 1000, (2.0, 5.0))]
     [(8, 32000), (8, 32000), (8, 64000), (8, 32000), (8, 32000), (8, 8000)]
     """
-    return _Restarts(total_sweeps, LONG_UNITS * unit, beta_range, fixed_level=LONG_LEVEL)
+    return LubyRestarts(total_sweeps, LONG_UNITS * unit, beta_range, fixed_level=LONG_LEVEL)
 
 
-class _Restarts:
-    """The restarts of :func:`restart_plan`, generated as they are needed (each iteration starts over).
+class LubyRestarts:
+    """The restarts of :func:`restart_plan`, ``(betas, sweeps)`` each, generated as they are needed
+    (a read's budget may be huge; each iteration starts over).
 
     With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length.
+
+    >>> import itertools
+    >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
+    >>> [(len(b), s) for b, s in itertools.islice(plan, 7)]
+    [(4, 1000), (4, 1000), (6, 2000), (4, 1000), (4, 1000), (6, 2000), (8, 4000)]
     """
 
     def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None):

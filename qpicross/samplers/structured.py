@@ -90,8 +90,8 @@ from qpicross.samplers._board import draw_placement as _draw_placement
 from qpicross.samplers._reads import (
     MAX_RESTART_SWEEPS,
     RESTART_SWEEPS,
+    LubyRestarts,
     ReadRunner,
-    _Restarts,
     default_threads,
     long_restarts,
     luby,
@@ -346,7 +346,7 @@ class BlockShiftSampler(dimod.Sampler):
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
         if schedule == "luby":
-            plan = _Restarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
+            plan = LubyRestarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
             if stream_plans == "mixed":
                 stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
         else:
