@@ -133,7 +133,8 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
     mixed = _ladders_run(monkeypatch, bqm, structure, threads=2)
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
     long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0))]
-    assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300 and long[0][1] == min(_reads.LONG_UNITS * 10, 300)
+    assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300
+    assert long[0][1] == min(_reads.LONG_UNITS * 10, 300)
     assert sorted(mixed) == sorted(plan + long)  # stream 0, stream 1
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)

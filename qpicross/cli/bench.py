@@ -34,7 +34,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "residual energies.",
     )
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
-                   help="puzzle files, directories, or multi-puzzle files with a range: FILE#1-100")
+                   help="puzzle files, directories, or multi-puzzle files with a range: FILE#1-100, or a "
+                        "stepped one: FILE#1-1000/10 (every 10th)")
     p.add_argument("--format", default=None, help="file format, overriding the extension")
     add_solver_arguments(p, several=True, seed_default=0)
     p.add_argument("--baseline", action="store_true",

@@ -34,8 +34,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "and report success probability (Wilson 95 % interval) and TTS99 per point.",
     )
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
-                   help="puzzle file, FILE#N or FILE#a-b, or a directory; with several puzzles every point "
-                        "is also summarised over all of them")
+                   help="puzzle file, FILE#N, FILE#a-b or FILE#a-b/STEP, or a directory; with several "
+                        "puzzles every point is also summarised over all of them")
     p.add_argument("--format", default=None, help="file format, overriding the extension")
     p.add_argument("--grid", required=True, metavar="NAME=LOW:HIGH:N,...",
                    help="weights to sweep, e.g. one_hot=0.5:4:8,match=0.5:4:8 (NAME=VALUE fixes one; "

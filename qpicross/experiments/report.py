@@ -262,9 +262,9 @@ def trend_line(rows: Sequence[dict], size: int = 250) -> str:
         for start in range(0, number(mine[-1]), size):
             block = [r for r in mine if start < number(r) <= start + size]
             if block:
+                median = fmt_time(_median([_number(r["tts99_s"]) for r in block]))
                 solved = sum(int(r["num_solved"]) > 0 for r in block)
-                ranges.append(f"#{start + 1}-{start + size} median {fmt_time(_median([_number(r['tts99_s']) for r in block]))}"
-                              f" ({solved} of {len(block)} solved)")
+                ranges.append(f"#{start + 1}-{start + size} median {median} ({solved} of {len(block)} solved)")
         parts.append(f"{name}: " + ", ".join(ranges))
     never = [r["puzzle"] for r in rows if int(r["num_solved"]) == 0]
     return "; ".join(parts) + (f"; never solved: {', '.join(never)}" if never else "")
