@@ -50,7 +50,7 @@ BENCH        := $(BIN)/qpicross bench --force --workers 2
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-6
 # `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
 TOURNAMENT_RANGE ?= 1-1000
-# bench-tournament-sample: every 10th puzzle of each file (their puzzles get harder further in)
+# bench-tournament-sample: every 10th puzzle of each file (the first 100 are its easiest part)
 TOURNAMENT_SAMPLE ?= 1-1000/10
 # where bench-tournament writes: the README reads results/bench_tournament.json (TOURNAMENT_RANGE=1-100) and
 # results/bench_tournament_long.json (the full range, kept even when stopped early with Ctrl-C)
