@@ -417,6 +417,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                               "shift-R8-block-moves"], baseline="shift-1-thread")),
     "streams": (_results("streams_mixed.json", "streams_same.json"),
                 lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."),
+    "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"),
+                     lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),
