@@ -182,6 +182,11 @@ def collection(row: dict) -> str:
     return Path(source).name or "-"
 
 
+def _file_of(row: dict) -> str:
+    """The puzzle file a result row came from, without its ``#`` selection."""
+    return collection(row).split("#")[0]
+
+
 def by_collection(row: dict) -> str:
     """Group key for :func:`summary_table`: configuration and collection."""
     return f"{row['config']}, {collection(row)}"
@@ -256,8 +261,8 @@ def trend_line(rows: Sequence[dict], size: int = 250) -> str:
         return int(str(row["puzzle"]).rsplit("#", 1)[1])
 
     parts = []
-    for name in dict.fromkeys(collection(r).split("#")[0] for r in rows):
-        mine = sorted((r for r in rows if collection(r).split("#")[0] == name), key=number)
+    for name in dict.fromkeys(_file_of(r) for r in rows):
+        mine = sorted((r for r in rows if _file_of(r) == name), key=number)
         ranges = []
         for start in range(0, number(mine[-1]), size):
             block = [r for r in mine if start < number(r) <= start + size]
@@ -391,15 +396,16 @@ def widest_per_file(*runs: Sequence[dict]) -> list[dict]:
     >>> [collection(r) for r in widest_per_file(sample, [{"source": "q/b.txt#1-2", "puzzle": p} for p in "zy"])]
     ['b.txt#1-9/8', 'b.txt#1-9/8']
     """
-    def file_of(row):
-        return collection(row).split("#")[0]
-
-    files = list(dict.fromkeys(file_of(r) for run in runs for r in run))
+    files = list(dict.fromkeys(_file_of(r) for run in runs for r in run))
     out = []
     for name in files:
-        best = max(runs, key=lambda run: sum(file_of(r) == name for r in run))
-        out.extend(r for r in best if file_of(r) == name)
+        best = max(runs, key=lambda run: sum(_file_of(r) == name for r in run))
+        out.extend(r for r in best if _file_of(r) == name)
     return out
+
+
+def _streams_summary(rows: Sequence[dict]) -> str:
+    return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
 
 def _collections_summary(rows: Sequence[dict]) -> str:
@@ -415,10 +421,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                       "bench_hard_r8.json", "bench_hard_r8_block_moves.json"),
              lambda rows: puzzle_table(rows, ["shift", "shift-same-streams", "shift-1-thread", "shift-R8",
                                               "shift-R8-block-moves"], baseline="shift-1-thread")),
-    "streams": (_results("streams_mixed.json", "streams_same.json"),
-                lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."),
-    "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"),
-                     lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."),
+    "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
+    "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),

@@ -266,7 +266,7 @@ class ReadRunner:
         self.status[:] = (0.0, math.inf)
         replica_sweeps = sweeps * replicas
         if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
-            return self._run_inline(out, seed, betas, sweeps, work, replica_sweeps)
+            return self._run_inline(out, seed, betas, sweeps, work)
         box = []
         finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
         started = time.perf_counter()
@@ -284,7 +284,7 @@ class ReadRunner:
         self._learn(time.perf_counter() - started, box[0][0] * replicas)
         return box[0]
 
-    def _run_inline(self, out, seed, betas, sweeps, work, replica_sweeps) -> tuple[int, int]:
+    def _run_inline(self, out, seed, betas, sweeps, work) -> tuple[int, int]:
         """A restart expected to take under :data:`INLINE_S`: in this thread (Ctrl-C acts once it returns)."""
         started = time.perf_counter()
         try:
@@ -299,9 +299,9 @@ class ReadRunner:
         """:meth:`read` with ``self.threads`` streams of restarts at once, each in a thread of its own.
 
         Stream ``i`` follows ``plans[i % len(plans)]`` with the seeds of :func:`_restart_seeds`
-        (stream 0: those of a one-stream read). The first stream to reach the target stops the others (through their
-        ``stop`` flags, checked every sweep); this thread polls for the deadline, progress and
-        Ctrl-C meanwhile. Returns the sweeps of all streams together, and the winning stream's
+        (stream 0: those of a one-stream read). The first stream to reach the target stops the
+        others (through their ``stop`` flags, checked every sweep); this thread polls for the
+        deadline, progress and Ctrl-C meanwhile. Returns the sweeps of all streams together, and the winning stream's
         sweeps to the target (or -1); ``out`` gets the winner's state, else the lowest-energy one.
         """
         streams = [_Stream(out) for _ in range(self.threads)]
