@@ -139,6 +139,8 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1) == plan
+    assert sorted(_ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="long")) == sorted(2 * long)
+    assert _ladders_run(monkeypatch, bqm, structure, threads=1, stream_plans="long") == long
 
 
 def test_stream_plans_change_nothing_with_one_thread_and_bad_values_are_errors(grid):

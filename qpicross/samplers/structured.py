@@ -274,7 +274,8 @@ class BlockShiftSampler(dimod.Sampler):
                 odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (Luby restarts
                 32 units long on the 8-replica ladder) against the even ones' :func:`restart_plan`,
                 a portfolio of a short-restart and a long-run strategy; ``"same"``: every stream runs
-                :func:`restart_plan`.
+                :func:`restart_plan`; ``"long"``: every stream (one thread included) runs
+                :func:`~qpicross.samplers._reads.long_restarts`.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -320,8 +321,8 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
-        if stream_plans not in ("mixed", "same"):
-            raise ValueError(f"stream_plans must be 'mixed' or 'same', got {stream_plans!r}")
+        if stream_plans not in ("mixed", "same", "long"):
+            raise ValueError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
@@ -347,12 +348,14 @@ class BlockShiftSampler(dimod.Sampler):
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
         if schedule == "luby":
             plan = LubyRestarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
-            if stream_plans == "mixed":
+            if stream_plans == "long":
+                plan = long_restarts(num_sweeps, restart_sweeps, (hot, cold))
+            elif stream_plans == "mixed":
                 stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
         else:
             betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
             plan = [(betas, num_sweeps)]
-        if isinstance(stream_plans, str):  # "same", or "mixed" under a fixed schedule: one plan
+        if isinstance(stream_plans, str):  # "same", "long", or any under a fixed schedule: one plan
             stream_plans = [plan]
         units = len(group_ptr) - 1
         samples = np.empty((num_reads, n), np.int8)
