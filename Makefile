@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-chains bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -60,7 +60,7 @@ TOURNAMENT_JSON  ?= results/bench_tournament.json
 # any other status (2 bad input, 130 interrupted) stops make.
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100 and the
 # full run), then `make readme` (about 2.5 h on 2 cores).
-bench: bench-pure bench-hard bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-tournament-sample readme
+bench: bench-pure bench-hard bench-chains bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -70,22 +70,25 @@ bench-pure: $(VENV)/.installed
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
 # The two hardest Bompol puzzles with a longer budget, one puzzle at a time so that each read has both cores:
-# the default (two restart streams per read, one of them long runs of a wide ladder), both streams on the
-# Luby plan (stream_plans=same), one stream (threads=1: the ratio), and the hand-picked ladder that solved
-# them before the self-tuning schedule (8 replicas, beta 1-5, 20 000 sweeps), with and without block
-# moves (~30 min). Every line draws the same seeds.
+# the default (the profile chain, two restart streams per read), the joint chain that was the default before it
+# (chain=joint, the same streams), and the default on one stream (threads=1: the ratio), ~15 min. Every line draws
+# the same seeds.
 HARD      := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
 HARD_RUN  := $(BENCH) $(HARD) --workers 1 --reads 8 --time-budget 400
 bench-hard: $(VENV)/.installed
 	mkdir -p results
 	$(HARD_RUN) --json results/bench_hard.json || test $$? -eq 1
-	$(HARD_RUN) --option stream_plans=same --label shift-same-streams --json results/bench_hard_same_streams.json \
-	    || test $$? -eq 1
+	$(HARD_RUN) --option chain=joint --label shift-joint --json results/bench_hard_joint.json || test $$? -eq 1
 	$(HARD_RUN) --option threads=1 --label shift-1-thread --json results/bench_hard_1thread.json || test $$? -eq 1
-	$(HARD_RUN) --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --label shift-R8 \
-	    --json results/bench_hard_r8.json || test $$? -eq 1
-	$(HARD_RUN) --option num_replicas=8 --beta-range 1,5 --sweeps 20000 --option block_moves=True \
-	    --label shift-R8-block-moves --json results/bench_hard_r8_block_moves.json || test $$? -eq 1
+
+# The profile chain (the default) against the joint chain on puzzles spread over both tournament files (every
+# 50th: the easy start, the hard middle), one puzzle at a time, each read on both cores (~20 min).
+CHAINS_SET := $(foreach f,taai2011 tcga2012,$(TOURNAMENT)/$(f).txt\#1-1000/50)
+bench-chains: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 --json results/chains_profile.json || test $$? -eq 1
+	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 --option chain=joint --label shift-joint \
+	    --json results/chains_joint.json || test $$? -eq 1
 
 # What the default's mixed streams cost on typical puzzles: taai2011 #1-40, one puzzle at a time, each read on
 # both cores, against both streams on the Luby plan (~5 min).

@@ -31,7 +31,8 @@ CONFIGS = [
 def _both(f, bqm, **params):
     sampler = BlockShiftSampler()
     plain = sampler.sample(bqm, lines=f.one_hot_lines(), seed=7, num_reads=3, **params)
-    board = sampler.sample(bqm, lines=f.one_hot_lines(), paints=f.paints(), seed=7, num_reads=3, **params)
+    board = sampler.sample(bqm, lines=f.one_hot_lines(), paints=f.paints(), seed=7, num_reads=3, chain="joint",
+                           **params)
     return plain, board
 
 

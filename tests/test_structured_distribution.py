@@ -93,7 +93,7 @@ def draw(model, lines, line_moves, seed, num_replicas=1, paints=None, block_move
     ss = BlockShiftSampler().sample(
         model.bqm, lines=lines, num_reads=N, num_sweeps=SWEEPS, beta_range=(hot, BETA),
         num_replicas=num_replicas, line_moves=line_moves, return_state="last", seed=seed, paints=paints,
-        block_moves=block_moves,
+        block_moves=block_moves, chain="joint",
     )
     assert ss.info["kernel"] == ("bqm" if paints is None else "board")
     dimod.testing.assert_sampleset_energies(ss.slice(300, sorted_by=None), model.bqm)  # (slow per sample)
@@ -151,6 +151,68 @@ def test_line_moves_sample_the_bqm_restricted_to_clue_consistent_lines(picross, 
     assert empirical[~picross.consistent].sum() == 0  # order and at_most_one are hard constraints
     assert tv(empirical, picross.clue) < noise_threshold(picross.clue)
     assert tv(empirical, picross.one_hot) > 0.5
+
+
+# -- the profile chain (chain="profile"): rows sampled, columns minimised out --------------------
+# 4x4: 3 * 3 * 4 * 4 = 144 clue-consistent row boards. The target over them is exp(-BETA w m(rows)),
+# m the fewest mismatches of any clue-consistent columns against the rows (by brute force here);
+# the joint chain's marginal over the rows, sum over columns of exp(-BETA w m(rows, columns)), is
+# the distribution it must be told apart from.
+PROFILE_PUZZLE = Puzzle([[1, 1], [2], [1], [1]], [[1], [2], [1, 1], [1]])
+
+
+def _placements(clue, n):
+    """Every board line of length ``n`` that ``clue`` paints, as a tuple of 0/1."""
+    lines = []
+    for starts in itertools.combinations(range(n), len(clue)):
+        cells = [0] * n
+        ends = [s + h for s, h in zip(starts, clue)]
+        if all(e <= n for e in ends) and all(ends[k] < starts[k + 1] for k in range(len(clue) - 1)):
+            for s, h in zip(starts, clue):
+                cells[s:s + h] = [1] * h
+            lines.append(tuple(cells))
+    return lines
+
+
+@pytest.fixture(scope="module")
+def profile():
+    puzzle = PROFILE_PUZZLE
+    rows = list(itertools.product(*[_placements(c, puzzle.num_cols) for c in puzzle.rows]))
+    columns = [np.array(_placements(c, puzzle.num_rows)) for c in puzzle.cols]
+    boards = np.array(rows, np.int64)  # (row boards, rows, cols)
+    # mismatches of each column placement against each board's column, summed over the best per column
+    best = sum(np.abs(boards[:, None, :, j] - columns[j][None, :, :]).sum(axis=2).min(axis=1)
+               for j in range(puzzle.num_cols))
+    joint = np.ones(len(rows))
+    for j in range(puzzle.num_cols):  # the joint chain's marginal: columns summed out
+        joint *= np.exp(-BETA * np.abs(boards[:, None, :, j] - columns[j][None, :, :]).sum(axis=2)).sum(axis=1)
+    target = np.exp(-BETA * (best - best.min()))
+    return boards, best, target / target.sum(), joint / joint.sum()
+
+
+@pytest.mark.parametrize("num_replicas, bounds", [(1, "stacking"), (3, "published")])
+def test_the_profile_chain_samples_rows_with_the_columns_minimised_out(profile, num_replicas, bounds):
+    boards, best, target, joint = profile
+    assert len(boards) == 144
+    assert tv(target, joint) > 3 * noise_threshold(target)  # the test can tell the two apart
+    f = build_formulation(PROFILE_PUZZLE, bounds=bounds)
+    hot = BETA if num_replicas == 1 else 0.3
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=N,
+                                    num_sweeps=SWEEPS, beta_range=(hot, BETA), num_replicas=num_replicas,
+                                    return_state="last", seed=21)
+    assert ss.info["chain"] == "profile" and ss.info["sweeps"] == [SWEEPS] * N
+    drawn = np.zeros((N, *boards.shape[1:]), np.int64)
+    for label, column in zip(ss.variables, ss.record.sample.T):
+        kind, i, start, k = label
+        if kind == "row":
+            drawn[column == 1, i, start:start + PROFILE_PUZZLE.rows[i][k]] = 1
+    index = {board.tobytes(): n for n, board in enumerate(boards)}
+    which = np.array([index[board.tobytes()] for board in drawn])
+    empirical = np.bincount(which, minlength=len(boards)) / N
+    assert tv(empirical, target) < noise_threshold(target)
+    assert tv(empirical, joint) > noise_threshold(target)
+    # each sample's columns are a best response to its rows: its energy is the match weight times m(rows)
+    assert np.array_equal(ss.record.energy, best[which].astype(float))
 
 
 # -- a generic model: couplings inside a line, free variables ---------------------------------

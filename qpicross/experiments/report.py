@@ -417,10 +417,11 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
-    "hard": (_results("bench_hard.json", "bench_hard_same_streams.json", "bench_hard_1thread.json",
-                      "bench_hard_r8.json", "bench_hard_r8_block_moves.json"),
-             lambda rows: puzzle_table(rows, ["shift", "shift-same-streams", "shift-1-thread", "shift-R8",
-                                              "shift-R8-block-moves"], baseline="shift-1-thread")),
+    "hard": (_results("bench_hard.json", "bench_hard_joint.json", "bench_hard_1thread.json"),
+             lambda rows: puzzle_table(rows, ["shift", "shift-joint", "shift-1-thread"], baseline="shift-1-thread")
+             + "\n\n" + ratio_line(rows, "shift-joint", "shift") + "."),
+    "chains": (_results("chains_profile.json", "chains_joint.json"),
+               lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift-joint", "shift") + "."),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),

@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from qpicross.samplers import _board
+from qpicross.samplers import _board, _profile
 
 __all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
            "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL"]
@@ -167,10 +167,11 @@ class ReadRunner:
     ``bqm_kernel`` is the BQM kernel's compiled read; ``board``, when given, the board kernel's model.
     """
 
-    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1):
+    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profile=None):
         self.bqm_kernel = bqm_kernel  # the BQM kernel's read (structured._sample_read)
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
         self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
+        self.profile = profile  # the profile chain's arrays (needs ``board``), or None: the joint chain
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
@@ -189,6 +190,9 @@ class ReadRunner:
 
     def _buffers(self, replicas, stream=0):
         key = (stream, replicas)  # each stream its own: streams run at once
+        if key not in self._work and self.profile is not None:
+            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0],
+                                                    self.profile)
         if key not in self._work and self.board is not None:
             self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
         if key not in self._work:
@@ -226,6 +230,9 @@ class ReadRunner:
         if self.board is None:
             return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
+        if self.profile is not None:
+            return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, self.profile, w,
+                                         constant, work, stop, status)
         return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
                                  stop, status)
 

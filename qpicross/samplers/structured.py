@@ -85,7 +85,7 @@ import dimod
 import numba
 import numpy as np
 
-from qpicross.samplers import _board
+from qpicross.samplers import _board, _profile
 from qpicross.samplers._board import draw_placement as _draw_placement
 from qpicross.samplers._reads import (
     MAX_RESTART_SWEEPS,
@@ -178,7 +178,7 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans")
+                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain")
         return {name: [] for name in names}
 
     @property
@@ -214,6 +214,7 @@ class BlockShiftSampler(dimod.Sampler):
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
         threads: int = 1,
         stream_plans: str = "mixed",
+        chain: str = "auto",
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -321,6 +322,8 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
+        if chain not in ("auto", "profile", "joint"):
+            raise ValueError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
         if stream_plans not in ("mixed", "same", "long"):
             raise ValueError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         t0 = time.perf_counter()
@@ -368,7 +371,14 @@ class BlockShiftSampler(dimod.Sampler):
         if paints is not None and line_moves > 0:
             board = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free,
                                        chain_ptr, links[0], links[3])
-        runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads))
+        profile = None
+        if board is not None and chain != "joint" and not block_moves:
+            profile = _profile.profile_model(board[0], model)
+        if chain == "profile" and profile is None:
+            raise ValueError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
+                             "nonogram lines, line_moves > 0 and no block moves")
+        runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads),
+                            profile)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
@@ -394,6 +404,7 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["sweeps"] = sweeps_done.tolist()
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
+        sampleset.info["chain"] = "joint" if profile is None else "profile"
         sampleset.info["threads"] = int(threads)
         sampleset.info["interrupted"] = runner.interrupted
         sampleset.info["timed_out"] = runner.timed_out

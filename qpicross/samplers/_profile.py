@@ -1,0 +1,376 @@
+r"""The structured annealer's profile chain: rows are sampled, every column is minimised out.
+
+On the Picross formulation with every line clue-consistent, the BQM's energy is
+:math:`c + w\,M(x)`, :math:`M` the cells where the rows' board and the columns'
+board differ (:mod:`qpicross.samplers._board`). The joint chain samples rows and
+columns together. The *profile* chain keeps only the lines of one axis (the
+*free* lines, rows by default) and gives each state the energy of its best
+columns:
+
+.. math:: E_{\text{profile}}(\text{rows}) = c + w \sum_j \min_{\text{placements of column } j} \#\{\text{mismatched cells of column } j\}
+          = \min_{\text{columns}} E(\text{rows}, \text{columns}).
+
+Its ground states are exactly the BQM's (energy ``c`` there, and a column
+placement with no mismatch is one of the solution), and a read's sample is its
+rows with, in each column, a placement that attains the minimum: a state of the
+BQM with exactly that energy. At inverse temperature :math:`\beta` the chain
+samples :math:`e^{-\beta E_{\text{profile}}}` over clue-consistent rows, with
+heat-bath row moves: a column's minimum, as a function of one cell with the
+column's other cells fixed, is ``min(Mb + v, Mp + 1 - v)`` for the cell's value
+``v`` (``Mb``/``Mp``: the fewest mismatches on the column's other cells among its
+placements leaving the cell empty/painting it), so a row's conditional is a
+product over its cells and is drawn exactly by the line move's dynamic
+programme (:func:`~qpicross.samplers._board.draw_placement`). ``Mb`` and ``Mp``
+come from one forward and one backward pass of min-plus dynamic programming over
+the column (``O(length x blocks)``), redone for each column a row move changes.
+
+A row move thus sees what each column could become, not only where its blocks
+are now: the joint chain's row move pays for a cell its column paints the other
+way even when the column could shift at no cost. ``make bench-chains`` measures
+the difference (the README's results).
+
+It applies when the lines are plain nonogram lines: each block at start ``s``
+lets the next start from ``s + length + 1`` on (the formulation's order term;
+checked exactly on the sampler's structure), the starts a block may take being
+any subset (presolve may remove some).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from qpicross.samplers._board import _paint, _positions_to_sample, _table, draw_placement
+
+__all__ = ["profile_model", "profile_read", "profile_work"]
+
+#: Larger than any mismatch count: "no placement".
+_NONE = 1 << 28
+
+
+def profile_model(board_arrays, model, free_axis: int = 0):
+    """The profile chain's arrays for a board-kernel model, or ``None`` when its lines are not plain.
+
+    Args:
+        board_arrays: The board kernel's arrays (from :func:`~qpicross.samplers._board.board_model`).
+        model: The sampler's structure arrays (``group_ptr`` at 4, ``chain_ptr`` at 7, ``next_limit`` at 8).
+        free_axis: 0: rows are sampled, columns minimised out; 1: the other way round.
+    """
+    seg_start, glen, line_axis, cell0, stride, line_len, n_cells, _ = board_arrays
+    group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
+    n_cells = int(n_cells)
+    lengths = {int(a): int(n) for a, n in zip(line_axis, line_len)}  # axis -> its lines' length
+    if free_axis not in (0, 1) or not lengths:
+        return None
+    n_cols = lengths.get(0, n_cells // lengths[1] if lengths.get(1) else 0)
+    n_rows = lengths.get(1, n_cells // n_cols if n_cols else 0)
+    if n_rows * n_cols != n_cells or n_cells == 0:
+        return None
+    # plain lines: the next block's first start is the first one at least length + 1 past this start
+    for c in range(len(chain_ptr) - 1):
+        for g in range(chain_ptr[c], chain_ptr[c + 1] - 1):
+            nxt = seg_start[group_ptr[g + 1]:group_ptr[g + 2]]
+            starts = seg_start[group_ptr[g]:group_ptr[g + 1]]
+            if (next_limit[group_ptr[g]:group_ptr[g + 1]] != np.searchsorted(nxt, starts + glen[g] + 1)).any():
+                return None
+    prof_axis = 1 - free_axis
+    n_prof = n_cols if prof_axis == 1 else n_rows
+    prof_len = n_rows if prof_axis == 1 else n_cols
+    prof_chain = np.full(n_prof, -1, np.int64)
+    line_index = np.where(line_axis == 0, cell0 // max(n_cols, 1), cell0)
+    for c in np.flatnonzero(line_axis == prof_axis):
+        prof_chain[line_index[c]] = c
+    prof_cell0 = np.arange(n_prof, dtype=np.int64) * (n_cols if prof_axis == 0 else 1)
+    prof_stride = np.int64(1 if prof_axis == 0 else n_cols)
+    cells = np.arange(n_cells)
+    cross = (cells % n_cols) if prof_axis == 1 else (cells // n_cols)
+    free_chains = np.flatnonzero(line_axis == free_axis).astype(np.int64)
+    longest = max(n_rows, n_cols)
+    groups = len(group_ptr) - 1
+    pos_of = np.full((groups, longest + 1), -1, np.int64)  # the position of group g starting at cell s
+    for g in range(groups):
+        pos_of[g, seg_start[group_ptr[g]:group_ptr[g + 1]]] = np.arange(group_ptr[g + 1] - group_ptr[g])
+    blocks = int(np.diff(chain_ptr).max(initial=0))
+    return (prof_chain, prof_cell0, prof_stride, np.int64(prof_len), cross.astype(np.int64), free_chains,
+            pos_of, np.int64(blocks), np.int64(longest))
+
+
+def profile_work(replicas: int, units: int, slots: int, board_arrays, pmodel) -> tuple:
+    """Scratch buffers of one read with ``replicas`` replicas."""
+    n_cells, table_size = int(board_arrays[6]), int(board_arrays[7])
+    n_prof, blocks, longest = len(pmodel[0]), int(pmodel[7]), int(pmodel[8])
+    return (np.zeros((replicas, units), np.int64), np.zeros((replicas, 2, n_cells), np.int16),
+            np.zeros((replicas, 2, n_cells), np.int64), np.zeros((replicas, n_prof), np.int64),
+            np.zeros(replicas, np.int64), np.zeros(replicas), np.zeros(replicas, np.int64),
+            np.zeros((replicas, table_size)), np.zeros(slots), np.zeros(slots + 1), np.zeros(units + 1, np.int64),
+            np.zeros(2 * (longest + 1), np.int64), np.zeros((2, (blocks + 1) * (longest + 1)), np.int64),
+            np.zeros(4 * (longest + 1), np.int64))
+
+
+@numba.njit(cache=True)
+def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True):
+    """Min-plus passes over profiled line ``j`` against the free lines' board ``own``.
+
+    Returns the fewest mismatches of any of its placements; with ``want_marginals``
+    writes, for each of its cells, ``marg[0, cell]`` / ``marg[1, cell]``: the fewest
+    mismatches on its *other* cells among the placements leaving the cell empty /
+    painting it (``_NONE``: no such placement). ``dp[0]`` keeps the forward pass.
+    """
+    prof_chain, prof_cell0, prof_stride, n, pos_of = pmodel[0], pmodel[1], pmodel[2], pmodel[3], pmodel[6]
+    glen, group_ptr, chain_ptr = board[1], model[4], model[7]
+    c = prof_chain[j]
+    g0 = chain_ptr[c] if c >= 0 else 0
+    K = chain_ptr[c + 1] - g0 if c >= 0 else 0
+    base, step = prof_cell0[j], prof_stride
+    x, P = scratch[: n], scratch[n + 1:]
+    P[0] = 0
+    for i in range(n):
+        x[i] = own[base + i * step]
+        P[i + 1] = P[i] + x[i]
+    F, B = dp[0], dp[1]
+    W = n + 1
+    for t in range((K + 1) * W):
+        F[t] = _NONE
+        B[t] = _NONE
+    F[0] = 0
+    for i in range(n):  # F[k, i]: cells before i, blocks before k placed, cell i free to start one
+        for k in range(K + 1):
+            f = F[k * W + i]
+            if f >= _NONE:
+                continue
+            if f + x[i] < F[k * W + i + 1]:
+                F[k * W + i + 1] = f + x[i]
+            if k < K:
+                h = glen[g0 + k]
+                e = i + h
+                if e <= n and pos_of[g0 + k, i] >= 0:
+                    v = f + h - (P[e] - P[i])
+                    if e < n:
+                        v += x[e]
+                        e += 1
+                    if v < F[(k + 1) * W + e]:
+                        F[(k + 1) * W + e] = v
+    B[K * W + n] = 0
+    for i in range(n - 1, -1, -1):  # B[k, i]: cells from i on, blocks from k on
+        for k in range(K + 1):
+            b = x[i] + B[k * W + i + 1]
+            if k < K:
+                h = glen[g0 + k]
+                e = i + h
+                if e <= n and pos_of[g0 + k, i] >= 0:
+                    v = h - (P[e] - P[i])
+                    v += x[e] + B[(k + 1) * W + e + 1] if e < n else B[(k + 1) * W + n]
+                    if v < b:
+                        b = v
+            B[k * W + i] = min(b, _NONE)
+    total = F[K * W + n]
+    if not want_marginals:
+        return total
+    for i in range(n):  # the cell a free blank
+        best = _NONE
+        for k in range(K + 1):
+            best = min(best, F[k * W + i] + x[i] + B[k * W + i + 1])
+        marg[0, base + i * step] = best
+        marg[1, base + i * step] = _NONE
+    for k in range(K):  # each block at each start: its cells painted, the cell after it a separator
+        h = glen[g0 + k]
+        for s in range(0, n - h + 1):
+            f = F[k * W + s]
+            if f >= _NONE or pos_of[g0 + k, s] < 0:
+                continue
+            e = s + h
+            v = f + h - (P[e] - P[s])
+            if e < n:
+                v += x[e] + B[(k + 1) * W + e + 1]
+                cell = base + e * step
+                if v < marg[0, cell]:
+                    marg[0, cell] = v
+            else:
+                v += B[(k + 1) * W + n]
+            for i in range(s, e):
+                cell = base + i * step
+                if v < marg[1, cell]:
+                    marg[1, cell] = v
+    for i in range(n):  # leave out the cell's own mismatch
+        cell = base + i * step
+        if marg[0, cell] < _NONE:
+            marg[0, cell] -= x[i]
+        if marg[1, cell] < _NONE:
+            marg[1, cell] -= 1 - x[i]
+    return total
+
+
+@numba.njit(cache=True)
+def _best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
+    """Set every profiled line's blocks in ``cur`` to a placement with the fewest mismatches against ``own``."""
+    prof_chain, n, pos_of = pmodel[0], pmodel[3], pmodel[6]
+    glen, chain_ptr = board[1], model[7]
+    W = n + 1
+    for j in range(len(prof_chain)):
+        c = prof_chain[j]
+        if c < 0:
+            continue
+        _column(j, own, pmodel, board, model, dp, scratch, marg, False)
+        g0, K = chain_ptr[c], chain_ptr[c + 1] - chain_ptr[c]
+        x, P, F = scratch[:n], scratch[n + 1:], dp[0]
+        k, i = K, n
+        while k > 0:  # trace the forward pass back: a block ending the prefix (at the end, or before a blank)
+            h, g = glen[g0 + k - 1], g0 + k - 1
+            f = F[k * W + i]
+            took = False
+            for s, sep in ((n - h, 0), (i - 1 - h, 1)):
+                if took or s < 0 or (sep == 0 and i != n) or pos_of[g, s] < 0 or F[(k - 1) * W + s] >= _NONE:
+                    continue
+                if F[(k - 1) * W + s] + h - (P[s + h] - P[s]) + (x[i - 1] if sep else 0) == f:
+                    cur[g] = pos_of[g, s]
+                    k, i, took = k - 1, s, True
+            if not took:
+                i -= 1
+
+
+@numba.njit(cache=True)
+def _free_move(c, beta, w, table, cur, boards, marg, pcost, pmodel, board, model, weight, prefix, chosen,
+               cost, dp, scratch):
+    """Heat-bath redraw of free line ``c`` given the other free lines; returns the profile energy change."""
+    group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
+    seg_start, glen, cell0, stride, line_len = board[0], board[1], board[3], board[4], board[5]
+    cross = pmodel[4]
+    own = boards[0]
+    g0, g1 = chain_ptr[c], chain_ptr[c + 1]
+    base, step, n = cell0[c], stride[c], line_len[c]
+    span = cost.shape[0] // 2
+    cost[span] = 0
+    for j in range(n):  # painting cell j over leaving it empty: min(Mb + 1, Mp) - min(Mb, Mp + 1)
+        cell = base + j * step
+        b, p = marg[0, cell], marg[1, cell]
+        cost[span + j + 1] = cost[span + j] + min(b + 1, p) - min(b, p + 1)
+    for g in range(g0, g1):
+        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
+        lowest = 1 << 30
+        for p in range(size):
+            s = seg_start[first + p]
+            cost[p] = cost[span + s + glen[g]] - cost[span + s]
+            lowest = min(lowest, cost[p])
+        for p in range(size):
+            k = cost[p] - lowest
+            weight[first + p] = 1.0 if beta == 0.0 else (table[k] if k < len(table) else 0.0)
+    if not draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
+        return 0
+    old = scratch[:n]  # the line before the move (scratch is free until a column is recomputed)
+    for j in range(n):
+        old[j] = own[base + j * step]
+    other = boards[1]
+    for g in range(g0, g1):
+        if chosen[g - g0] != cur[g]:
+            _paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
+    for g in range(g0, g1):
+        if chosen[g - g0] != cur[g]:
+            cur[g] = chosen[g - g0]
+            _paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
+    changed = scratch[n + 1: 2 * n + 1]
+    count = 0
+    for j in range(n):
+        if own[base + j * step] != old[j]:
+            changed[count] = j
+            count += 1
+    change = 0
+    for t in range(count):
+        cell = base + changed[t] * step
+        col = cross[cell]
+        v = _column(col, own, pmodel, board, model, dp, scratch[2 * n + 2:], marg)
+        change += v - pcost[col]
+        pcost[col] = v
+    return change
+
+
+@numba.njit(cache=True, nogil=True)
+def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
+                 model, board, pmodel, w, constant, work, stop, status):
+    """One read of the profile chain, as :func:`~qpicross.samplers._board.board_read`; same return value.
+
+    ``shift_probability`` and ``block_moves`` are not used (the chain has line moves only).
+    """
+    cur, boards, marg, pcost, energy, beta_of, slot_of, tables, weight, prefix, chosen, cost, dp, scratch = work
+    group_ptr, group_vars, chain_ptr = model[4], model[5], model[7]
+    free_chains = pmodel[5]
+    np.random.seed(seed)
+    R = cur.shape[0]
+    n_prof = len(pmodel[0])
+    for r in range(R):
+        boards[r, :, :] = 0
+        for g in range(len(group_ptr) - 1):
+            cur[r, g] = 0
+        for t in range(len(free_chains)):  # uniformly random consistent placements, painted on the board
+            c = free_chains[t]
+            for g in range(chain_ptr[c], chain_ptr[c + 1]):
+                _paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
+            _free_move(c, 0.0, w, tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, weight,
+                       prefix, chosen, cost, dp, scratch)
+        e = 0
+        for j in range(n_prof):
+            pcost[r, j] = _column(j, boards[r, 0], pmodel, board, model, dp, scratch, marg[r])
+            e += pcost[r, j]
+        energy[r] = e
+        beta_of[r] = betas[r] if R > 1 else 0.0
+        slot_of[r] = r
+        if R > 1:
+            _table(betas[r], w, tables[r])
+    best_r = 0
+    for r in range(R):
+        if energy[r] < energy[best_r]:
+            best_r = r
+    best = energy[best_r]
+    best_cur = cur[best_r].copy()
+    status[1] = constant + w * best
+    done = 0
+    for s in range(num_sweeps):
+        if constant + w * best <= target + 1e-9 or stop[0] != 0:
+            break
+        for r in range(R):
+            if R == 1:
+                beta = betas[s]
+                _table(beta, w, tables[0])
+                table = tables[0]
+            else:
+                beta = beta_of[r]
+                table = tables[slot_of[r]]
+            e = energy[r]
+            for t in range(len(free_chains)):
+                if line_moves >= 1.0 or np.random.random() < line_moves:
+                    e += _free_move(free_chains[t], beta, w, table, cur[r], boards[r], marg[r], pcost[r], pmodel,
+                                    board, model, weight, prefix, chosen, cost, dp, scratch)
+            energy[r] = e
+            if e < best:
+                best = e
+                status[1] = constant + w * e
+                if not return_last:
+                    best_cur[:] = cur[r]
+        if R > 1:  # replica exchange between neighbouring temperatures
+            order = np.argsort(beta_of)
+            for i in range(R - 1):
+                r1, r2 = order[i], order[i + 1]
+                d = (beta_of[r1] - beta_of[r2]) * (w * (energy[r1] - energy[r2]))
+                if d >= 0.0 or np.random.random() < math.exp(d):
+                    beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
+                    slot_of[r1], slot_of[r2] = slot_of[r2], slot_of[r1]
+                    order[i], order[i + 1] = r2, r1
+        done += 1
+        status[0] = done
+    if return_last:  # the replica at beta_range[1]
+        last = 0
+        for r in range(R):
+            if R > 1 and beta_of[r] == betas[R - 1]:
+                last = r
+        best_cur[:] = cur[last]
+    # the free lines of the returned state, then each profiled line's best placement against them
+    own = boards[0, 0]
+    own[:] = 0
+    for t in range(len(free_chains)):
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            _paint(1, c, g, group_ptr[g] + best_cur[g], own, boards[0, 1], board)
+    _best_columns(own, best_cur, pmodel, board, model, dp, scratch, marg[0])
+    _positions_to_sample(best_cur, out, group_ptr, group_vars)
+    return done, done if constant + w * best <= target + 1e-9 else -1
