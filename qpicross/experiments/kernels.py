@@ -41,7 +41,7 @@ def measure(puzzle: Puzzle, name: str, sweeps: int = 2000, reads: int = 3, repli
     row = {"puzzle": name, "rows": puzzle.num_rows, "cols": puzzle.num_cols, "num_variables": bqm.num_variables,
            "sweeps": sweeps, "reads": reads, "replicas": replicas}
     samplesets = {}
-    for label, extra in (("bqm", {}), ("board", {"paints": f.paints()})):
+    for label, extra in (("bqm", {}), ("board", {"paints": f.paints(), "chain": "joint"})):  # one chain, two kernels
         sampler.sample(bqm, **{**params, "num_reads": 1, "num_sweeps": 1}, **extra)  # compiled before timing
         ss = sampler.sample(bqm, **params, **extra)
         samplesets[label] = ss

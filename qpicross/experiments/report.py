@@ -421,7 +421,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
              lambda rows: puzzle_table(rows, ["shift", "shift-joint", "shift-1-thread"], baseline="shift-1-thread")
              + "\n\n" + ratio_line(rows, "shift-joint", "shift") + "."),
     "chains": (_results("chains_profile.json", "chains_joint.json"),
-               lambda rows: summary_table(rows) + "\n\n" + ratio_line(rows, "shift-joint", "shift") + "."),
+               lambda rows: summary_table(rows, by=by_collection) + "\n\n"
+               + ratio_line(rows, "shift-joint", "shift") + "."),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),

@@ -33,6 +33,15 @@ It applies when the lines are plain nonogram lines: each block at start ``s``
 lets the next start from ``s + length + 1`` on (the formulation's order term;
 checked exactly on the sampler's structure), the starts a block may take being
 any subset (presolve may remove some).
+
+Examples:
+    >>> from qpicross import Puzzle, build_formulation
+    >>> from qpicross.samplers.structured import BlockShiftSampler
+    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    >>> ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=3,
+    ...                                 num_sweeps=100, target_energy=0, seed=1)
+    >>> ss.info["chain"], float(ss.first.energy)
+    ('profile', 0.0)
 """
 
 from __future__ import annotations

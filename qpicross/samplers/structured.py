@@ -67,11 +67,22 @@ Examples:
     >>> float(ss.first.energy)
     0.0
 
-Three modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
+**Two chains.** All of the above is the *joint* chain (``chain="joint"``): rows and columns
+are both sampled. Where the board kernel applies, the lines are plain nonogram lines and block
+moves are off, the default ``chain="auto"`` runs the *profile* chain of
+:mod:`qpicross.samplers._profile` instead: only the rows are sampled, each column is minimised
+out (the energy of a row board is that of its best columns), and every row move is an exact
+heat-bath draw given the other rows. At fixed :math:`\beta` it samples
+:math:`e^{-\beta E_{\text{profile}}}` over clue-consistent rows, a different distribution from
+the joint chain's marginal over the rows, with the same ground states; each read returns its
+rows with a best placement of every column. ``info["chain"]`` says which chain ran.
+
+Four modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
 dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
 read as one algorithm); :mod:`qpicross.samplers._board` is the board kernel, a second state
-layout; :mod:`qpicross.samplers._reads` runs the reads (the Luby restart plan, restart streams
-on threads, progress, the time budget and Ctrl-C).
+layout; :mod:`qpicross.samplers._profile` the profile chain on that layout;
+:mod:`qpicross.samplers._reads` runs the reads (the Luby restart plan, restart streams on
+threads, progress, the time budget and Ctrl-C).
 """
 
 from __future__ import annotations
@@ -188,7 +199,8 @@ class BlockShiftSampler(dimod.Sampler):
                  "free": "single-flip Metropolis",
                  "line": "heat-bath redraw of a line among the placements consistent with its clue"}
         targets = {"line_moves=0": "exp(-beta E) over the one-hot states",
-                   "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)"}
+                   "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)",
+                   "chain=profile": "exp(-beta min_columns E) over clue-consistent rows, each column minimised out"}
         return {"moves": moves, "targets": targets, "schedules": ["anneal", "tempering", "luby restarts of tempering"]}
 
     def sample(
@@ -277,6 +289,10 @@ class BlockShiftSampler(dimod.Sampler):
                 a portfolio of a short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs
                 :func:`~qpicross.samplers._reads.long_restarts`.
+            chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
+                board kernel takes, plain nonogram lines, block moves off), else the joint chain;
+                ``"profile"``: the profile chain (a ``ValueError`` where it does not apply); ``"joint"``:
+                rows and columns sampled together, as without ``paints``. See the module docstring.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),

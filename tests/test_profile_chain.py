@@ -1,0 +1,102 @@
+"""The profile chain (``chain="profile"``, :mod:`qpicross.samplers._profile`): what it returns and when it runs.
+
+Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
+here: every sample is its rows with a best placement of every column (its energy is the
+match weight times the fewest mismatches any clue-consistent columns leave against those
+rows, computed here by brute force), it solves the shipped puzzles, and it runs exactly
+when it applies.
+"""
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample, load_puzzle
+from qpicross.samplers.structured import BlockShiftSampler
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+
+
+def _placements(clue, n):
+    """Every line of length ``n`` that ``clue`` paints (0/1 tuples)."""
+    out = []
+    for starts in itertools.combinations(range(n), len(clue)):
+        ends = [s + h for s, h in zip(starts, clue)]
+        if all(e <= n for e in ends) and all(ends[k] < starts[k + 1] for k in range(len(clue) - 1)):
+            cells = [0] * n
+            for s, h in zip(starts, clue):
+                cells[s:s + h] = [1] * h
+            out.append(cells)
+    return np.array(out, np.int64).reshape(len(out), n)
+
+
+def _board(puzzle, labels, sample, kind):
+    """The board painted by the ``kind`` ("row" or "col") variables of one sample."""
+    board = np.zeros((puzzle.num_rows, puzzle.num_cols), np.int64)
+    for label, value in zip(labels, sample):
+        if value and label[0] == kind:
+            _, line, start, k = label
+            if kind == "row":
+                board[line, start:start + puzzle.rows[line][k]] = 1
+            else:
+                board[start:start + puzzle.cols[line][k], line] = 1
+    return board
+
+
+def _fewest_mismatches(puzzle, rows_board):
+    return sum(int(np.abs(_placements(clue, puzzle.num_rows) - rows_board[:, j]).sum(axis=1).min())
+               for j, clue in enumerate(puzzle.cols))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("weights", ["match=1", "match=2.5,one_hot=3"])
+def test_each_sample_is_its_rows_with_best_columns(seed, weights):
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(3, 6)), int(rng.integers(3, 6)))
+    puzzle = Puzzle.from_board((rng.random(shape) < 0.5).tolist())
+    w = PenaltyWeights.parse(weights)
+    f = build_formulation(puzzle)
+    ss = BlockShiftSampler().sample(f.bqm(w), lines=f.one_hot_lines(), paints=f.paints(), num_reads=20,
+                                    num_sweeps=3, num_replicas=2, beta_range=(0.2, 0.5), seed=seed)
+    assert ss.info["chain"] == "profile"
+    labels = list(ss.variables)
+    for sample, energy in zip(ss.record.sample, ss.record.energy):
+        rows = _board(puzzle, labels, sample, "row")
+        columns = _board(puzzle, labels, sample, "col")
+        for i, clue in enumerate(puzzle.rows):  # every row clue-consistent
+            assert (_placements(clue, puzzle.num_cols) == rows[i]).all(axis=1).any()
+        assert energy == pytest.approx(w.match * _fewest_mismatches(puzzle, rows))
+        assert int(np.abs(rows - columns).sum()) == _fewest_mismatches(puzzle, rows)
+
+
+@pytest.mark.parametrize("name", ["5x5", "smile7", "house8", "star10", "boat12"])
+def test_it_solves_the_shipped_puzzles(name):
+    puzzle = load_puzzle(INSTANCES / f"{name}.px")
+    f = build_formulation(puzzle)
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
+                                    target_energy=0, seed=3)
+    assert ss.info["chain"] == "profile" and ss.first.energy == 0
+    read = decode_sample(f, ss.first.sample)
+    assert read.boards_agree and check(puzzle, read.board) == []
+
+
+def test_it_runs_exactly_where_it_applies():
+    f = build_formulation(load_puzzle(INSTANCES / "star10.px"))
+    bqm, lines, paints = f.bqm(), f.one_hot_lines(), f.paints()
+
+    def chain(**params):
+        return BlockShiftSampler().sample(bqm, lines=lines, num_reads=1, num_sweeps=2, seed=1, **params).info["chain"]
+
+    assert chain(paints=paints) == "profile"
+    assert chain(paints=paints, chain="joint") == "joint"
+    assert chain() == "joint"  # no paints: the BQM kernel, the joint chain
+    assert chain(paints=paints, block_moves=True) == "joint"
+    assert chain(paints=paints, line_moves=0.5) == "joint"  # block moves on by default there
+    assert chain(paints=paints, line_moves=0.5, block_moves=False) == "profile"
+    for params in ({}, {"block_moves": True}):
+        with pytest.raises(ValueError, match="chain='profile' needs"):
+            chain(chain="profile", **({"paints": paints} if params else {}), **params)
+    with pytest.raises(ValueError, match="chain must be"):
+        chain(paints=paints, chain="rows")
