@@ -357,6 +357,39 @@ def _positions_to_sample(cur, out, group_ptr, group_vars):
         out[group_vars[group_ptr[g] + cur[g]]] = 1
 
 
+@numba.njit(cache=True)
+def sweep_table(s, r, betas, beta_of, slot_of, w, tables):
+    """The inverse temperature and factor table of replica ``r`` in sweep ``s``: annealing (one
+    replica) follows ``betas`` sweep by sweep, tempering reads each replica's current slot."""
+    if len(beta_of) == 1:
+        _table(betas[s], w, tables[0])
+        return betas[s], tables[0]
+    return beta_of[r], tables[slot_of[r]]
+
+
+@numba.njit(cache=True)
+def exchange_replicas(beta_of, slot_of, mism, w):
+    """Replica exchange between neighbouring temperatures, energies ``w * mism``, after each sweep."""
+    order = np.argsort(beta_of)
+    for i in range(len(beta_of) - 1):
+        r1, r2 = order[i], order[i + 1]
+        d = (beta_of[r1] - beta_of[r2]) * (w * (mism[r1] - mism[r2]))
+        if d >= 0.0 or np.random.random() < math.exp(d):
+            beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
+            slot_of[r1], slot_of[r2] = slot_of[r2], slot_of[r1]
+            order[i], order[i + 1] = r2, r1
+
+
+@numba.njit(cache=True)
+def coldest(beta_of, betas):
+    """The replica at ``betas[-1]`` (the one of annealing)."""
+    last = 0
+    for r in range(len(beta_of)):
+        if len(beta_of) > 1 and beta_of[r] == betas[len(betas) - 1]:
+            last = r
+    return last
+
+
 @numba.njit(cache=True, nogil=True)
 def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                model, board, w, constant, work, stop, status):
@@ -403,13 +436,7 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
         if constant + w * best <= target + 1e-9 or stop[0] != 0:
             break
         for r in range(R):
-            if R == 1:
-                beta = betas[s]
-                _table(beta, w, tables[0])
-                table = tables[0]
-            else:
-                beta = beta_of[r]
-                table = tables[slot_of[r]]
+            beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
             m = mism[r]
             if block_moves:
                 m += _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of)
@@ -424,21 +451,10 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
                 if not return_last:
                     best_cur[:] = cur[r]
         if R > 1:  # replica exchange between neighbouring temperatures, as the BQM kernel
-            order = np.argsort(beta_of)
-            for i in range(R - 1):
-                r1, r2 = order[i], order[i + 1]
-                d = (beta_of[r1] - beta_of[r2]) * (w * (mism[r1] - mism[r2]))
-                if d >= 0.0 or np.random.random() < math.exp(d):
-                    beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
-                    slot_of[r1], slot_of[r2] = slot_of[r2], slot_of[r1]
-                    order[i], order[i + 1] = r2, r1
+            exchange_replicas(beta_of, slot_of, mism, w)
         done += 1
         status[0] = done
     if return_last:  # the replica at beta_range[1]
-        last = 0
-        for r in range(R):
-            if R > 1 and beta_of[r] == betas[R - 1]:
-                last = r
-        best_cur[:] = cur[last]
+        best_cur[:] = cur[coldest(beta_of, betas)]
     _positions_to_sample(best_cur, out, group_ptr, group_vars)
     return done, done if constant + w * best <= target + 1e-9 else -1

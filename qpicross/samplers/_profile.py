@@ -46,12 +46,11 @@ Examples:
 
 from __future__ import annotations
 
-import math
-
 import numba
 import numpy as np
 
-from qpicross.samplers._board import _paint, _positions_to_sample, _table, draw_placement
+from qpicross.samplers._board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
+                                      exchange_replicas, sweep_table)
 
 __all__ = ["profile_model", "profile_read", "profile_work"]
 
@@ -338,13 +337,7 @@ def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
         if constant + w * best <= target + 1e-9 or stop[0] != 0:
             break
         for r in range(R):
-            if R == 1:
-                beta = betas[s]
-                _table(beta, w, tables[0])
-                table = tables[0]
-            else:
-                beta = beta_of[r]
-                table = tables[slot_of[r]]
+            beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
             e = energy[r]
             for t in range(len(free_chains)):
                 if line_moves >= 1.0 or np.random.random() < line_moves:
@@ -357,22 +350,11 @@ def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
                 if not return_last:
                     best_cur[:] = cur[r]
         if R > 1:  # replica exchange between neighbouring temperatures
-            order = np.argsort(beta_of)
-            for i in range(R - 1):
-                r1, r2 = order[i], order[i + 1]
-                d = (beta_of[r1] - beta_of[r2]) * (w * (energy[r1] - energy[r2]))
-                if d >= 0.0 or np.random.random() < math.exp(d):
-                    beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
-                    slot_of[r1], slot_of[r2] = slot_of[r2], slot_of[r1]
-                    order[i], order[i + 1] = r2, r1
+            exchange_replicas(beta_of, slot_of, energy, w)
         done += 1
         status[0] = done
     if return_last:  # the replica at beta_range[1]
-        last = 0
-        for r in range(R):
-            if R > 1 and beta_of[r] == betas[R - 1]:
-                last = r
-        best_cur[:] = cur[last]
+        best_cur[:] = cur[coldest(beta_of, betas)]
     # the free lines of the returned state, then each profiled line's best placement against them
     own = boards[0, 0]
     own[:] = 0
