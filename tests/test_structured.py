@@ -157,10 +157,10 @@ def test_presolved_formulation_with_fixed_variables(letter_a):
 
 def test_parameters_and_properties_describe_the_move_sets():
     sampler = BlockShiftSampler()
-    assert {"lines", "groups", "return_state", "target_energy", "line_moves"} <= set(sampler.parameters)
+    assert {"lines", "groups", "return_state", "target_energy", "line_moves", "chain"} <= set(sampler.parameters)
     moves = sampler.properties["moves"]
     assert "one-hot" in moves["block"] and "consistent with its clue" in moves["line"]
-    assert set(sampler.properties["targets"]) == {"line_moves=0", "line_moves>0"}
+    assert set(sampler.properties["targets"]) == {"line_moves=0", "line_moves>0", "chain=profile"}
 
 
 def _relabelled(f):
