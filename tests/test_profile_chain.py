@@ -3,8 +3,8 @@
 Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
 here: every sample is its rows with a best placement of every column (its energy is the
 match weight times the fewest mismatches any clue-consistent columns leave against those
-rows, computed here by brute force), it solves the shipped puzzles, and it runs exactly
-when it applies.
+rows, computed here by brute force), each column's min-plus passes give the brute-force
+minima, it solves the shipped puzzles, and it runs exactly when it applies.
 """
 
 import itertools
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample, load_puzzle
+from qpicross.samplers import _profile
 from qpicross.samplers.structured import BlockShiftSampler
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -69,6 +70,42 @@ def test_each_sample_is_its_rows_with_best_columns(seed, weights):
             assert (_placements(clue, puzzle.num_cols) == rows[i]).all(axis=1).any()
         assert energy == pytest.approx(w.match * _fewest_mismatches(puzzle, rows))
         assert int(np.abs(rows - columns).sum()) == _fewest_mismatches(puzzle, rows)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, monkeypatch):
+    """``_column`` (banded min-plus passes) against every placement of the column, on random boards."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(4, 9)), int(rng.integers(3, 7)))
+    puzzle = Puzzle.from_board((rng.random(shape) < 0.6).tolist())
+    f = build_formulation(puzzle)
+    seen = []
+
+    def spy(board_arrays, model, free_axis=0):
+        seen.append((board_arrays, model))
+        return original(board_arrays, model, free_axis)
+
+    original = _profile.profile_model
+    monkeypatch.setattr(_profile, "profile_model", spy)
+    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, num_sweeps=1)
+    board, model = seen[0]
+    pmodel = original(board, model)
+    n_rows, n_cols = shape
+    dp = np.zeros((2, (int(pmodel[7]) + 1) * (int(pmodel[8]) + 1)), np.int64)
+    scratch, marg = np.zeros(4 * (int(pmodel[8]) + 1), np.int64), np.zeros((2, n_rows * n_cols), np.int64)
+    for _ in range(5):
+        rows = (rng.random(shape) < 0.5).astype(np.int16)
+        for j, clue in enumerate(puzzle.cols):
+            total = _profile._column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg)
+            lines = _placements(clue, n_rows)
+            wrong = np.abs(lines - rows[:, j])
+            assert total == wrong.sum(axis=1).min()
+            for i in range(n_rows):
+                others = wrong.sum(axis=1) - wrong[:, i]
+                for value in (0, 1):
+                    fits = lines[:, i] == value
+                    expected = others[fits].min() if fits.any() else _profile._NONE
+                    assert marg[value, i * n_cols + j] == expected
 
 
 @pytest.mark.parametrize("name", ["5x5", "smile7", "house8", "star10", "boat12"])

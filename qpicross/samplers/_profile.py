@@ -101,8 +101,35 @@ def profile_model(board_arrays, model, free_axis: int = 0):
     for g in range(groups):
         pos_of[g, seg_start[group_ptr[g]:group_ptr[g + 1]]] = np.arange(group_ptr[g + 1] - group_ptr[g])
     blocks = int(np.diff(chain_ptr).max(initial=0))
+    band = np.zeros((n_prof, blocks + 1, 2), np.int64)
+    for j in range(n_prof):
+        c = prof_chain[j]
+        band[j, :, 1] = prof_len
+        if c >= 0:
+            band[j] = _band(glen[chain_ptr[c]:chain_ptr[c + 1]], prof_len, blocks)
     return (prof_chain, prof_cell0, prof_stride, np.int64(prof_len), cross.astype(np.int64), free_chains,
-            pos_of, np.int64(blocks), np.int64(longest))
+            pos_of, np.int64(blocks), np.int64(longest), band)
+
+
+def _band(lengths, n: int, blocks: int) -> np.ndarray:
+    """``[lo, hi]`` of the cells where a line of ``n`` cells with these blocks can be with ``k`` blocks
+    placed before it and block ``k`` still to come (``k = len(lengths)``: all placed), row ``k``.
+
+    Outside it no placement passes, so the min-plus passes of :func:`_column` skip it.
+
+    >>> _band(np.array([2, 1]), 6, 2).tolist()  # block 0 starts in 0..2, block 1 in 3..5, then the end
+    [[0, 2], [3, 5], [4, 6]]
+    """
+    K = len(lengths)
+    band = np.zeros((blocks + 1, 2), np.int64)
+    band[:, 1] = n
+    earliest, latest = 0, n - int(lengths.sum()) - (K - 1)
+    for k in range(K):
+        band[k] = earliest, latest
+        earliest += int(lengths[k]) + 1
+        latest += int(lengths[k]) + 1
+    band[K, 0] = earliest - 1 if K else 0  # the last block may end the line, with no blank after it
+    return band
 
 
 def profile_work(replicas: int, units: int, slots: int, board_arrays, pmodel) -> tuple:
@@ -139,19 +166,20 @@ def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True
         P[i + 1] = P[i] + x[i]
     F, B = dp[0], dp[1]
     W = n + 1
+    band = pmodel[9][j]  # outside it every state is _NONE: no placement passes there
     for t in range((K + 1) * W):
         F[t] = _NONE
         B[t] = _NONE
     F[0] = 0
-    for i in range(n):  # F[k, i]: cells before i, blocks before k placed, cell i free to start one
-        for k in range(K + 1):
+    for k in range(K + 1):  # F[k, i]: cells before i, blocks before k placed, cell i free to start one
+        h = glen[g0 + k] if k < K else 0
+        for i in range(band[k, 0], min(band[k, 1], n - 1) + 1):
             f = F[k * W + i]
             if f >= _NONE:
                 continue
             if f + x[i] < F[k * W + i + 1]:
                 F[k * W + i + 1] = f + x[i]
             if k < K:
-                h = glen[g0 + k]
                 e = i + h
                 if e <= n and pos_of[g0 + k, i] >= 0:
                     v = f + h - (P[e] - P[i])
@@ -161,11 +189,11 @@ def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True
                     if v < F[(k + 1) * W + e]:
                         F[(k + 1) * W + e] = v
     B[K * W + n] = 0
-    for i in range(n - 1, -1, -1):  # B[k, i]: cells from i on, blocks from k on
-        for k in range(K + 1):
+    for k in range(K, -1, -1):  # B[k, i]: cells from i on, blocks from k on
+        h = glen[g0 + k] if k < K else 0
+        for i in range(min(band[k, 1], n - 1), band[k, 0] - 1, -1):
             b = x[i] + B[k * W + i + 1]
             if k < K:
-                h = glen[g0 + k]
                 e = i + h
                 if e <= n and pos_of[g0 + k, i] >= 0:
                     v = h - (P[e] - P[i])
@@ -176,15 +204,18 @@ def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True
     total = F[K * W + n]
     if not want_marginals:
         return total
-    for i in range(n):  # the cell a free blank
-        best = _NONE
-        for k in range(K + 1):
-            best = min(best, F[k * W + i] + x[i] + B[k * W + i + 1])
-        marg[0, base + i * step] = best
+    for i in range(n):
+        marg[0, base + i * step] = _NONE
         marg[1, base + i * step] = _NONE
+    for k in range(K + 1):  # the cell a free blank
+        for i in range(band[k, 0], min(band[k, 1], n - 1) + 1):
+            v = F[k * W + i] + x[i] + B[k * W + i + 1]
+            cell = base + i * step
+            if v < marg[0, cell]:
+                marg[0, cell] = v
     for k in range(K):  # each block at each start: its cells painted, the cell after it a separator
         h = glen[g0 + k]
-        for s in range(0, n - h + 1):
+        for s in range(band[k, 0], min(band[k, 1], n - h) + 1):
             f = F[k * W + s]
             if f >= _NONE or pos_of[g0 + k, s] < 0:
                 continue
