@@ -127,20 +127,35 @@ def _ladders_run(monkeypatch, bqm, structure, **kwargs):
     return seen
 
 
+@pytest.mark.parametrize("lead_s", [0.0, 1e9])
 def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_plan(monkeypatch, streams_always,
-                                                                                    grid):
+                                                                                    grid, lead_s):
+    """No lead: stream 1 runs only long restarts; a lead longer than the read: only the Luby plan's."""
+    monkeypatch.setattr(_reads, "LEAD_S", lead_s)
     f, bqm, structure = grid
     mixed = _ladders_run(monkeypatch, bqm, structure, threads=2)
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
     long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0))]
-    assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300
-    assert long[0][1] == min(_reads.LONG_UNITS * 10, 300)
+    if lead_s:
+        assert long == plan
+    else:
+        assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300
+        assert long[0][1] == min(_reads.LONG_UNITS * 10, 300)
     assert sorted(mixed) == sorted(plan + long)  # stream 0, stream 1
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1) == plan
     assert sorted(_ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="long")) == sorted(2 * long)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1, stream_plans="long") == long
+
+
+def test_the_second_streams_lead_ends_at_the_first_restart_past_its_time(monkeypatch):
+    clock = iter(range(100))  # each look at the clock: one second later
+    monkeypatch.setattr(_reads.time, "perf_counter", lambda: float(next(clock)))
+    plan = [(len(b), s) for b, s in _reads.long_restarts(10**6, 10, (2.0, 5.0), lead_s=2.5)]
+    assert plan[:3] == [(4, 10), (4, 10), (6, 20)]  # begun at 0, 1 and 2 s; the third ends past 2.5 s
+    assert {n for n, _ in plan[3:]} == {8} and plan[3][1] == _reads.LONG_UNITS * 10
+    assert sum(s for _, s in plan) == 10**6
 
 
 def test_stream_plans_change_nothing_with_one_thread_and_bad_values_are_errors(grid):

@@ -34,7 +34,7 @@ import numpy as np
 from qpicross.samplers import _board, _profile
 
 __all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
-           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL"]
+           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL", "LEAD_S"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts).
 RESTART_SWEEPS = 1000
@@ -53,6 +53,9 @@ CALIBRATION_S = 0.002
 #: short restarts reaches rarely, raced against it.
 LONG_UNITS = 32
 LONG_LEVEL = 2
+#: Seconds of restarts of the Luby plan the second stream runs before its long restarts
+#: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
+LEAD_S = 1.0
 
 
 def default_threads() -> int:
@@ -121,14 +124,39 @@ def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
     return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, 12))
 
 
-def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> LubyRestarts:
-    """The plan of the second stream of a read with threads: Luby restarts :data:`LONG_UNITS` times
-    longer than ``unit``, all on the ladder :func:`restart_plan` gives restarts 4 units long.
+def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], lead_s: float | None = None):
+    """The plan of the second stream of a read with threads: for its first ``lead_s`` seconds (default
+    :data:`LEAD_S`) the restarts of :func:`restart_plan`, then Luby restarts :data:`LONG_UNITS` times longer
+    than ``unit``, all on the ladder :func:`restart_plan` gives restarts 4 units long.
 
-    >>> [(len(b), s) for b, s in long_restarts(200_000, 1000, (2.0, 5.0))]
+    The lead doubles the short restarts that solve typical puzzles in their first second; the long
+    restarts are what the hardest ones need. Each iteration starts over, its clock included.
+
+    >>> [(len(b), s) for b, s in long_restarts(200_000, 1000, (2.0, 5.0), lead_s=0)]
     [(8, 32000), (8, 32000), (8, 64000), (8, 32000), (8, 32000), (8, 8000)]
+    >>> [(len(b), s) for b, s in long_restarts(3000, 1000, (2.0, 5.0), lead_s=60)]  # all within the lead
+    [(4, 1000), (4, 1000), (6, 1000)]
     """
-    return LubyRestarts(total_sweeps, LONG_UNITS * unit, beta_range, fixed_level=LONG_LEVEL)
+    return _LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s)
+
+
+class _LeadThenLong:
+    """:func:`long_restarts`: the Luby plan's restarts begun within ``lead_s`` of the iteration's start,
+    then the long restarts, within ``total_sweeps`` together."""
+
+    def __init__(self, total_sweeps, unit, beta_range, lead_s):
+        self.total_sweeps, self.unit, self.beta_range, self.lead_s = total_sweeps, unit, beta_range, lead_s
+
+    def __iter__(self):
+        started, used = time.perf_counter(), 0
+        if self.lead_s > 0:
+            for betas, sweeps in LubyRestarts(self.total_sweeps, self.unit, self.beta_range):
+                yield betas, sweeps
+                used += sweeps
+                if time.perf_counter() - started >= self.lead_s:
+                    break
+        yield from LubyRestarts(self.total_sweeps - used, LONG_UNITS * self.unit, self.beta_range,
+                                fixed_level=LONG_LEVEL)
 
 
 class LubyRestarts:

@@ -284,9 +284,10 @@ class BlockShiftSampler(dimod.Sampler):
                 for the same seed. Restarts short enough to run without a thread (small puzzles)
                 always run one stream.
             stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
-                odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (Luby restarts
-                32 units long on the 8-replica ladder) against the even ones' :func:`restart_plan`,
-                a portfolio of a short-restart and a long-run strategy; ``"same"``: every stream runs
+                odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (for their first
+                second the restarts of :func:`restart_plan`, then Luby restarts 32 units long on the
+                8-replica ladder) against the even ones' :func:`restart_plan`, a portfolio of a
+                short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs
                 :func:`~qpicross.samplers._reads.long_restarts`.
             chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
