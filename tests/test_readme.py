@@ -34,6 +34,14 @@ def test_a_hand_edited_number_is_caught(tmp_path):
     assert copy.read_text() == text
 
 
+def test_the_command_line_checks_and_names_a_missing_readme(tmp_path, capsys):
+    copy = tmp_path / "README.md"
+    shutil.copy(README, copy)
+    assert report.main([str(copy), "--check"]) == 0
+    assert report.main([str(tmp_path / "absent.md")]) == 2
+    assert "absent.md: no such file" in capsys.readouterr().err
+
+
 def test_missing_markers_are_an_error():
     with pytest.raises(ValueError, match="no generated section"):
         report.replace_section("no markers here", "pure-table", "x")

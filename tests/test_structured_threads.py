@@ -1,6 +1,7 @@
 """The structured annealer's reads on several threads (``threads``): restart streams run at once."""
 
 import math
+import threading
 
 import dimod.testing
 import numpy as np
@@ -145,8 +146,9 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1) == plan
-    assert sorted(_ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="long")) == sorted(2 * long)
-    assert _ladders_run(monkeypatch, bqm, structure, threads=1, stream_plans="long") == long
+    only_long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
+    assert sorted(_ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="long")) == sorted(2 * only_long)
+    assert _ladders_run(monkeypatch, bqm, structure, threads=1, stream_plans="long") == only_long
 
 
 def test_the_second_streams_lead_ends_at_the_first_restart_past_its_time(monkeypatch):
@@ -166,3 +168,32 @@ def test_stream_plans_change_nothing_with_one_thread_and_bad_values_are_errors(g
     assert np.array_equal(a.record.sample, b.record.sample)
     with pytest.raises(ValueError, match="stream_plans"):
         BlockShiftSampler().sample(bqm, stream_plans="other", **kwargs)
+
+
+def test_stream_chains_race_the_profile_chain_against_the_joint_chain(monkeypatch, streams_always, grid):
+    f, bqm, structure = grid
+    calls = {"profile": set(), "joint": set()}  # the streams each kernel ran for
+    profile_read, board_read = _reads._profile.profile_read, _reads._board.board_read
+
+    def spy(name, kernel):
+        def run(out, seed, betas, sweeps, *args):
+            if sweeps:  # not the warm-up's compile-only calls
+                calls[name].add(threading.current_thread().name)
+            return kernel(out, seed, betas, sweeps, *args)
+        return run
+
+    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", profile_read))
+    monkeypatch.setattr(_reads._board, "board_read", spy("joint", board_read))
+    ss = BlockShiftSampler().sample(bqm, num_reads=2, num_sweeps=200, restart_sweeps=50, target_energy=-1, seed=5,
+                                    threads=2, stream_chains=("profile", "joint"), **structure)
+    assert ss.info["stream_chains"] == ["profile", "joint"] and ss.info["chain"] == "profile"
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+    streams = {name: threads - {threading.main_thread().name} for name, threads in calls.items()}  # warm-up aside
+    assert streams["profile"] and streams["joint"] == calls["joint"]  # the joint chain only in its streams
+    assert not streams["profile"] & streams["joint"]  # each stream's thread runs one chain
+    one = BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, threads=1, stream_chains=("joint",),
+                                     **structure)
+    assert one.info["stream_chains"] == ["joint"] and one.info["chain"] == "joint"
+    for bad in ("joint", (), ("profile", "rows"), 2):
+        with pytest.raises(ValueError, match="stream_chains"):
+            BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, stream_chains=bad, **structure)

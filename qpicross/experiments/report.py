@@ -24,6 +24,7 @@ Examples:
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -472,10 +473,17 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    paths = [a for a in args if a != "--check"] or [str(ROOT / "README.md")]
-    for readme in paths:
+    """Command line: ``python -m qpicross.experiments.report [README...] [--check]``."""
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.report",
+                                     description="Rewrite the README's generated results sections from results/*.json.")
+    parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a section differs, rewriting nothing")
+    args = parser.parse_args(argv)
+    check = args.check
+    for readme in args.readmes:
+        if not Path(readme).is_file():
+            print(f"error: {readme}: no such file", file=sys.stderr)
+            return 2
         changed = update_readme(readme, check=check)
         print(f"{readme}: {'differs in' if check else 'rewrote'} {', '.join(changed) or 'nothing'}")
         if check and changed:

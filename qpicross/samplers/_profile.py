@@ -22,7 +22,8 @@ placements leaving the cell empty/painting it), so a row's conditional is a
 product over its cells and is drawn exactly by the line move's dynamic
 programme (:func:`~qpicross.samplers._board.draw_placement`). ``Mb`` and ``Mp``
 come from one forward and one backward pass of min-plus dynamic programming over
-the column (``O(length x blocks)``), redone for each column a row move changes.
+the column (``O(length x blocks)``, each block only over the cells its clue lets
+it reach: :func:`_band`), redone for each column a row move changes.
 
 A row move thus sees what each column could become, not only where its blocks
 are now: the joint chain's row move pays for a cell its column paints the other

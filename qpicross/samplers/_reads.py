@@ -34,7 +34,8 @@ import numpy as np
 from qpicross.samplers import _board, _profile
 
 __all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
-           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL", "LEAD_S"]
+           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL",
+           "LEAD_S"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts).
 RESTART_SWEEPS = 1000
@@ -195,11 +196,12 @@ class ReadRunner:
     ``bqm_kernel`` is the BQM kernel's compiled read; ``board``, when given, the board kernel's model.
     """
 
-    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profile=None):
+    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None):
         self.bqm_kernel = bqm_kernel  # the BQM kernel's read (structured._sample_read)
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
         self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
-        self.profile = profile  # the profile chain's arrays (needs ``board``), or None: the joint chain
+        # stream i runs the profile chain on profiles[i % len(profiles)] (needs ``board``), or the joint chain on None
+        self.profiles = [None] if profiles is None else list(profiles)
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
@@ -216,11 +218,15 @@ class ReadRunner:
         """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
         return 1 if self.anneal else len(betas)
 
+    def _chain_of(self, stream):
+        """The profile chain's arrays stream ``stream`` runs on, or None: the joint chain."""
+        return self.profiles[stream % len(self.profiles)]
+
     def _buffers(self, replicas, stream=0):
         key = (stream, replicas)  # each stream its own: streams run at once
-        if key not in self._work and self.profile is not None:
+        if key not in self._work and self._chain_of(stream) is not None:
             self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0],
-                                                    self.profile)
+                                                    self._chain_of(stream))
         if key not in self._work and self.board is not None:
             self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
         if key not in self._work:
@@ -240,7 +246,8 @@ class ReadRunner:
         replicas = self._replicas(betas)
         work = self._buffers(replicas)
         scratch = out.copy()
-        self._kernel(scratch, seed, betas, 0, work)
+        for stream in range(min(self.threads, len(self.profiles))):  # every chain a stream runs
+            self._kernel(scratch, seed, betas, 0, self._buffers(replicas, stream), stream=stream)
         count = min(sweeps, CALIBRATION_SWEEPS)
         while count > 0:
             started = time.perf_counter()
@@ -251,16 +258,17 @@ class ReadRunner:
                 break
             count = min(2 * count, sweeps)
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None):
+    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0):
         params = self.params if target is None else (*self.params[:-1], target)
         stop = self.stop if stop is None else stop
         status = self.status if status is None else status
         if self.board is None:
             return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
-        if self.profile is not None:
-            return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, self.profile, w,
-                                         constant, work, stop, status)
+        profile = self._chain_of(stream)
+        if profile is not None:
+            return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w, constant,
+                                         work, stop, status)
         return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
                                  stop, status)
 
@@ -353,7 +361,7 @@ class ReadRunner:
                     stream.status[:] = (0.0, math.inf)
                     started = time.perf_counter()
                     ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status)
+                                                stop=stream.stop, status=stream.status, stream=i)
                     self._learn(time.perf_counter() - started, ran * self._replicas(betas))
                     if stream.status[1] < stream.best:
                         stream.best = float(stream.status[1])

@@ -189,7 +189,8 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain")
+                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain",
+                 "stream_chains")
         return {name: [] for name in names}
 
     @property
@@ -227,6 +228,7 @@ class BlockShiftSampler(dimod.Sampler):
         threads: int = 1,
         stream_plans: str = "mixed",
         chain: str = "auto",
+        stream_chains: Sequence[str] | None = None,
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -288,12 +290,16 @@ class BlockShiftSampler(dimod.Sampler):
                 second the restarts of :func:`restart_plan`, then Luby restarts 32 units long on the
                 8-replica ladder) against the even ones' :func:`restart_plan`, a portfolio of a
                 short-restart and a long-run strategy; ``"same"``: every stream runs
-                :func:`restart_plan`; ``"long"``: every stream (one thread included) runs
-                :func:`~qpicross.samplers._reads.long_restarts`.
+                :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the long
+                restarts of :func:`~qpicross.samplers._reads.long_restarts`, with no lead.
             chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
                 board kernel takes, plain nonogram lines, block moves off), else the joint chain;
                 ``"profile"``: the profile chain (a ``ValueError`` where it does not apply); ``"joint"``:
                 rows and columns sampled together, as without ``paints``. See the module docstring.
+            stream_chains: With ``threads > 1``, the chain of each stream, cycled (stream ``i`` runs
+                ``stream_chains[i % len(stream_chains)]``): ``("profile", "joint")`` races the two
+                chains in one read. Default: every stream runs ``chain``. ``info["stream_chains"]``
+                says which chain each stream ran; ``info["chain"]`` is stream 0's.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -339,8 +345,13 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
-        if chain not in ("auto", "profile", "joint"):
+        known = ("auto", "profile", "joint")
+        if stream_chains is None and chain not in known:
             raise ValueError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
+        if stream_chains is not None and (not isinstance(stream_chains, (list, tuple)) or not stream_chains
+                                          or any(c not in known for c in stream_chains)):
+            raise ValueError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
+        chains = [chain] if stream_chains is None else list(stream_chains)
         if stream_plans not in ("mixed", "same", "long"):
             raise ValueError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         t0 = time.perf_counter()
@@ -368,8 +379,8 @@ class BlockShiftSampler(dimod.Sampler):
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
         if schedule == "luby":
             plan = LubyRestarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
-            if stream_plans == "long":
-                plan = long_restarts(num_sweeps, restart_sweeps, (hot, cold))
+            if stream_plans == "long":  # no lead: the same restarts for the same seed on one thread
+                plan = long_restarts(num_sweeps, restart_sweeps, (hot, cold), lead_s=0)
             elif stream_plans == "mixed":
                 stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
         else:
@@ -389,13 +400,14 @@ class BlockShiftSampler(dimod.Sampler):
             board = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free,
                                        chain_ptr, links[0], links[3])
         profile = None
-        if board is not None and chain != "joint" and not block_moves:
+        if board is not None and set(chains) != {"joint"} and not block_moves:
             profile = _profile.profile_model(board[0], model)
-        if chain == "profile" and profile is None:
+        if "profile" in chains and profile is None:
             raise ValueError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
                              "nonogram lines, line_moves > 0 and no block moves")
+        profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads),
-                            profile)
+                            profiles)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
@@ -421,7 +433,9 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["sweeps"] = sweeps_done.tolist()
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
-        sampleset.info["chain"] = "joint" if profile is None else "profile"
+        sampleset.info["chain"] = "joint" if profiles[0] is None else "profile"
+        sampleset.info["stream_chains"] = ["joint" if profiles[i % len(profiles)] is None else "profile"
+                                           for i in range(int(threads))]
         sampleset.info["threads"] = int(threads)
         sampleset.info["interrupted"] = runner.interrupted
         sampleset.info["timed_out"] = runner.timed_out
