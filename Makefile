@@ -114,8 +114,9 @@ bench-hybrid: $(VENV)/.installed
 	$(BENCH) $(SHARED)/bompol $(foreach f,taai2011 tcga2012,$(TOURNAMENT)/$(f).txt\#1-100) \
 	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
-# 1 000 + 1 000 tournament 25x25 puzzles (~1 h on 2 cores with the full range), one at a time, each read on
-# both cores as `qpicross anneal` runs it.
+# 1 000 + 1 000 tournament 25x25 puzzles, one at a time, each read on both cores as `qpicross anneal` runs it:
+# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (7-8 h on 2 cores) for
+# the full range (run it in a foreground terminal: Ctrl-C keeps the finished puzzles in TOURNAMENT_JSON).
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \

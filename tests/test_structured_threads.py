@@ -197,3 +197,33 @@ def test_stream_chains_race_the_profile_chain_against_the_joint_chain(monkeypatc
     for bad in ("joint", (), ("profile", "rows"), 2):
         with pytest.raises(ValueError, match="stream_chains"):
             BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, stream_chains=bad, **structure)
+
+
+@pytest.mark.parametrize("lead_s", [0.0, 1e9])
+def test_the_defaults_long_restarts_run_the_joint_chain_and_its_luby_restarts_the_profile_chain(
+        monkeypatch, streams_always, grid, lead_s):
+    """No lead: stream 1 runs only long restarts (joint chain); a lead longer than the read: none."""
+    monkeypatch.setattr(_reads, "LEAD_S", lead_s)
+    f, bqm, structure = grid
+    runs = []  # (chain, replicas, sweeps) of every restart a stream ran
+
+    def spy(name, kernel):
+        def run(out, seed, betas, sweeps, *args):
+            if threading.current_thread() is not threading.main_thread():  # not the warm-up
+                runs.append((name, len(betas), sweeps))
+            return kernel(out, seed, betas, sweeps, *args)
+        return run
+
+    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", _reads._profile.profile_read))
+    monkeypatch.setattr(_reads._board, "board_read", spy("joint", _reads._board.board_read))
+    kwargs = dict(num_reads=1, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2, threads=2, **structure)
+    ss = BlockShiftSampler().sample(bqm, **kwargs)
+    assert ss.info["chain"] == "profile" and ss.info["stream_chains"] == ["profile", "profile then joint"]
+    plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
+    long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
+    ran = {name: sorted((r, s) for chain, r, s in runs if chain == name) for name in ("profile", "joint")}
+    assert ran == ({"profile": sorted(2 * plan), "joint": []} if lead_s else
+                   {"profile": sorted(plan), "joint": sorted(long)})
+    runs.clear()
+    ss = BlockShiftSampler().sample(bqm, chain="profile", **kwargs)  # asked for: every restart on it
+    assert {chain for chain, _, _ in runs} == {"profile"} and ss.info["stream_chains"] == ["profile", "profile"]

@@ -149,15 +149,25 @@ class _LeadThenLong:
         self.total_sweeps, self.unit, self.beta_range, self.lead_s = total_sweeps, unit, beta_range, lead_s
 
     def __iter__(self):
+        return ((betas, sweeps) for betas, sweeps, _ in self.tagged())
+
+    def tagged(self):
+        """The restarts as ``(betas, sweeps, long)``: ``long`` is False in the lead, True after it."""
         started, used = time.perf_counter(), 0
         if self.lead_s > 0:
             for betas, sweeps in LubyRestarts(self.total_sweeps, self.unit, self.beta_range):
-                yield betas, sweeps
+                yield betas, sweeps, False
                 used += sweeps
                 if time.perf_counter() - started >= self.lead_s:
                     break
-        yield from LubyRestarts(self.total_sweeps - used, LONG_UNITS * self.unit, self.beta_range,
-                                fixed_level=LONG_LEVEL)
+        for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_UNITS * self.unit, self.beta_range,
+                                          fixed_level=LONG_LEVEL):
+            yield betas, sweeps, True
+
+
+def _tagged(plan):
+    """``(betas, sweeps, long)`` for each restart of ``plan``: only :func:`long_restarts` has long ones."""
+    return plan.tagged() if isinstance(plan, _LeadThenLong) else ((betas, sweeps, False) for betas, sweeps in plan)
 
 
 class LubyRestarts:
@@ -194,14 +204,18 @@ class ReadRunner:
     Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
     in the calling thread instead, one stream: on small puzzles a thread costs more than the read.
     ``bqm_kernel`` is the BQM kernel's compiled read; ``board``, when given, the board kernel's model.
+    Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
+    chain where that is None; with ``long_joint`` the long restarts of :func:`long_restarts` run the joint
+    chain whatever their stream's.
     """
 
-    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None):
+    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
+                 long_joint=False):
         self.bqm_kernel = bqm_kernel  # the BQM kernel's read (structured._sample_read)
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
         self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
-        # stream i runs the profile chain on profiles[i % len(profiles)] (needs ``board``), or the joint chain on None
         self.profiles = [None] if profiles is None else list(profiles)
+        self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
@@ -218,15 +232,15 @@ class ReadRunner:
         """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
         return 1 if self.anneal else len(betas)
 
-    def _chain_of(self, stream):
-        """The profile chain's arrays stream ``stream`` runs on, or None: the joint chain."""
-        return self.profiles[stream % len(self.profiles)]
+    def _chain_of(self, stream, long=False):
+        """The profile chain's arrays a restart of stream ``stream`` runs on, or None: the joint chain."""
+        return None if long and self.long_joint else self.profiles[stream % len(self.profiles)]
 
-    def _buffers(self, replicas, stream=0):
-        key = (stream, replicas)  # each stream its own: streams run at once
-        if key not in self._work and self._chain_of(stream) is not None:
-            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0],
-                                                    self._chain_of(stream))
+    def _buffers(self, replicas, stream=0, long=False):
+        profile = self._chain_of(stream, long)
+        key = (stream, replicas, profile is None)  # each stream its own (streams run at once), each chain its own
+        if key not in self._work and profile is not None:
+            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0], profile)
         if key not in self._work and self.board is not None:
             self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
         if key not in self._work:
@@ -246,8 +260,10 @@ class ReadRunner:
         replicas = self._replicas(betas)
         work = self._buffers(replicas)
         scratch = out.copy()
-        for stream in range(min(self.threads, len(self.profiles))):  # every chain a stream runs
+        for stream in range(min(self.threads, len(self.profiles))):  # compiles every chain a stream runs
             self._kernel(scratch, seed, betas, 0, self._buffers(replicas, stream), stream=stream)
+        if self.threads > 1 and self.long_joint:
+            self._kernel(scratch, seed, betas, 0, self._buffers(replicas, 1, long=True), stream=1, long=True)
         count = min(sweeps, CALIBRATION_SWEEPS)
         while count > 0:
             started = time.perf_counter()
@@ -258,14 +274,14 @@ class ReadRunner:
                 break
             count = min(2 * count, sweeps)
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0):
+    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False):
         params = self.params if target is None else (*self.params[:-1], target)
         stop = self.stop if stop is None else stop
         status = self.status if status is None else status
         if self.board is None:
             return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
-        profile = self._chain_of(stream)
+        profile = self._chain_of(stream, long)
         if profile is not None:
             return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w, constant,
                                          work, stop, status)
@@ -354,14 +370,14 @@ class ReadRunner:
         def run_stream(i):
             stream = streams[i]
             try:
-                for (betas, sweeps), restart_seed in zip(plans[i % len(plans)], _restart_seeds(seed, i)):
+                for (betas, sweeps, long), restart_seed in zip(_tagged(plans[i % len(plans)]), _restart_seeds(seed, i)):
                     if stream.stop[0]:
                         break
-                    work = self._buffers(self._replicas(betas), i)
+                    work = self._buffers(self._replicas(betas), i, long)
                     stream.status[:] = (0.0, math.inf)
                     started = time.perf_counter()
                     ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status, stream=i)
+                                                stop=stream.stop, status=stream.status, stream=i, long=long)
                     self._learn(time.perf_counter() - started, ran * self._replicas(betas))
                     if stream.status[1] < stream.best:
                         stream.best = float(stream.status[1])

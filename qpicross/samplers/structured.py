@@ -293,13 +293,15 @@ class BlockShiftSampler(dimod.Sampler):
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the long
                 restarts of :func:`~qpicross.samplers._reads.long_restarts`, with no lead.
             chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
-                board kernel takes, plain nonogram lines, block moves off), else the joint chain;
+                board kernel takes, plain nonogram lines, block moves off), else the joint chain; with
+                ``threads > 1`` and ``stream_plans="mixed"``, the long restarts after the lead run the
+                joint chain (``info["stream_chains"]``: ``"profile then joint"``);
                 ``"profile"``: the profile chain (a ``ValueError`` where it does not apply); ``"joint"``:
                 rows and columns sampled together, as without ``paints``. See the module docstring.
             stream_chains: With ``threads > 1``, the chain of each stream, cycled (stream ``i`` runs
                 ``stream_chains[i % len(stream_chains)]``): ``("profile", "joint")`` races the two
-                chains in one read. Default: every stream runs ``chain``. ``info["stream_chains"]``
-                says which chain each stream ran; ``info["chain"]`` is stream 0's.
+                chains in one read, lead and long restarts alike. Default: every stream runs ``chain``.
+                ``info["stream_chains"]`` says which chain each stream ran; ``info["chain"]`` is stream 0's.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -377,6 +379,7 @@ class BlockShiftSampler(dimod.Sampler):
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
+        mixed = schedule == "luby" and stream_plans == "mixed"  # a long-restart stream beside the Luby one
         if schedule == "luby":
             plan = LubyRestarts(num_sweeps, restart_sweeps, (hot, cold))  # lazily: a budget may be huge
             if stream_plans == "long":  # no lead: the same restarts for the same seed on one thread
@@ -406,8 +409,10 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
                              "nonogram lines, line_moves > 0 and no block moves")
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
+        # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
+        long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
         runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads),
-                            profiles)
+                            profiles, long_joint)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
@@ -434,8 +439,9 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
         sampleset.info["chain"] = "joint" if profiles[0] is None else "profile"
-        sampleset.info["stream_chains"] = ["joint" if profiles[i % len(profiles)] is None else "profile"
-                                           for i in range(int(threads))]
+        sampleset.info["stream_chains"] = [
+            "joint" if profiles[i % len(profiles)] is None else "profile then joint" if long_joint and i % 2 else "profile"
+            for i in range(int(threads))]
         sampleset.info["threads"] = int(threads)
         sampleset.info["interrupted"] = runner.interrupted
         sampleset.info["timed_out"] = runner.timed_out
