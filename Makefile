@@ -70,9 +70,9 @@ bench-pure: $(VENV)/.installed
 	    --json results/bench_pure.json --plot figures/bench_pure.png || test $$? -eq 1
 
 # The two hardest Bompol puzzles with a longer budget, one puzzle at a time so that each read has both cores:
-# the default (the profile chain, two restart streams per read), the joint chain that was the default before it
-# (chain=joint, the same streams), and the default on one stream (threads=1: the ratio), ~15 min. Every line draws
-# the same seeds.
+# the default (two restart streams per read: short restarts on the profile chain, the second stream's long runs on
+# the joint chain), the joint chain on every restart (chain=joint, the same streams), and the default on one stream
+# (threads=1: the ratio), ~15 min. Every line draws the same seeds.
 HARD      := $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
 HARD_RUN  := $(BENCH) $(HARD) --workers 1 --reads 8 --time-budget 400
 bench-hard: $(VENV)/.installed
@@ -81,8 +81,9 @@ bench-hard: $(VENV)/.installed
 	$(HARD_RUN) --option chain=joint --label shift-joint --json results/bench_hard_joint.json || test $$? -eq 1
 	$(HARD_RUN) --option threads=1 --label shift-1-thread --json results/bench_hard_1thread.json || test $$? -eq 1
 
-# The profile chain (the default) against the joint chain on puzzles spread over both tournament files (every
-# 50th: the easy start, the hard middle), one puzzle at a time, each read on both cores (~20 min).
+# The default (the profile chain for every short restart) against the joint chain on every restart, on puzzles
+# spread over both tournament files (every 50th: the easy start, the hard middle), one puzzle at a time, each read
+# on both cores (~10 min).
 CHAINS_SET := $(foreach f,taai2011 tcga2012,$(TOURNAMENT)/$(f).txt\#1-1000/50)
 bench-chains: $(VENV)/.installed
 	mkdir -p results

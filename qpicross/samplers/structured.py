@@ -75,7 +75,10 @@ out (the energy of a row board is that of its best columns), and every row move 
 heat-bath draw given the other rows. At fixed :math:`\beta` it samples
 :math:`e^{-\beta E_{\text{profile}}}` over clue-consistent rows, a different distribution from
 the joint chain's marginal over the rows, with the same ground states; each read returns its
-rows with a best placement of every column. ``info["chain"]`` says which chain ran.
+rows with a best placement of every column. With several restart streams
+(``threads > 1``, ``stream_plans="mixed"``) the default runs the long restarts of the odd-numbered
+streams on the joint chain, whose sweeps cost about half as much, and every short restart on the
+profile chain. ``info["chain"]`` says which chain stream 0 ran, ``info["stream_chains"]`` each stream's.
 
 Four modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
 dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
