@@ -28,6 +28,22 @@ def grid():
     return f, f.bqm(), {"lines": f.one_hot_lines(), "paints": f.paints()}
 
 
+@pytest.fixture
+def chain_runs(monkeypatch):
+    """(chain, thread name, replicas, sweeps) of every call of the profile and joint board kernels."""
+    runs = []
+
+    def spy(name, kernel):
+        def run(out, seed, betas, sweeps, *args):
+            runs.append((name, threading.current_thread().name, len(betas), sweeps))
+            return kernel(out, seed, betas, sweeps, *args)
+        return run
+
+    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", _reads._profile.profile_read))
+    monkeypatch.setattr(_reads._board, "board_read", spy("joint", _reads._board.board_read))
+    return runs
+
+
 def test_stream_zero_has_the_seeds_of_a_one_thread_read_and_the_others_their_own():
     def take(seeds, k):
         return [next(seeds) for _ in range(k)]
@@ -170,24 +186,14 @@ def test_stream_plans_change_nothing_with_one_thread_and_bad_values_are_errors(g
         BlockShiftSampler().sample(bqm, stream_plans="other", **kwargs)
 
 
-def test_stream_chains_race_the_profile_chain_against_the_joint_chain(monkeypatch, streams_always, grid):
+def test_stream_chains_race_the_profile_chain_against_the_joint_chain(streams_always, grid, chain_runs):
     f, bqm, structure = grid
-    calls = {"profile": set(), "joint": set()}  # the streams each kernel ran for
-    profile_read, board_read = _reads._profile.profile_read, _reads._board.board_read
-
-    def spy(name, kernel):
-        def run(out, seed, betas, sweeps, *args):
-            if sweeps:  # not the warm-up's compile-only calls
-                calls[name].add(threading.current_thread().name)
-            return kernel(out, seed, betas, sweeps, *args)
-        return run
-
-    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", profile_read))
-    monkeypatch.setattr(_reads._board, "board_read", spy("joint", board_read))
     ss = BlockShiftSampler().sample(bqm, num_reads=2, num_sweeps=200, restart_sweeps=50, target_energy=-1, seed=5,
                                     threads=2, stream_chains=("profile", "joint"), **structure)
     assert ss.info["stream_chains"] == ["profile", "joint"] and ss.info["chain"] == "profile"
     dimod.testing.assert_sampleset_energies(ss, bqm)
+    calls = {name: {thread for chain, thread, _, sweeps in chain_runs if chain == name and sweeps}  # the streams
+             for name in ("profile", "joint")}  # each kernel ran for, not the warm-up's compile-only calls
     streams = {name: threads - {threading.main_thread().name} for name, threads in calls.items()}  # warm-up aside
     assert streams["profile"] and streams["joint"] == calls["joint"]  # the joint chain only in its streams
     assert not streams["profile"] & streams["joint"]  # each stream's thread runs one chain
@@ -201,29 +207,20 @@ def test_stream_chains_race_the_profile_chain_against_the_joint_chain(monkeypatc
 
 @pytest.mark.parametrize("lead_s", [0.0, 1e9])
 def test_the_defaults_long_restarts_run_the_joint_chain_and_its_luby_restarts_the_profile_chain(
-        monkeypatch, streams_always, grid, lead_s):
+        monkeypatch, streams_always, grid, chain_runs, lead_s):
     """No lead: stream 1 runs only long restarts (joint chain); a lead longer than the read: none."""
     monkeypatch.setattr(_reads, "LEAD_S", lead_s)
     f, bqm, structure = grid
-    runs = []  # (chain, replicas, sweeps) of every restart a stream ran
-
-    def spy(name, kernel):
-        def run(out, seed, betas, sweeps, *args):
-            if threading.current_thread() is not threading.main_thread():  # not the warm-up
-                runs.append((name, len(betas), sweeps))
-            return kernel(out, seed, betas, sweeps, *args)
-        return run
-
-    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", _reads._profile.profile_read))
-    monkeypatch.setattr(_reads._board, "board_read", spy("joint", _reads._board.board_read))
+    main = threading.main_thread().name  # the warm-up's thread: not a stream's restart
     kwargs = dict(num_reads=1, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2, threads=2, **structure)
     ss = BlockShiftSampler().sample(bqm, **kwargs)
     assert ss.info["chain"] == "profile" and ss.info["stream_chains"] == ["profile", "profile then joint"]
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
     long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
-    ran = {name: sorted((r, s) for chain, r, s in runs if chain == name) for name in ("profile", "joint")}
+    ran = {name: sorted((r, s) for chain, thread, r, s in chain_runs if chain == name and thread != main)
+           for name in ("profile", "joint")}
     assert ran == ({"profile": sorted(2 * plan), "joint": []} if lead_s else
                    {"profile": sorted(plan), "joint": sorted(long)})
-    runs.clear()
+    chain_runs.clear()
     ss = BlockShiftSampler().sample(bqm, chain="profile", **kwargs)  # asked for: every restart on it
-    assert {chain for chain, _, _ in runs} == {"profile"} and ss.info["stream_chains"] == ["profile", "profile"]
+    assert {chain for chain, thread, _, _ in chain_runs if thread != main} == {"profile"} and ss.info["stream_chains"] == ["profile", "profile"]

@@ -236,6 +236,17 @@ class ReadRunner:
         """The profile chain's arrays a restart of stream ``stream`` runs on, or None: the joint chain."""
         return None if long and self.long_joint else self.profiles[stream % len(self.profiles)]
 
+    def chain_names(self, plans) -> list[str]:
+        """The chain each stream runs along ``plans[i % len(plans)]``: ``"profile"``, ``"joint"``, or
+        ``"profile then joint"`` where its long restarts run the joint chain."""
+        names = []
+        for i in range(self.threads):
+            name = "joint" if self._chain_of(i) is None else "profile"
+            if name == "profile" and self.long_joint and isinstance(plans[i % len(plans)], _LeadThenLong):
+                name = "profile then joint"
+            names.append(name)
+        return names
+
     def _buffers(self, replicas, stream=0, long=False):
         profile = self._chain_of(stream, long)
         key = (stream, replicas, profile is None)  # each stream its own (streams run at once), each chain its own

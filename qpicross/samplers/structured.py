@@ -441,10 +441,8 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["sweeps"] = sweeps_done.tolist()
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
-        sampleset.info["chain"] = "joint" if profiles[0] is None else "profile"
-        sampleset.info["stream_chains"] = [
-            "joint" if profiles[i % len(profiles)] is None else "profile then joint" if long_joint and i % 2 else "profile"
-            for i in range(int(threads))]
+        sampleset.info["stream_chains"] = runner.chain_names(stream_plans)
+        sampleset.info["chain"] = sampleset.info["stream_chains"][0]
         sampleset.info["threads"] = int(threads)
         sampleset.info["interrupted"] = runner.interrupted
         sampleset.info["timed_out"] = runner.timed_out
