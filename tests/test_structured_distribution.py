@@ -174,9 +174,8 @@ def _placements(clue, n):
     return lines
 
 
-@pytest.fixture(scope="module")
-def profile():
-    puzzle = PROFILE_PUZZLE
+def _profile_target(puzzle):
+    """The free rows' boards of ``puzzle``, their fewest mismatches, the profile target, the joint marginal."""
     rows = list(itertools.product(*[_placements(c, puzzle.num_cols) for c in puzzle.rows]))
     columns = [np.array(_placements(c, puzzle.num_rows)) for c in puzzle.cols]
     boards = np.array(rows, np.int64)  # (row boards, rows, cols)
@@ -190,22 +189,38 @@ def profile():
     return boards, best, target / target.sum(), joint / joint.sum()
 
 
-@pytest.mark.parametrize("num_replicas, bounds", [(1, "stacking"), (3, "published")])
-def test_the_profile_chain_samples_rows_with_the_columns_minimised_out(profile, num_replicas, bounds):
-    boards, best, target, joint = profile
+@pytest.fixture(scope="module")
+def profile():
+    return _profile_target(PROFILE_PUZZLE)
+
+
+@pytest.fixture(scope="module")
+def profile_of_columns():
+    """The same over its columns: the rows of the transposed puzzle."""
+    return _profile_target(Puzzle(PROFILE_PUZZLE.cols, PROFILE_PUZZLE.rows))
+
+
+@pytest.mark.parametrize("num_replicas, bounds, lines", [(1, "stacking", "rows"), (3, "published", "rows"),
+                                                         (1, "stacking", "columns"), (3, "published", "columns")])
+def test_the_profile_chain_samples_its_free_lines_with_the_others_minimised_out(profile, profile_of_columns,
+                                                                                num_replicas, bounds, lines):
+    """Rows free (default axis) and columns free (``profile_lines="columns"``): each its own target."""
+    boards, best, target, joint = profile if lines == "rows" else profile_of_columns
     assert len(boards) == 144
     assert tv(target, joint) > 3 * noise_threshold(target)  # the test can tell the two apart
     f = build_formulation(PROFILE_PUZZLE, bounds=bounds)
     hot = BETA if num_replicas == 1 else 0.3
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=N,
                                     num_sweeps=SWEEPS, beta_range=(hot, BETA), num_replicas=num_replicas,
-                                    return_state="last", seed=21)
+                                    return_state="last", seed=21, profile_lines=lines)
     assert ss.info["chain"] == "profile" and ss.info["sweeps"] == [SWEEPS] * N
-    drawn = np.zeros((N, *boards.shape[1:]), np.int64)
+    assert ss.info["profile_lines"] == lines
+    drawn = np.zeros((N, *boards.shape[1:]), np.int64)  # the free lines' boards, one line per row
+    kind_drawn, clues = ("row", PROFILE_PUZZLE.rows) if lines == "rows" else ("col", PROFILE_PUZZLE.cols)
     for label, column in zip(ss.variables, ss.record.sample.T):
         kind, i, start, k = label
-        if kind == "row":
-            drawn[column == 1, i, start:start + PROFILE_PUZZLE.rows[i][k]] = 1
+        if kind == kind_drawn:
+            drawn[column == 1, i, start:start + clues[i][k]] = 1
     index = {board.tobytes(): n for n, board in enumerate(boards)}
     which = np.array([index[board.tobytes()] for board in drawn])
     empirical = np.bincount(which, minlength=len(boards)) / N

@@ -224,3 +224,56 @@ def test_the_defaults_long_restarts_run_the_joint_chain_and_its_luby_restarts_th
     chain_runs.clear()
     ss = BlockShiftSampler().sample(bqm, chain="profile", **kwargs)  # asked for: every restart on it
     assert {chain for chain, thread, _, _ in chain_runs if thread != main} == {"profile"} and ss.info["stream_chains"] == ["profile", "profile"]
+
+
+@pytest.fixture
+def free_axes(monkeypatch):
+    """(thread name, free lines) of every call of the profile chain's kernel, in call order."""
+    runs = []
+    kernel = _reads._profile.profile_read
+
+    def spy(out, seed, betas, sweeps, *args):
+        pmodel = args[7]  # its profiled lines' stride is 1 along a row: the columns are then the free lines
+        runs.append((threading.current_thread().name, "columns" if pmodel[2] == 1 else "rows"))
+        return kernel(out, seed, betas, sweeps, *args)
+
+    monkeypatch.setattr(_reads._profile, "profile_read", spy)
+    return runs
+
+
+def _turns(first, count):
+    axes = ["rows", "columns"] if first == "rows" else ["columns", "rows"]
+    return [axes[k % 2] for k in range(count)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own(
+        monkeypatch, streams_always, grid, free_axes, threads):
+    monkeypatch.setattr(_reads, "LEAD_S", 1e9)  # stream 1 too runs only the Luby plan, on the profile chain
+    f, bqm, structure = grid
+    main = threading.main_thread().name  # the warm-up's thread: not a read's restart
+    kwargs = dict(num_reads=2, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2, threads=threads,
+                  **structure)
+    ss = BlockShiftSampler().sample(bqm, **kwargs)
+    assert ss.info["profile_lines"] == "alternate"
+    restarts = len(structured.restart_plan(300, 10, (2.0, 5.0)))
+    ran = [(thread, axis) for thread, axis in free_axes if thread != main]
+    if threads == 1:  # each restart in a thread of its own, one after the other; each read starts on rows
+        assert [axis for _, axis in ran] == 2 * _turns("rows", restarts)
+    else:  # a stream is one thread: stream 0 starts on rows, stream 1 on columns, each read anew
+        streams = {}
+        for thread, axis in ran:
+            streams.setdefault(thread, []).append(axis)
+        assert sorted(streams.values()) == sorted([_turns("rows", restarts), _turns("columns", restarts)] * 2)
+    for lines in ("rows", "columns"):  # asked for: every restart on that axis
+        free_axes.clear()
+        ss = BlockShiftSampler().sample(bqm, profile_lines=lines, **kwargs)
+        assert {axis for _, axis in free_axes} == {lines} and ss.info["profile_lines"] == lines
+
+
+def test_profile_lines_is_checked_and_is_none_on_the_joint_chain(grid):
+    f, bqm, structure = grid
+    with pytest.raises(ValueError, match="profile_lines must be"):
+        BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, profile_lines="diagonals", **structure)
+    ss = BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, chain="joint", **structure)
+    assert ss.info["profile_lines"] is None

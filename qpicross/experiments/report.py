@@ -424,6 +424,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "chains": (_results("chains_profile.json", "chains_joint.json"),
                lambda rows: summary_table(rows, by=by_collection) + "\n\n"
                + ratio_line(rows, "shift-joint", "shift") + "."),
+    "axes": (_results("axes_alternate.json", "axes_rows.json"),
+             lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, "shift-rows", "shift") + "."),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),

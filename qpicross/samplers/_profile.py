@@ -4,7 +4,7 @@ On the Picross formulation with every line clue-consistent, the BQM's energy is
 :math:`c + w\,M(x)`, :math:`M` the cells where the rows' board and the columns'
 board differ (:mod:`qpicross.samplers._board`). The joint chain samples rows and
 columns together. The *profile* chain keeps only the lines of one axis (the
-*free* lines, rows by default) and gives each state the energy of its best
+*free* lines: rows, or columns with ``profile_lines``, the sampler's default taking both in turn) and gives each state the energy of its best
 columns:
 
 .. math:: E_{\text{profile}}(\text{rows}) = c + w \sum_j \min_{\text{placements of column } j} \#\{\text{mismatched cells of column } j\}

@@ -206,7 +206,10 @@ class ReadRunner:
     ``bqm_kernel`` is the BQM kernel's compiled read; ``board``, when given, the board kernel's model.
     Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
     chain where that is None; with ``long_joint`` the long restarts of :func:`long_restarts` run the joint
-    chain whatever their stream's.
+    chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
+    the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs
+    ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
+    different axes and each stream alternates.
     """
 
     def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
@@ -232,9 +235,10 @@ class ReadRunner:
         """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
         return 1 if self.anneal else len(betas)
 
-    def _chain_of(self, stream, long=False):
-        """The profile chain's arrays a restart of stream ``stream`` runs on, or None: the joint chain."""
-        return None if long and self.long_joint else self.profiles[stream % len(self.profiles)]
+    def _chain_of(self, stream, long=False, restart=0):
+        """The profile chain's arrays restart ``restart`` of stream ``stream`` runs on, or None: the joint chain."""
+        axes = None if long and self.long_joint else self.profiles[stream % len(self.profiles)]
+        return None if axes is None else axes[(stream + restart) % len(axes)]
 
     def chain_names(self, plans) -> list[str]:
         """The chain each stream runs along ``plans[i % len(plans)]``: ``"profile"``, ``"joint"``, or
@@ -247,9 +251,10 @@ class ReadRunner:
             names.append(name)
         return names
 
-    def _buffers(self, replicas, stream=0, long=False):
-        profile = self._chain_of(stream, long)
-        key = (stream, replicas, profile is None)  # each stream its own (streams run at once), each chain its own
+    def _buffers(self, replicas, stream=0, long=False, restart=0):
+        profile = self._chain_of(stream, long, restart)
+        # each stream its own (streams run at once), each chain (and free axis) its own
+        key = (stream, replicas, None if profile is None else id(profile))
         if key not in self._work and profile is not None:
             self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0], profile)
         if key not in self._work and self.board is not None:
@@ -285,14 +290,15 @@ class ReadRunner:
                 break
             count = min(2 * count, sweeps)
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False):
+    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False,
+                restart=0):
         params = self.params if target is None else (*self.params[:-1], target)
         stop = self.stop if stop is None else stop
         status = self.status if status is None else status
         if self.board is None:
             return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
-        profile = self._chain_of(stream, long)
+        profile = self._chain_of(stream, long, restart)
         if profile is not None:
             return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w, constant,
                                          work, stop, status)
@@ -310,8 +316,8 @@ class ReadRunner:
         if self.threads > 1 and sweeps * self._replicas(betas) * self.seconds_per_replica_sweep >= INLINE_S:
             return self._read_streams(out, seed, stream_plans or [plan])
         done, best, scratch = 0, math.inf, np.empty_like(out)
-        for (betas, sweeps), restart_seed in zip(plan, _restart_seeds(seed, 0)):
-            ran, reached = self._run(scratch, restart_seed, betas, sweeps)
+        for restart, ((betas, sweeps), restart_seed) in enumerate(zip(plan, _restart_seeds(seed, 0))):
+            ran, reached = self._run(scratch, restart_seed, betas, sweeps, restart)
             energy = self.status[1]
             self.best = min(self.best, float(energy) + self.offset)
             if energy < best or best == math.inf:
@@ -330,20 +336,20 @@ class ReadRunner:
                 break
         return done, -1
 
-    def _run(self, out, seed, betas, sweeps) -> tuple[int, int]:
+    def _run(self, out, seed, betas, sweeps, restart=0) -> tuple[int, int]:
         replicas = self._replicas(betas)
-        work = self._buffers(replicas)
+        work = self._buffers(replicas, restart=restart)
         self.status[:] = (0.0, math.inf)
         replica_sweeps = sweeps * replicas
         if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
-            return self._run_inline(out, seed, betas, sweeps, work)
+            return self._run_inline(out, seed, betas, sweeps, work, restart)
         box = []
         finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
         started = time.perf_counter()
 
         def target():
             try:
-                box.append(self._kernel(out, seed, betas, sweeps, work))
+                box.append(self._kernel(out, seed, betas, sweeps, work, restart=restart))
             finally:
                 finished.set()
 
@@ -354,11 +360,11 @@ class ReadRunner:
         self._learn(time.perf_counter() - started, box[0][0] * replicas)
         return box[0]
 
-    def _run_inline(self, out, seed, betas, sweeps, work) -> tuple[int, int]:
+    def _run_inline(self, out, seed, betas, sweeps, work, restart=0) -> tuple[int, int]:
         """A restart expected to take under :data:`INLINE_S`: in this thread (Ctrl-C acts once it returns)."""
         started = time.perf_counter()
         try:
-            result = self._kernel(out, seed, betas, sweeps, work)
+            result = self._kernel(out, seed, betas, sweeps, work, restart=restart)
         except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
             self.interrupted = True
             return int(self.status[0]), -1
@@ -381,14 +387,16 @@ class ReadRunner:
         def run_stream(i):
             stream = streams[i]
             try:
-                for (betas, sweeps, long), restart_seed in zip(_tagged(plans[i % len(plans)]), _restart_seeds(seed, i)):
+                restarts = zip(_tagged(plans[i % len(plans)]), _restart_seeds(seed, i))
+                for restart, ((betas, sweeps, long), restart_seed) in enumerate(restarts):
                     if stream.stop[0]:
                         break
-                    work = self._buffers(self._replicas(betas), i, long)
+                    work = self._buffers(self._replicas(betas), i, long, restart)
                     stream.status[:] = (0.0, math.inf)
                     started = time.perf_counter()
                     ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status, stream=i, long=long)
+                                                stop=stream.stop, status=stream.status, stream=i, long=long,
+                                                restart=restart)
                     self._learn(time.perf_counter() - started, ran * self._replicas(betas))
                     if stream.status[1] < stream.best:
                         stream.best = float(stream.status[1])
