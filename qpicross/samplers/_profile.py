@@ -4,8 +4,9 @@ On the Picross formulation with every line clue-consistent, the BQM's energy is
 :math:`c + w\,M(x)`, :math:`M` the cells where the rows' board and the columns'
 board differ (:mod:`qpicross.samplers._board`). The joint chain samples rows and
 columns together. The *profile* chain keeps only the lines of one axis (the
-*free* lines: rows, or columns with ``profile_lines``, the sampler's default taking both in turn) and gives each state the energy of its best
-columns:
+*free* lines: rows here, columns by symmetry, :func:`profile_model`'s ``free_axis``;
+the sampler's restarts take both in turn) and gives each state the energy of its
+best columns:
 
 .. math:: E_{\text{profile}}(\text{rows}) = c + w \sum_j \min_{\text{placements of column } j} \#\{\text{mismatched cells of column } j\}
           = \min_{\text{columns}} E(\text{rows}, \text{columns}).
