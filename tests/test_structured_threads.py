@@ -30,12 +30,16 @@ def grid():
 
 @pytest.fixture
 def chain_runs(monkeypatch):
-    """(chain, thread name, replicas, sweeps) of every call of the profile and joint board kernels."""
+    """(chain, thread name, replicas, sweeps, free lines) of every call of the profile and joint board kernels,
+    in call order; the free lines are "rows" or "columns" on the profile chain, None on the joint chain."""
     runs = []
 
     def spy(name, kernel):
         def run(out, seed, betas, sweeps, *args):
-            runs.append((name, threading.current_thread().name, len(betas), sweeps))
+            free = None
+            if name == "profile":  # its profiled lines' stride is 1 along a row: the columns are then the free lines
+                free = "columns" if args[7][2] == 1 else "rows"
+            runs.append((name, threading.current_thread().name, len(betas), sweeps, free))
             return kernel(out, seed, betas, sweeps, *args)
         return run
 
@@ -192,7 +196,7 @@ def test_stream_chains_race_the_profile_chain_against_the_joint_chain(streams_al
                                     threads=2, stream_chains=("profile", "joint"), **structure)
     assert ss.info["stream_chains"] == ["profile", "joint"] and ss.info["chain"] == "profile"
     dimod.testing.assert_sampleset_energies(ss, bqm)
-    calls = {name: {thread for chain, thread, _, sweeps in chain_runs if chain == name and sweeps}  # the streams
+    calls = {name: {thread for chain, thread, _, sweeps, _ in chain_runs if chain == name and sweeps}  # the streams
              for name in ("profile", "joint")}  # each kernel ran for, not the warm-up's compile-only calls
     streams = {name: threads - {threading.main_thread().name} for name, threads in calls.items()}  # warm-up aside
     assert streams["profile"] and streams["joint"] == calls["joint"]  # the joint chain only in its streams
@@ -217,28 +221,14 @@ def test_the_defaults_long_restarts_run_the_joint_chain_and_its_luby_restarts_th
     assert ss.info["chain"] == "profile" and ss.info["stream_chains"] == ["profile", "profile then joint"]
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
     long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
-    ran = {name: sorted((r, s) for chain, thread, r, s in chain_runs if chain == name and thread != main)
+    ran = {name: sorted((r, s) for chain, thread, r, s, _ in chain_runs if chain == name and thread != main)
            for name in ("profile", "joint")}
     assert ran == ({"profile": sorted(2 * plan), "joint": []} if lead_s else
                    {"profile": sorted(plan), "joint": sorted(long)})
     chain_runs.clear()
     ss = BlockShiftSampler().sample(bqm, chain="profile", **kwargs)  # asked for: every restart on it
-    assert {chain for chain, thread, _, _ in chain_runs if thread != main} == {"profile"} and ss.info["stream_chains"] == ["profile", "profile"]
-
-
-@pytest.fixture
-def free_axes(monkeypatch):
-    """(thread name, free lines) of every call of the profile chain's kernel, in call order."""
-    runs = []
-    kernel = _reads._profile.profile_read
-
-    def spy(out, seed, betas, sweeps, *args):
-        pmodel = args[7]  # its profiled lines' stride is 1 along a row: the columns are then the free lines
-        runs.append((threading.current_thread().name, "columns" if pmodel[2] == 1 else "rows"))
-        return kernel(out, seed, betas, sweeps, *args)
-
-    monkeypatch.setattr(_reads._profile, "profile_read", spy)
-    return runs
+    assert {chain for chain, thread, *_ in chain_runs if thread != main} == {"profile"}
+    assert ss.info["stream_chains"] == ["profile", "profile"]
 
 
 def _turns(first, count):
@@ -248,7 +238,7 @@ def _turns(first, count):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own(
-        monkeypatch, streams_always, grid, free_axes, threads):
+        monkeypatch, streams_always, grid, chain_runs, threads):
     monkeypatch.setattr(_reads, "LEAD_S", 1e9)  # stream 1 too runs only the Luby plan, on the profile chain
     f, bqm, structure = grid
     main = threading.main_thread().name  # the warm-up's thread: not a read's restart
@@ -257,7 +247,7 @@ def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own
     ss = BlockShiftSampler().sample(bqm, **kwargs)
     assert ss.info["profile_lines"] == "alternate"
     restarts = len(structured.restart_plan(300, 10, (2.0, 5.0)))
-    ran = [(thread, axis) for thread, axis in free_axes if thread != main]
+    ran = [(thread, free) for chain, thread, _, _, free in chain_runs if chain == "profile" and thread != main]
     if threads == 1:  # each restart in a thread of its own, one after the other; each read starts on rows
         assert [axis for _, axis in ran] == 2 * _turns("rows", restarts)
     else:  # a stream is one thread: stream 0 starts on rows, stream 1 on columns, each read anew
@@ -266,9 +256,10 @@ def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own
             streams.setdefault(thread, []).append(axis)
         assert sorted(streams.values()) == sorted([_turns("rows", restarts), _turns("columns", restarts)] * 2)
     for lines in ("rows", "columns"):  # asked for: every restart on that axis
-        free_axes.clear()
+        chain_runs.clear()
         ss = BlockShiftSampler().sample(bqm, profile_lines=lines, **kwargs)
-        assert {axis for _, axis in free_axes} == {lines} and ss.info["profile_lines"] == lines
+        assert {free for chain, *_, free in chain_runs if chain == "profile"} == {lines}
+        assert ss.info["profile_lines"] == lines
 
 
 def test_profile_lines_is_checked_and_is_none_on_the_joint_chain(grid):
