@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
+.PHONY: bench-unit demo test install figures clean bench bench-pure bench-hard bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -60,7 +60,7 @@ TOURNAMENT_JSON  ?= results/bench_tournament.json
 # any other status (2 bad input, 130 interrupted) stops make.
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100 and the
 # full run), then `make readme` (about 2.5 h on 2 cores).
-bench: bench-pure bench-hard bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-tournament-sample readme
+bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -98,6 +98,19 @@ bench-axes: $(VENV)/.installed
 	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 --json results/axes_alternate.json || test $$? -eq 1
 	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 --option profile_lines=rows --label shift-rows \
 	    --json results/axes_rows.json || test $$? -eq 1
+
+# The Luby unit: the default (restart_sweeps 8 000) against the unit before (--option restart_sweeps=1000, the
+# previous default exactly), on bench-chains' 40 puzzles (3 reads or 60 s) and on kabuki and phantom (5 reads or
+# 200 s), one puzzle at a time, each read on both cores, same seeds (~15 min).
+UNIT_1000 := --option restart_sweeps=1000 --label shift-unit-1000
+bench-unit: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 --json results/unit_default.json || test $$? -eq 1
+	$(BENCH) $(CHAINS_SET) --workers 1 --reads 3 --time-budget 60 $(UNIT_1000) --json results/unit_1000.json \
+	    || test $$? -eq 1
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 200 --json results/unit_hard_default.json || test $$? -eq 1
+	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 200 $(UNIT_1000) --json results/unit_hard_1000.json \
+	    || test $$? -eq 1
 
 # What the default's mixed streams cost on typical puzzles: taai2011 #1-40, one puzzle at a time, each read on
 # both cores, against both streams on the Luby plan (~5 min).

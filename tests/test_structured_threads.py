@@ -161,7 +161,7 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
         assert long == plan
     else:
         assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300
-        assert long[0][1] == min(_reads.LONG_UNITS * 10, 300)
+        assert long[0][1] == min(_reads.LONG_SWEEPS, 300)
     assert sorted(mixed) == sorted(plan + long)  # stream 0, stream 1
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
@@ -176,7 +176,7 @@ def test_the_second_streams_lead_ends_at_the_first_restart_past_its_time(monkeyp
     monkeypatch.setattr(_reads.time, "perf_counter", lambda: float(next(clock)))
     plan = [(len(b), s) for b, s in _reads.long_restarts(10**6, 10, (2.0, 5.0), lead_s=2.5)]
     assert plan[:3] == [(4, 10), (4, 10), (6, 20)]  # begun at 0, 1 and 2 s; the third ends past 2.5 s
-    assert {n for n, _ in plan[3:]} == {8} and plan[3][1] == _reads.LONG_UNITS * 10
+    assert {n for n, _ in plan[3:]} == {8} and plan[3][1] == _reads.LONG_SWEEPS
     assert sum(s for _, s in plan) == 10**6
 
 

@@ -426,6 +426,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                + ratio_line(rows, "shift-joint", "shift") + "."),
     "axes": (_results("axes_alternate.json", "axes_rows.json"),
              lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, "shift-rows", "shift") + "."),
+    "unit": (_results("unit_default.json", "unit_1000.json", "unit_hard_default.json", "unit_hard_1000.json"),
+             lambda rows: summary_table(rows, by=by_collection) + "\n\n"
+             + ratio_line(rows, "shift-unit-1000", "shift") + "."),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),

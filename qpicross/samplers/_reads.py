@@ -34,12 +34,15 @@ import numpy as np
 from qpicross.samplers import _board, _profile
 
 __all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
-           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_UNITS", "LONG_LEVEL",
+           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS", "LONG_LEVEL",
            "LEAD_S"]
 
-#: The Luby schedule's default unit (sweeps of its shortest restarts).
-RESTART_SWEEPS = 1000
-#: Default sweep budget of one read under the Luby schedule (all its restarts together).
+#: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
+#: bench-unit``, the README's results): 8 000 took the median tournament puzzle of a mid-file set from
+#: 1.4 s to 0.6 s and phantom from 35 s to 6 s against the earlier 1 000, and changed nothing on easy ones
+#: (solved by the first restart, whatever its length).
+RESTART_SWEEPS = 8000
+#: Default sweep budget of one read under the Luby schedule (all its restarts together; 25 units).
 MAX_RESTART_SWEEPS = 200_000
 #: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
 PROGRESS_INTERVAL_S = 0.5
@@ -49,10 +52,10 @@ INLINE_S = 0.02
 #: :data:`CALIBRATION_S`), to estimate a sweep's cost.
 CALIBRATION_SWEEPS = 20
 CALIBRATION_S = 0.002
-#: The second stream's plan (:func:`long_restarts`): restarts this many Luby units long, on the ladder
-#: of this level (8 replicas, the hot end halved): long runs of a wide ladder, which a read of
-#: short restarts reaches rarely, raced against it.
-LONG_UNITS = 32
+#: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
+#: first stream's unit), on the ladder of this level (8 replicas, the hot end halved): long runs of a wide
+#: ladder, raced against the first stream's Luby plan.
+LONG_SWEEPS = 32_000
 LONG_LEVEL = 2
 #: Seconds of restarts of the Luby plan the second stream runs before its long restarts
 #: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
@@ -127,16 +130,16 @@ def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
 
 def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], lead_s: float | None = None):
     """The plan of the second stream of a read with threads: for its first ``lead_s`` seconds (default
-    :data:`LEAD_S`) the restarts of :func:`restart_plan`, then Luby restarts :data:`LONG_UNITS` times longer
-    than ``unit``, all on the ladder :func:`restart_plan` gives restarts 4 units long.
+    :data:`LEAD_S`) the restarts of :func:`restart_plan`, then Luby restarts of unit :data:`LONG_SWEEPS`
+    sweeps (whatever ``unit``), all on the ladder :func:`restart_plan` gives restarts 4 units long.
 
     The lead doubles the short restarts that solve typical puzzles in their first second; the long
     restarts are what the hardest ones need. Each iteration starts over, its clock included.
 
-    >>> [(len(b), s) for b, s in long_restarts(200_000, 1000, (2.0, 5.0), lead_s=0)]
+    >>> [(len(b), s) for b, s in long_restarts(200_000, 8000, (2.0, 5.0), lead_s=0)]
     [(8, 32000), (8, 32000), (8, 64000), (8, 32000), (8, 32000), (8, 8000)]
-    >>> [(len(b), s) for b, s in long_restarts(3000, 1000, (2.0, 5.0), lead_s=60)]  # all within the lead
-    [(4, 1000), (4, 1000), (6, 1000)]
+    >>> [(len(b), s) for b, s in long_restarts(24_000, 8000, (2.0, 5.0), lead_s=60)]  # all within the lead
+    [(4, 8000), (4, 8000), (6, 8000)]
     """
     return _LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s)
 
@@ -160,7 +163,7 @@ class _LeadThenLong:
                 used += sweeps
                 if time.perf_counter() - started >= self.lead_s:
                     break
-        for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_UNITS * self.unit, self.beta_range,
+        for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
                                           fixed_level=LONG_LEVEL):
             yield betas, sweeps, True
 

@@ -298,7 +298,7 @@ class BlockShiftSampler(dimod.Sampler):
                 always run one stream.
             stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
                 odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (for their first
-                second the restarts of :func:`restart_plan`, then Luby restarts 32 units long on the
+                second the restarts of :func:`restart_plan`, then Luby restarts of 32 000 sweeps on the
                 8-replica ladder) against the even ones' :func:`restart_plan`, a portfolio of a
                 short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the long
