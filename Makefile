@@ -137,7 +137,7 @@ bench-hybrid: $(VENV)/.installed
 	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
 # 1 000 + 1 000 tournament 25x25 puzzles, one at a time, each read on both cores as `qpicross anneal` runs it:
-# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (7-8 h on 2 cores) for
+# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (3-4 h on 2 cores) for
 # the full range (run it in a foreground terminal: Ctrl-C keeps the finished puzzles in TOURNAMENT_JSON).
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
@@ -145,7 +145,7 @@ bench-tournament: $(VENV)/.installed
 	    --workers 1 --reads 5 --time-budget 60 --json $(TOURNAMENT_JSON) || test $$? -eq 1
 
 # Every 10th puzzle of the 1 000 + 1 000 (100 + 100 spread over the whole files, the late and hard ones
-# included): an estimate of the full run's median and a lower bound on its worst (~45 min on 2 cores).
+# included): an estimate of the full run's median and a lower bound on its worst (~20 min on 2 cores).
 bench-tournament-sample: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_SAMPLE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_SAMPLE) \
