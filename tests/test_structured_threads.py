@@ -153,6 +153,7 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
                                                                                     grid, lead_s):
     """No lead: stream 1 runs only long restarts; a lead longer than the read: only the Luby plan's."""
     monkeypatch.setattr(_reads, "LEAD_S", lead_s)
+    monkeypatch.setattr(_reads, "LONG_SWEEPS", 40)  # several long restarts within the read's 300 sweeps
     f, bqm, structure = grid
     mixed = _ladders_run(monkeypatch, bqm, structure, threads=2)
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
@@ -161,7 +162,7 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
         assert long == plan
     else:
         assert {n for n, _ in long} == {8} and sum(s for _, s in long) == 300
-        assert long[0][1] == min(_reads.LONG_SWEEPS, 300)
+        assert [s for _, s in long][:3] == [40, 40, 80]  # Luby restarts of unit LONG_SWEEPS, not of unit 10
     assert sorted(mixed) == sorted(plan + long)  # stream 0, stream 1
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
