@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: bench-unit demo test install figures clean bench bench-pure bench-hard bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-sample bench-ablation bench-kernels readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:

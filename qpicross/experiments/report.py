@@ -405,6 +405,12 @@ def widest_per_file(*runs: Sequence[dict]) -> list[dict]:
     return out
 
 
+def _against_default(other: str) -> Callable[[list[dict]], str]:
+    """A section comparing configuration ``other`` with the default (``shift``): the summary table of
+    each configuration and collection, then the TTS99 ratio ``other`` / default."""
+    return lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, other, "shift") + "."
+
+
 def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
@@ -421,14 +427,10 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "hard": (_results("bench_hard.json", "bench_hard_joint.json", "bench_hard_1thread.json"),
              lambda rows: puzzle_table(rows, ["shift", "shift-joint", "shift-1-thread"], baseline="shift-1-thread")
              + "\n\n" + ratio_line(rows, "shift-joint", "shift") + "."),
-    "chains": (_results("chains_profile.json", "chains_joint.json"),
-               lambda rows: summary_table(rows, by=by_collection) + "\n\n"
-               + ratio_line(rows, "shift-joint", "shift") + "."),
-    "axes": (_results("axes_alternate.json", "axes_rows.json"),
-             lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, "shift-rows", "shift") + "."),
+    "chains": (_results("chains_profile.json", "chains_joint.json"), _against_default("shift-joint")),
+    "axes": (_results("axes_alternate.json", "axes_rows.json"), _against_default("shift-rows")),
     "unit": (_results("unit_default.json", "unit_1000.json", "unit_hard_default.json", "unit_hard_1000.json"),
-             lambda rows: summary_table(rows, by=by_collection) + "\n\n"
-             + ratio_line(rows, "shift-unit-1000", "shift") + "."),
+             _against_default("shift-unit-1000")),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
