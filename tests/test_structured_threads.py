@@ -2,6 +2,7 @@
 
 import math
 import threading
+import time
 
 import dimod.testing
 import numpy as np
@@ -112,6 +113,39 @@ def test_ctrl_c_and_the_time_budget_stop_every_stream(monkeypatch, streams_alway
     assert ss.info["interrupted"] and len(ss) == 1 and ss.info["sweeps"][0] < 10**8
     assert [s for s, _ in calls] == sorted(s for s, _ in calls)
     dimod.testing.assert_sampleset_energies(ss, bqm)
+
+
+def test_progress_polled_before_a_stream_begins_its_first_restart_reports_zero_sweeps(monkeypatch, streams_always,
+                                                                                       grid):
+    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
+    buffers = _reads.ReadRunner._buffers
+
+    def slow_buffers(self, *args, **kwargs):  # each stream's thread is late to its first restart
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.05)
+        return buffers(self, *args, **kwargs)
+
+    monkeypatch.setattr(_reads.ReadRunner, "_buffers", slow_buffers)
+    calls = []
+    f, bqm, structure = grid
+    ss = BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=40, restart_sweeps=20, target_energy=-1, threads=2,
+                                    seed=0, progress=lambda sweeps, energy: calls.append((sweeps, energy)),
+                                    **structure)
+    assert ss.info["sweeps"] == [80] and calls and calls[0] == (0, math.inf)
+    assert all(0 <= sweeps <= 80 for sweeps, _ in calls)
+
+
+def test_an_error_in_progress_stops_every_stream_before_it_propagates(streams_always, grid, chain_runs):
+    def progress(sweeps, energy):
+        raise ValueError("a progress display failed")
+
+    f, bqm, structure = grid
+    with pytest.raises(ValueError, match="progress display"):
+        BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=10**8, target_energy=-1, threads=2, seed=0,
+                                   progress=progress, **structure)
+    runs = len(chain_runs)
+    time.sleep(0.3)  # a stream left running would start restarts meanwhile
+    assert len(chain_runs) == runs and not any("(run_stream)" in t.name for t in threading.enumerate())
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, "2", True, 1000])

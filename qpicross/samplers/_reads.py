@@ -226,7 +226,7 @@ class ReadRunner:
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
         self.stop = np.zeros(1, np.int8)
-        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of the call
+        self.status = np.array([0.0, np.inf])  # sweeps of the current restart, best energy of the call
         self.interrupted = self.timed_out = False
         self.deadline = math.inf
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
@@ -410,7 +410,9 @@ class ReadRunner:
                                 winner.append((i, stream.done + reached))
                                 for stop in stops:
                                     stop[0] = 1
-                    stream.done += ran
+                    with lock:  # the progress report sums done and status[0]: count this restart once
+                        stream.done += ran
+                        stream.status[0] = 0.0
                     if reached >= 0:
                         break
             finally:
@@ -421,8 +423,12 @@ class ReadRunner:
 
         for i in range(self.threads):
             threading.Thread(target=run_stream, args=(i,), daemon=True).start()
-        self._wait(all_done, stops, lambda: (sum(s.done + int(s.status[0]) for s in streams),
-                                             min(min(s.best, float(s.status[1])) for s in streams)))
+        def report():
+            with lock:
+                return (sum(s.done + int(s.status[0]) for s in streams),
+                        min(min(s.best, float(s.status[1])) for s in streams))
+
+        self._wait(all_done, stops, report)
         done = sum(s.done for s in streams)
         if winner:
             index, reached = winner[0]
@@ -438,7 +444,8 @@ class ReadRunner:
         """Wait for ``finished`` while compiled reads run in other threads, polling every
         :data:`PROGRESS_INTERVAL_S`: past the deadline, or on Ctrl-C, set every flag of ``stops``
         (the compiled loops check them every sweep); call ``progress`` with ``report()``, which gives
-        the sweeps so far and the best energy so far without the offset."""
+        the sweeps so far and the best energy so far without the offset. Should ``progress`` raise,
+        every compiled read is stopped before the error propagates."""
         try:
             while not finished.wait(PROGRESS_INTERVAL_S):
                 if time.perf_counter() >= self.deadline:
@@ -450,11 +457,19 @@ class ReadRunner:
                     sweeps, best = report()
                     self.progress(sweeps, min(self.best, best + self.offset))
         except KeyboardInterrupt:
-            for stop in stops:
-                stop[0] = 1
             self.interrupted = True
-            while not finished.wait(0.05):  # within a sweep
-                pass
+            self._stop_and_wait(finished, stops)
+        except BaseException:  # progress raised: no compiled read may outlive the call
+            self._stop_and_wait(finished, stops)
+            raise
+
+    @staticmethod
+    def _stop_and_wait(finished, stops) -> None:
+        """Set every flag of ``stops`` and wait for ``finished`` (the compiled loops check them every sweep)."""
+        for stop in stops:
+            stop[0] = 1
+        while not finished.wait(0.05):  # within a sweep
+            pass
 
     def _learn(self, seconds, replica_sweeps) -> None:
         """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost
@@ -468,7 +483,8 @@ class _Stream:
 
     def __init__(self, out):
         self.stop = np.zeros(1, np.int8)
-        self.status = np.full(2, np.inf)  # sweeps of the current restart, best energy of that restart
+        # sweeps of the current restart, best energy of that restart: polled before the first restart begins
+        self.status = np.array([0.0, np.inf])
         self.scratch, self.out = np.empty_like(out), np.empty_like(out)
         self.best = math.inf  # without the offset
         self.done = 0  # sweeps of finished restarts
