@@ -122,7 +122,7 @@ def test_progress_polled_before_a_stream_begins_its_first_restart_reports_zero_s
 
     def slow_buffers(self, *args, **kwargs):  # each stream's thread is late to its first restart
         if threading.current_thread() is not threading.main_thread():
-            time.sleep(0.05)
+            time.sleep(0.2)
         return buffers(self, *args, **kwargs)
 
     monkeypatch.setattr(_reads.ReadRunner, "_buffers", slow_buffers)
