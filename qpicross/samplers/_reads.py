@@ -423,6 +423,7 @@ class ReadRunner:
 
         for i in range(self.threads):
             threading.Thread(target=run_stream, args=(i,), daemon=True).start()
+
         def report():
             with lock:
                 return (sum(s.done + int(s.status[0]) for s in streams),
