@@ -3,8 +3,9 @@
 Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
 here: every sample is its rows with a best placement of every column (its energy is the
 match weight times the fewest mismatches any clue-consistent columns leave against those
-rows, computed here by brute force), each column's min-plus passes give the brute-force
-minima, it solves the shipped puzzles, and it runs exactly when it applies.
+rows, computed here by brute force), each column's max-plus passes give the brute-force
+minima (every start allowed, or some removed as presolve does), it solves the shipped
+puzzles, and it runs exactly when it applies.
 """
 
 import itertools
@@ -72,9 +73,18 @@ def test_each_sample_is_its_rows_with_best_columns(seed, weights):
         assert int(np.abs(rows - columns).sum()) == _fewest_mismatches(puzzle, rows)
 
 
+def _starts(clue, n):
+    """Every placement of ``clue`` on a line of ``n`` cells: its blocks' starts."""
+    return [starts for starts in itertools.combinations(range(n), len(clue))
+            if all(s + h <= n for s, h in zip(starts, clue))
+            and all(starts[k] + clue[k] < starts[k + 1] for k in range(len(clue) - 1))]
+
+
+@pytest.mark.parametrize("blocked", [False, True], ids=["every-start", "some-starts-removed"])
 @pytest.mark.parametrize("seed", range(8))
-def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, monkeypatch):
-    """``_column`` (banded min-plus passes) against every placement of the column, on random boards."""
+def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, blocked, monkeypatch):
+    """``_column`` (max-plus passes over block offsets) and ``_best_columns`` against every placement of
+    the column, on random boards; with ``blocked``, some starts removed (as presolve does)."""
     rng = np.random.default_rng(seed)
     shape = (int(rng.integers(4, 9)), int(rng.integers(3, 7)))
     puzzle = Puzzle.from_board((rng.random(shape) < 0.6).tolist())
@@ -90,22 +100,35 @@ def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, mo
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, num_sweeps=1)
     board, model = seen[0]
     pmodel = original(board, model)
+    pos_of, prof_chain, chain_ptr = pmodel[6], pmodel[0], model[7]
+    if blocked:  # remove a third of the starts; a column left with no placement is allowed too
+        pos_of[(pos_of >= 0) & (rng.random(pos_of.shape) < 0.33)] = -1
     n_rows, n_cols = shape
     dp = np.zeros((2, (int(pmodel[7]) + 1) * (int(pmodel[8]) + 1)), np.int64)
     scratch, marg = np.zeros(4 * (int(pmodel[8]) + 1), np.int64), np.zeros((2, n_rows * n_cols), np.int64)
     for _ in range(5):
         rows = (rng.random(shape) < 0.5).astype(np.int16)
+        cur = np.zeros(len(model[4]) - 1, np.int64)
+        _profile._best_columns(rows.ravel(), cur, pmodel, board, model, dp, scratch, marg)
         for j, clue in enumerate(puzzle.cols):
-            total = _profile._column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg)
-            lines = _placements(clue, n_rows)
+            g0 = chain_ptr[prof_chain[j]]
+            starts = [s for s in _starts(clue, n_rows) if all(pos_of[g0 + k, s[k]] >= 0 for k in range(len(clue)))]
+            lines = np.zeros((len(starts), n_rows), np.int64)
+            for row, placement in zip(lines, starts):
+                for s, h in zip(placement, clue):
+                    row[s:s + h] = 1
             wrong = np.abs(lines - rows[:, j])
-            assert total == wrong.sum(axis=1).min()
+            total = _profile._column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg)
+            assert total == (wrong.sum(axis=1).min() if starts else _profile._NONE)
             for i in range(n_rows):
                 others = wrong.sum(axis=1) - wrong[:, i]
                 for value in (0, 1):
                     fits = lines[:, i] == value
                     expected = others[fits].min() if fits.any() else _profile._NONE
                     assert marg[value, i * n_cols + j] == expected
+            if starts:  # the best placement _best_columns chose: allowed, and with the fewest mismatches
+                chosen = tuple(int(np.flatnonzero(pos_of[g0 + k] == cur[g0 + k])[0]) for k in range(len(clue)))
+                assert chosen in starts and wrong[starts.index(chosen)].sum() == total
 
 
 @pytest.mark.parametrize("name", ["5x5", "smile7", "house8", "star10", "boat12"])

@@ -22,9 +22,12 @@ column's other cells fixed, is ``min(Mb + v, Mp + 1 - v)`` for the cell's value
 placements leaving the cell empty/painting it), so a row's conditional is a
 product over its cells and is drawn exactly by the line move's dynamic
 programme (:func:`~qpicross.samplers._board.draw_placement`). ``Mb`` and ``Mp``
-come from one forward and one backward pass of min-plus dynamic programming over
-the column (``O(length x blocks)``, each block only over the cells its clue lets
-it reach: :func:`_band`), redone for each column a row move changes.
+come from one forward and one backward pass of max-plus dynamic programming over
+the column, redone for each column a row move changes: a placement's mismatches
+are ``sum(lengths) + painted - 2 covered`` (``covered``: the painted cells under its
+blocks), and a placement is a non-decreasing sequence of its blocks' offsets from
+their leftmost starts (:func:`_band`), so the passes take ``O(blocks x slack)``
+steps, each a running maximum (:func:`_column`).
 
 A row move thus sees what each column could become, not only where its blocks
 are now: the joint chain's row move pays for a cell its column paints the other
@@ -117,7 +120,8 @@ def _band(lengths, n: int, blocks: int) -> np.ndarray:
     """``[lo, hi]`` of the cells where a line of ``n`` cells with these blocks can be with ``k`` blocks
     placed before it and block ``k`` still to come (``k = len(lengths)``: all placed), row ``k``.
 
-    Outside it no placement passes, so the min-plus passes of :func:`_column` skip it.
+    Outside it no placement passes; every block's starts span the same width (the line's slack,
+    ``hi - lo`` of rows ``0..k-1``), the offsets :func:`_column`'s passes run over.
 
     >>> _band(np.array([2, 1]), 6, 2).tolist()  # block 0 starts in 0..2, block 1 in 3..5, then the end
     [[0, 2], [3, 5], [4, 6]]
@@ -143,20 +147,27 @@ def profile_work(replicas: int, units: int, slots: int, board_arrays, pmodel) ->
             np.zeros(replicas, np.int64), np.zeros(replicas), np.zeros(replicas, np.int64),
             np.zeros((replicas, table_size)), np.zeros(slots), np.zeros(slots + 1), np.zeros(units + 1, np.int64),
             np.zeros(2 * (longest + 1), np.int64), np.zeros((2, (blocks + 1) * (longest + 1)), np.int64),
-            np.zeros(4 * (longest + 1), np.int64))
+            np.zeros(6 * (longest + 1), np.int64))
 
 
 @numba.njit(cache=True)
 def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True):
-    """Min-plus passes over profiled line ``j`` against the free lines' board ``own``.
+    """Max-plus passes over profiled line ``j`` against the free lines' board ``own``.
 
     Returns the fewest mismatches of any of its placements; with ``want_marginals``
     writes, for each of its cells, ``marg[0, cell]`` / ``marg[1, cell]``: the fewest
     mismatches on its *other* cells among the placements leaving the cell empty /
     painting it (``_NONE``: no such placement). ``dp[0]`` keeps the forward pass.
+
+    A placement's mismatches are ``sum(lengths) + painted - 2 * covered``, ``covered`` the
+    painted cells under its blocks, so the passes maximise ``covered``. Block ``k`` starts
+    at ``lo[k] + d``, its offset ``d`` from ``0`` to the line's slack ``S``, and a
+    placement is any non-decreasing sequence of offsets: ``dp[0][k, d]`` is the most
+    blocks ``0..k-1`` cover with block ``k-1`` at an offset up to ``d`` (a running maximum
+    over ``d``; row 0: no blocks), ``dp[1][k, d]`` the most blocks ``k..K-1`` cover from offset ``d`` on.
     """
     prof_chain, prof_cell0, prof_stride, n, pos_of = pmodel[0], pmodel[1], pmodel[2], pmodel[3], pmodel[6]
-    glen, group_ptr, chain_ptr = board[1], model[4], model[7]
+    glen, chain_ptr = board[1], model[7]
     c = prof_chain[j]
     g0 = chain_ptr[c] if c >= 0 else 0
     K = chain_ptr[c + 1] - g0 if c >= 0 else 0
@@ -166,109 +177,83 @@ def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True
     for i in range(n):
         x[i] = own[base + i * step]
         P[i + 1] = P[i] + x[i]
-    F, B = dp[0], dp[1]
-    W = n + 1
-    band = pmodel[9][j]  # outside it every state is _NONE: no placement passes there
-    for t in range((K + 1) * W):
-        F[t] = _NONE
-        B[t] = _NONE
-    F[0] = 0
-    for k in range(K + 1):  # F[k, i]: cells before i, blocks before k placed, cell i free to start one
-        h = glen[g0 + k] if k < K else 0
-        for i in range(band[k, 0], min(band[k, 1], n - 1) + 1):
-            f = F[k * W + i]
-            if f >= _NONE:
-                continue
-            if f + x[i] < F[k * W + i + 1]:
-                F[k * W + i + 1] = f + x[i]
-            if k < K:
-                e = i + h
-                if e <= n and pos_of[g0 + k, i] >= 0:
-                    v = f + h - (P[e] - P[i])
-                    if e < n:
-                        v += x[e]
-                        e += 1
-                    if v < F[(k + 1) * W + e]:
-                        F[(k + 1) * W + e] = v
-    B[K * W + n] = 0
-    for k in range(K, -1, -1):  # B[k, i]: cells from i on, blocks from k on
-        h = glen[g0 + k] if k < K else 0
-        for i in range(min(band[k, 1], n - 1), band[k, 0] - 1, -1):
-            b = x[i] + B[k * W + i + 1]
-            if k < K:
-                e = i + h
-                if e <= n and pos_of[g0 + k, i] >= 0:
-                    v = h - (P[e] - P[i])
-                    v += x[e] + B[(k + 1) * W + e + 1] if e < n else B[(k + 1) * W + n]
-                    if v < b:
-                        b = v
-            B[k * W + i] = min(b, _NONE)
-    total = F[K * W + n]
+    band = pmodel[9][j]
+    S = band[0, 1] - band[0, 0] if K > 0 else 0  # every block's offsets: 0..S
+    D = S + 1
+    painted, lengths = P[n], 0
+    for k in range(K):
+        lengths += glen[g0 + k]
+    G, H = dp[0], dp[1]  # G's row 0 and H's row K: no blocks, nothing covered
+    for d in range(D):
+        G[d] = 0
+        H[K * D + d] = 0
+    for k in range(K):  # forward: G[k + 1, d] = max over offsets d' <= d of (blocks 0..k, block k at d')
+        h, lo = glen[g0 + k], band[k, 0]
+        run = -_NONE
+        for d in range(D):
+            if pos_of[g0 + k, lo + d] >= 0:
+                v = P[lo + d + h] - P[lo + d] + G[k * D + d]
+                if v > run:
+                    run = v
+            G[(k + 1) * D + d] = run
+    best = G[K * D + S]
+    total = lengths + painted - 2 * best if best > -_NONE // 2 else _NONE
     if not want_marginals:
         return total
+    mb, mp = scratch[2 * n + 2: 3 * n + 2], scratch[3 * n + 2: 4 * n + 2]  # the most covered, cell blank/painted
     for i in range(n):
-        marg[0, base + i * step] = _NONE
-        marg[1, base + i * step] = _NONE
-    for k in range(K + 1):  # the cell a free blank
-        for i in range(band[k, 0], min(band[k, 1], n - 1) + 1):
-            v = F[k * W + i] + x[i] + B[k * W + i + 1]
-            cell = base + i * step
-            if v < marg[0, cell]:
-                marg[0, cell] = v
-    for k in range(K):  # each block at each start: its cells painted, the cell after it a separator
-        h = glen[g0 + k]
-        for s in range(band[k, 0], min(band[k, 1], n - h) + 1):
-            f = F[k * W + s]
-            if f >= _NONE or pos_of[g0 + k, s] < 0:
-                continue
-            e = s + h
-            v = f + h - (P[e] - P[s])
-            if e < n:
-                v += x[e] + B[(k + 1) * W + e + 1]
-                cell = base + e * step
-                if v < marg[0, cell]:
-                    marg[0, cell] = v
-            else:
-                v += B[(k + 1) * W + n]
-            for i in range(s, e):
-                cell = base + i * step
-                if v < marg[1, cell]:
-                    marg[1, cell] = v
+        mb[i] = -_NONE if K > 0 else 0
+        mp[i] = -_NONE
+    for k in range(K - 1, -1, -1):  # backward: H[k, d] = max over offsets d' >= d of (blocks k..K-1)
+        h, lo = glen[g0 + k], band[k, 0]
+        run = -_NONE
+        for d in range(S, -1, -1):
+            if pos_of[g0 + k, lo + d] >= 0:
+                v = P[lo + d + h] - P[lo + d] + H[(k + 1) * D + d]
+                if v > run:
+                    run = v
+                v += G[k * D + d]  # the best placement with block k at d
+                for i in range(lo + d, lo + d + h):
+                    if v > mp[i]:
+                        mp[i] = v
+            H[k * D + d] = run
+    for k in range(K + 1):  # cell i blank: blocks 0..k-1 at offsets <= a, blocks k.. at offsets >= a
+        lo = band[k, 0] if k < K else n - S + 1  # lo - 1 + a: the cell, a = 0..S
+        for a in range(max(0, 1 - lo), min(S, n - lo) + 1):
+            u = G[k * D + a] + H[k * D + a]
+            if u > mb[lo - 1 + a]:
+                mb[lo - 1 + a] = u
     for i in range(n):  # leave out the cell's own mismatch
         cell = base + i * step
-        if marg[0, cell] < _NONE:
-            marg[0, cell] -= x[i]
-        if marg[1, cell] < _NONE:
-            marg[1, cell] -= 1 - x[i]
+        marg[0, cell] = lengths + painted - 2 * mb[i] - x[i] if mb[i] > -_NONE // 2 else _NONE
+        marg[1, cell] = lengths + painted - 2 * mp[i] - (1 - x[i]) if mp[i] > -_NONE // 2 else _NONE
     return total
 
 
 @numba.njit(cache=True)
 def _best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
     """Set every profiled line's blocks in ``cur`` to a placement with the fewest mismatches against ``own``."""
-    prof_chain, n, pos_of = pmodel[0], pmodel[3], pmodel[6]
+    prof_chain, pos_of = pmodel[0], pmodel[6]
     glen, chain_ptr = board[1], model[7]
-    W = n + 1
     for j in range(len(prof_chain)):
         c = prof_chain[j]
         if c < 0:
             continue
         _column(j, own, pmodel, board, model, dp, scratch, marg, False)
         g0, K = chain_ptr[c], chain_ptr[c + 1] - chain_ptr[c]
-        x, P, F = scratch[:n], scratch[n + 1:], dp[0]
-        k, i = K, n
-        while k > 0:  # trace the forward pass back: a block ending the prefix (at the end, or before a blank)
-            h, g = glen[g0 + k - 1], g0 + k - 1
-            f = F[k * W + i]
-            took = False
-            for s, sep in ((n - h, 0), (i - 1 - h, 1)):
-                if took or s < 0 or (sep == 0 and i != n) or pos_of[g, s] < 0 or F[(k - 1) * W + s] >= _NONE:
-                    continue
-                if F[(k - 1) * W + s] + h - (P[s + h] - P[s]) + (x[i - 1] if sep else 0) == f:
-                    cur[g] = pos_of[g, s]
-                    k, i, took = k - 1, s, True
-            if not took:
-                i -= 1
+        n, band, G = pmodel[3], pmodel[9][j], dp[0]
+        P = scratch[n + 1:]
+        S = band[0, 1] - band[0, 0] if K > 0 else 0
+        D = S + 1
+        limit = S
+        for k in range(K - 1, -1, -1):  # trace the forward pass back: the last offset that attains its maximum
+            h, lo = glen[g0 + k], band[k, 0]
+            goal = G[(k + 1) * D + limit]
+            for d in range(limit, -1, -1):
+                if pos_of[g0 + k, lo + d] >= 0 and P[lo + d + h] - P[lo + d] + G[k * D + d] == goal:
+                    cur[g0 + k] = pos_of[g0 + k, lo + d]
+                    limit = d
+                    break
 
 
 @numba.njit(cache=True)
