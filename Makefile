@@ -48,8 +48,9 @@ TOURNAMENT   := $(SHARED)/external/NonogramRecord/question
 BENCH        := $(BIN)/qpicross bench --force --workers 2
 # bird, knife, ratz, panda and six 25x25 tournament puzzles
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-6
-# `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run
+# `make bench-tournament TOURNAMENT_RANGE=1-100` for a shorter run, TOURNAMENT_FILES=taai2011 for one file
 TOURNAMENT_RANGE ?= 1-1000
+TOURNAMENT_FILES ?= taai2011 tcga2012
 # bench-tournament-sample: every 10th puzzle of each file (the first 100 are its easiest part)
 TOURNAMENT_SAMPLE ?= 1-1000/10
 # where bench-tournament writes: the README reads results/bench_tournament.json (TOURNAMENT_RANGE=1-100) and
@@ -137,15 +138,15 @@ bench-hybrid: $(VENV)/.installed
 	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
 # 1 000 + 1 000 tournament 25x25 puzzles, one at a time, each read on both cores as `qpicross anneal` runs it:
-# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (3-4 h on 2 cores) for
+# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (2.5 h on 2 cores at de00f85) for
 # the full range (run it in a foreground terminal: Ctrl-C keeps the finished puzzles in TOURNAMENT_JSON).
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_RANGE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_RANGE) \
+	$(BENCH) $(foreach f,$(TOURNAMENT_FILES),$(TOURNAMENT)/$(f).txt\#$(TOURNAMENT_RANGE)) \
 	    --workers 1 --reads 5 --time-budget 60 --json $(TOURNAMENT_JSON) || test $$? -eq 1
 
 # Every 10th puzzle of the 1 000 + 1 000 (100 + 100 spread over the whole files, the late and hard ones
-# included): an estimate of the full run's median and a lower bound on its worst (~20 min on 2 cores).
+# included): an estimate of the full run's median and a lower bound on its worst (15 min on 2 cores at de00f85).
 bench-tournament-sample: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_SAMPLE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_SAMPLE) \
