@@ -138,8 +138,9 @@ bench-hybrid: $(VENV)/.installed
 	    --presolve --reads 3 --time-budget 60 --label shift+presolve --json results/bench_hybrid.json || test $$? -eq 1
 
 # 1 000 + 1 000 tournament 25x25 puzzles, one at a time, each read on both cores as `qpicross anneal` runs it:
-# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample (2.5 h on 2 cores at de00f85) for
-# the full range (run it in a foreground terminal: Ctrl-C keeps the finished puzzles in TOURNAMENT_JSON).
+# several minutes for TOURNAMENT_RANGE=1-100, about ten times bench-tournament-sample for the full range
+# (taai2011 alone: 69 min on 2 cores at c1fa7c8). Run it in a foreground terminal: Ctrl-C keeps the finished
+# puzzles in TOURNAMENT_JSON.
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) $(foreach f,$(TOURNAMENT_FILES),$(TOURNAMENT)/$(f).txt\#$(TOURNAMENT_RANGE)) \

@@ -73,10 +73,13 @@ def test_a_tournament_sample_can_miss_a_target_but_not_meet_it():
     assert "not measured on all 1 000 (on these 100, taai2011.txt#1-1000/10: met)" in verdict
     verdict = next(line for line in report.targets_table([], unsolved).splitlines() if "taai2011" in line)
     assert "**missed** (measured on 100, taai2011.txt#1-1000/10" in verdict and "not measured" not in verdict
-    assert "the median of these within 0.5 s" in verdict
+    assert "of these, median within 0.5 s, 1 unsolved, 0 solved above 30 s" in verdict
     slow = [row(r["puzzle"], r["num_solved"], 0.7 if i % 3 else r["tts99_s"], r["source"]) for i, r in enumerate(unsolved)]
     verdict = next(line for line in report.targets_table([], slow).splitlines() if "taai2011" in line)
-    assert "the median of these above 0.5 s" in verdict
+    assert "of these, median above 0.5 s" in verdict
     full = [row(f"taai2011#{n}", 5, 0.1, "q/taai2011.txt#1-1000") for n in range(1, 1001)]
     verdict = next(line for line in report.targets_table([], full).splitlines() if "taai2011" in line)
     assert verdict.endswith("**met** |")
+    slow = full[:-1] + [row("taai2011#1000", 5, 31.0, "q/taai2011.txt#1-1000")]
+    verdict = next(line for line in report.targets_table([], slow).splitlines() if "taai2011" in line)
+    assert verdict.endswith("**missed** (median within 0.5 s, 0 unsolved, 1 solved above 30 s) |")

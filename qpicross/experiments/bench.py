@@ -617,7 +617,7 @@ def _plot_solved_within(results, configs, path, plt):
     ax.set_xlabel("TTS99 (s, log scale)")
     ax.set_ylabel("share of puzzles with TTS99 <= t")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14))  # below the axes: covers no curve
     ax.set_title(f"Time to solution (99 %) over {len({(r.source, r.puzzle) for r in results})} puzzles")
     fig.tight_layout()
     if path is not None:

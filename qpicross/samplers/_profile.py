@@ -120,8 +120,8 @@ def _band(lengths, n: int, blocks: int) -> np.ndarray:
     """``[lo, hi]`` of the cells where a line of ``n`` cells with these blocks can be with ``k`` blocks
     placed before it and block ``k`` still to come (``k = len(lengths)``: all placed), row ``k``.
 
-    Outside it no placement passes; every block's starts span the same width (the line's slack,
-    ``hi - lo`` of rows ``0..k-1``), the offsets :func:`_column`'s passes run over.
+    Outside it no placement passes. Every block's row has the same ``hi - lo``, the line's slack:
+    the offsets from ``lo`` that :func:`_column`'s passes run over.
 
     >>> _band(np.array([2, 1]), 6, 2).tolist()  # block 0 starts in 0..2, block 1 in 3..5, then the end
     [[0, 2], [3, 5], [4, 6]]
