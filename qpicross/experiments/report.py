@@ -36,7 +36,7 @@ from pathlib import Path
 from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "ratio_line", "widest_per_file", "trend_line",
+           "ratio_line", "widest_per_file", "long_run_files", "trend_line",
            "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,7 +286,7 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
                   hybrid: Sequence[dict] = (), ablation: Sequence[dict] = ()) -> str:
     """The targets against the measurements of the default configuration (``shift``).
 
-    ``rows`` from ``make bench-pure``; ``tournament`` and ``hard`` (``make bench-tournament``,
+    ``rows`` from ``make bench-pure``; ``tournament`` and ``hard`` (``make bench-tournament-long`` or a sample,
     ``make bench-hard``: kabuki and phantom with a longer budget, used for those two where given) and
     ``hybrid`` (``make bench-hybrid``), ``ablation`` (``make bench-ablation``: the default against the
     fixed ladder it replaced). The last rows are the targets of the earlier results section.
@@ -391,6 +391,30 @@ def _optional_rows(name: str) -> list[dict]:
     return load_rows([path]) if path.is_file() else []
 
 
+def long_run_files(results: str | os.PathLike | None = None) -> list[Path]:
+    """The full-file tournament runs in ``results`` (default: the project's ``results/``), newest naming first.
+
+    ``make bench-tournament-long`` writes one file per tournament file, ``bench_tournament_long_FILE.json``;
+    ``bench_tournament_long.json`` is the name the first full run (taai2011, at c1fa7c8) was written under.
+    Where two of them measured the same file, :func:`widest_per_file` picks one, so no puzzle counts twice.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name in ("bench_tournament_long.json", "bench_tournament_long_tcga2012.json", "bench_tournament.json"):
+    ...         _ = (Path(d) / name).write_text("{}")
+    ...     [f.name for f in long_run_files(d)]
+    ['bench_tournament_long_tcga2012.json', 'bench_tournament_long.json']
+    """
+    folder = ROOT / "results" if results is None else Path(results)
+    legacy = folder / "bench_tournament_long.json"
+    return sorted(folder.glob("bench_tournament_long_*.json")) + ([legacy] if legacy.is_file() else [])
+
+
+def _long_runs() -> list[list[dict]]:
+    """The rows of each full-file tournament run (:func:`long_run_files`), one list per results file."""
+    return [load_rows([path]) for path in long_run_files()]
+
+
 def _selection_size(row: dict) -> int | None:
     """How many puzzles the ``#`` selection of a row's source names (``None``: no numbered selection).
 
@@ -451,6 +475,9 @@ def _collections_summary(rows: Sequence[dict]) -> str:
     return table + "\n\nOver all of them: " + distribution_line(rows) + "."
 
 
+#: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
+_LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
+
 #: Generated README sections: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
@@ -472,11 +499,11 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
-    "tournament-long": (_results("bench_tournament_long.json"), _collections_summary),
+    "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
-                                                                          _optional_rows("bench_tournament_long.json"),
+                                                                          *_long_runs(),
                                                                           _optional_rows("bench_tournament_sample.json"),
                                                                           _optional_rows("bench_tournament.json")),
                                                                       _optional_rows("bench_hard.json"),
