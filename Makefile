@@ -56,6 +56,8 @@ TOURNAMENT_FILES ?= taai2011 tcga2012
 TOURNAMENT_SAMPLE ?= 1-1000/10
 # where bench-tournament writes (the README's first-100 table reads results/bench_tournament.json)
 TOURNAMENT_JSON  ?= results/bench_tournament.json
+# every tournament benchmark's settings: one puzzle at a time, each read on both cores, 5 reads or 60 s a puzzle
+TOURNAMENT_BENCH := $(BENCH) --workers 1 --reads 5 --time-budget 60
 
 # Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
 # any other status (2 bad input, 130 interrupted) stops make.
@@ -141,15 +143,15 @@ bench-hybrid: $(VENV)/.installed
 # each file (the easiest part, several minutes), into TOURNAMENT_JSON.
 bench-tournament: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(foreach f,$(TOURNAMENT_FILES),$(TOURNAMENT)/$(f).txt\#$(TOURNAMENT_RANGE)) \
-	    --workers 1 --reads 5 --time-budget 60 --json $(TOURNAMENT_JSON) || test $$? -eq 1
+	$(TOURNAMENT_BENCH) $(foreach f,$(TOURNAMENT_FILES),$(TOURNAMENT)/$(f).txt\#$(TOURNAMENT_RANGE)) \
+	    --json $(TOURNAMENT_JSON) || test $$? -eq 1
 
 # Every puzzle of each file in TOURNAMENT_FILES, one results file each (results/bench_tournament_long_FILE.json;
-# about 70 min a file on 2 cores at de00f85), the same settings. Run it in a foreground terminal: Ctrl-C keeps
+# 69 and 86 min on 2 cores with the sampler of de00f85), the same settings. Run it in a foreground terminal: Ctrl-C keeps
 # the finished puzzles. The README's full-run table and the targets read every bench_tournament_long*.json.
 define TOURNAMENT_LONG_LINE
-	$(BENCH) $(TOURNAMENT)/$(1).txt\#1-1000 --workers 1 --reads 5 --time-budget 60 \
-	    --json results/bench_tournament_long_$(1).json || test $$? -eq 1
+	$(TOURNAMENT_BENCH) $(TOURNAMENT)/$(1).txt\#1-1000 --json results/bench_tournament_long_$(1).json \
+	    || test $$? -eq 1
 
 endef
 bench-tournament-long: $(VENV)/.installed
@@ -160,8 +162,8 @@ bench-tournament-long: $(VENV)/.installed
 # included): an estimate of the full run's median and a lower bound on its worst (15 min on 2 cores at de00f85).
 bench-tournament-sample: $(VENV)/.installed
 	mkdir -p results
-	$(BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_SAMPLE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_SAMPLE) \
-	    --workers 1 --reads 5 --time-budget 60 --json results/bench_tournament_sample.json || test $$? -eq 1
+	$(TOURNAMENT_BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_SAMPLE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_SAMPLE) \
+	    --json results/bench_tournament_sample.json || test $$? -eq 1
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed

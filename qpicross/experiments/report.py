@@ -411,8 +411,8 @@ def long_run_files(results: str | os.PathLike | None = None) -> list[Path]:
 
 
 def _long_runs() -> list[list[dict]]:
-    """The rows of each full-file tournament run (:func:`long_run_files`), one list per results file."""
-    return [load_rows([path]) for path in long_run_files()]
+    """The rows of each full-file tournament run (``_LONG_RUNS``), one list per results file."""
+    return [load_rows([path]) for path in _LONG_RUNS if path.is_file()]
 
 
 def _selection_size(row: dict) -> int | None:
