@@ -1,5 +1,6 @@
 """The README's result tables are generated from the committed results files: a hand-typed number fails here."""
 
+import json
 import shutil
 
 import pytest
@@ -83,3 +84,44 @@ def test_a_tournament_sample_can_miss_a_target_but_not_meet_it():
     slow = full[:-1] + [row("taai2011#1000", 5, 31.0, "q/taai2011.txt#1-1000")]
     verdict = next(line for line in report.targets_table([], slow).splitlines() if "taai2011" in line)
     assert verdict.endswith("**missed** (median within 0.5 s, 0 unsolved, 1 solved above 30 s) |")
+
+
+def test_the_anneal_row_counts_the_retried_puzzles():
+    def row(n, solved, tts=None):
+        return {"puzzle": f"taai2011#{n}", "source": "q/taai2011.txt#1-1000", "config": "shift", "num_solved": solved,
+                "tts99_s": tts or (0.1 if solved else "inf"), "rows": 25, "cols": 25}
+
+    full = [row(n, 5) for n in range(1, 999)] + [row(999, 0), row(1000, 0)]
+    assert "qpicross anneal" not in report.targets_table([], full)  # no retry run: no row
+    retry = [row(999, 2, 41.5), row(1000, 0)]
+    line = next(line for line in report.targets_table([], full, retry=retry).splitlines() if "qpicross anneal" in line)
+    assert "998 of 1000 in the full runs; the other 2 with that budget: 1 of 2 (TTS99 up to 41.5 s, taai2011#999); " \
+           "not solved: taai2011#1000" in line and line.endswith("**missed** |")
+    retry[1] = row(1000, 1, 7.0)
+    line = next(line for line in report.targets_table([], full, retry=retry).splitlines() if "qpicross anneal" in line)
+    assert "2 of 2 (TTS99 up to 41.5 s, taai2011#999)" in line and line.endswith("**met** |")
+    retry[1] = row(1000, 1, 700.0)  # solved, but anneal's budget finds it less than 99 times in 100
+    line = next(line for line in report.targets_table([], full, retry=retry).splitlines() if "qpicross anneal" in line)
+    assert line.endswith("**missed** (every one solved; TTS99 above 600 s, so more than 1 run in 100 fails: "
+                         "taai2011#1000) |")
+
+
+def test_the_anneal_budget_is_the_clis():
+    from qpicross.cli._solver_options import FIND_TIME_BUDGET
+
+    assert report.ANNEAL_BUDGET_S == FIND_TIME_BUDGET
+
+
+def test_the_command_line_lists_the_unsolved_puzzles_of_results_files(tmp_path, capsys):
+    def results(name, solved):
+        rows = [{"source": "q/t.txt#1-3", "puzzle": f"t#{n}", "num_solved": s} for n, s in zip((1, 2, 3), solved)]
+        path = tmp_path / name
+        path.write_text(json.dumps({"results": rows}))
+        return str(path)
+
+    assert report.main(["--unsolved", results("a.json", (0, 2, 0))]) == 0
+    assert capsys.readouterr().out.split() == ["q/t.txt#1", "q/t.txt#3"]
+    assert report.main(["--unsolved", results("b.json", (1, 1, 1))]) == 0
+    assert capsys.readouterr().out.split() == []
+    assert report.main(["--unsolved", str(tmp_path / "absent.json")]) == 2
+    assert "absent.json" in capsys.readouterr().err

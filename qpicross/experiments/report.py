@@ -36,24 +36,27 @@ from pathlib import Path
 from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "ratio_line", "widest_per_file", "long_run_files", "trend_line",
+           "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_BUDGET``;
+#: a test checks they agree): the budget ``make bench-tournament-retry`` gives each puzzle.
+ANNEAL_BUDGET_S = 600.0
 
 
 def fmt_time(t: float | str | None) -> str:
     """Seconds in a readable unit; ``∞`` for never.
 
-    >>> fmt_time(0.000512), fmt_time(0.0341), fmt_time(12.345), fmt_time("inf")
-    ('0.512 ms', '34.1 ms', '12.3 s', '∞')
+    >>> fmt_time(0.000512), fmt_time(0.0341), fmt_time(12.345), fmt_time(1163.2), fmt_time("inf")
+    ('0.512 ms', '34.1 ms', '12.3 s', '1163 s', '∞')
     """
     if t is None or t == "" or t == "inf" or (isinstance(t, float) and not math.isfinite(t)):
         return "∞"
     t = float(t)
     if t < 1:
         return f"{t * 1e3:.3g} ms"
-    return f"{t:.3g} s"
+    return f"{t:.3g} s" if t < 1000 else f"{t:.0f} s"
 
 
 def _number(value) -> float:
@@ -278,18 +281,53 @@ def trend_line(rows: Sequence[dict], size: int = 250) -> str:
     return "; ".join(parts) + (f"; never solved: {', '.join(never)}" if never else "")
 
 
+def unsolved_specs(rows: Sequence[dict]) -> list[str]:
+    """``FILE#N`` for each puzzle of a numbered selection that no read of ``rows`` solved, in row order:
+    what ``make bench-tournament-retry`` gives another try.
+
+    >>> rows = [{"source": "q/t.txt#1-1000", "puzzle": f"t#{n}", "num_solved": s} for n, s in [(3, 0), (4, 2), (9, 0)]]
+    >>> unsolved_specs(rows + [{"source": "q/bompol", "puzzle": "kabuki", "num_solved": 0}])
+    ['q/t.txt#3', 'q/t.txt#9']
+    """
+    specs = []
+    for row in rows:
+        file, sep, _ = str(row.get("source") or "").rpartition("#")
+        if sep and int(row["num_solved"]) == 0:
+            specs.append(f"{file}#{str(row['puzzle']).rsplit('#', 1)[1]}")
+    return list(dict.fromkeys(specs))
+
+
+def retry_line(rows: Sequence[dict]) -> str:
+    """How many of each puzzle's reads solved it in how long, with its TTS99, or its best energy.
+
+    >>> rows = [{"puzzle": "t#3", "num_solved": 2, "num_reads": 9, "tts99_s": 310.0, "best_energy": 0.0, "sample_s": 600.2},
+    ...         {"puzzle": "t#9", "num_solved": 0, "num_reads": 4, "tts99_s": "inf", "best_energy": 2.0, "sample_s": 600.1}]
+    >>> retry_line(rows)
+    't#3 by 2 of 9 reads in 600 s (TTS99 310 s); t#9 by none of 4 reads in 600 s (best energy 2)'
+    """
+    parts = []
+    for row in rows:
+        reads = f"of {row['num_reads']} reads in {fmt_time(float(row['sample_s']))}"
+        if int(row["num_solved"]) > 0:
+            parts.append(f"{row['puzzle']} by {row['num_solved']} {reads} (TTS99 {fmt_time(row['tts99_s'])})")
+        else:
+            parts.append(f"{row['puzzle']} by none {reads} (best energy {float(row['best_energy']):g})")
+    return "; ".join(parts)
+
+
 def _verdict(ok: bool) -> str:
     return "**met**" if ok else "**missed**"
 
 
 def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: Sequence[dict] = (),
-                  hybrid: Sequence[dict] = (), ablation: Sequence[dict] = ()) -> str:
+                  hybrid: Sequence[dict] = (), ablation: Sequence[dict] = (), retry: Sequence[dict] = ()) -> str:
     """The targets against the measurements of the default configuration (``shift``).
 
     ``rows`` from ``make bench-pure``; ``tournament`` and ``hard`` (``make bench-tournament-long`` or a sample,
     ``make bench-hard``: kabuki and phantom with a longer budget, used for those two where given) and
     ``hybrid`` (``make bench-hybrid``), ``ablation`` (``make bench-ablation``: the default against the
-    fixed ladder it replaced). The last rows are the targets of the earlier results section.
+    fixed ladder it replaced), ``retry`` (``make bench-tournament-retry``: ``qpicross anneal``'s budget of
+    reads for each puzzle the full runs left unsolved). The last rows are the targets of the earlier results section.
     Every number is computed here from the results files: nothing is typed by hand.
     """
     shift = [r for r in rows if r["config"] == "shift"]
@@ -364,7 +402,35 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
             verdict += f" ({parts})"
         lines.append(f"| all 1 000 {name} puzzles solved, median TTS99 ≤ 0.5 s, worst ≤ 30 s | "
                      f"{distribution_line(mine)} | {verdict} |")
+    lines.extend(_anneal_line(tournament, retry))
     return "\n".join(lines)
+
+
+def _anneal_line(tournament: Sequence[dict], retry: Sequence[dict]) -> list[str]:
+    """The targets row "``qpicross anneal`` with no options solves every tournament puzzle": the full runs'
+    solved puzzles and, for the others, the runs of ``make bench-tournament-retry`` (none: no row). Met when
+    every puzzle was solved and each retried one has a TTS99 within :data:`ANNEAL_BUDGET_S` (``anneal``
+    solves it 99 times in 100)."""
+    whole = [r for r in tournament if r["config"] == "shift" and _selection_size(r) == 1000]
+    if not whole or not retry:
+        return []
+    again = {r["puzzle"]: r for r in retry if r["config"] == "shift"}
+    unsolved = [r["puzzle"] for r in whole if int(r["num_solved"]) == 0]
+    still = [p for p in unsolved if p not in again or int(again[p]["num_solved"]) == 0]
+    files = " and ".join(dict.fromkeys(_file_of(r).split(".")[0] for r in whole))
+    tts = {p: _number(again[p]["tts99_s"]) for p in unsolved if p in again and p not in still}
+    slowest = max(tts, key=tts.get, default=None)
+    retried = (f"the other {len(unsolved)} with that budget: {len(unsolved) - len(still)} of {len(unsolved)}"
+               + (f" (TTS99 up to {fmt_time(tts[slowest])}, {slowest})" if slowest else "")
+               + (f"; not solved: {', '.join(still)}" if still else "")) if unsolved else "none left to retry"
+    above = [p for p in tts if tts[p] > ANNEAL_BUDGET_S]
+    verdict = _verdict(not still and not above)
+    if above and not still:
+        verdict += (f" (every one solved; TTS99 above {fmt_time(ANNEAL_BUDGET_S)}, so more than 1 run in 100 "
+                    f"fails: {', '.join(above)})")
+    return [f"| every puzzle of {files} solved by `qpicross anneal FILE#N` with no options (within its "
+            f"{fmt_time(ANNEAL_BUDGET_S)}, 99 runs in 100) | {len(whole) - len(unsolved)} of {len(whole)} in the "
+            f"full runs; {retried} (make bench-tournament-retry) | {verdict} |"]
 
 
 def kernels_table(rows: Sequence[dict]) -> str:
@@ -500,6 +566,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
+    "tournament-retry": (_results("bench_tournament_retry.json"),
+                         lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
@@ -509,7 +577,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                                       _optional_rows("bench_hard.json"),
                                                                       _optional_rows("bench_hybrid.json"),
                                                                       _optional_rows("ablation_shift.json")
-                                                                      + _optional_rows("ablation_shift_fixed.json"))),
+                                                                      + _optional_rows("ablation_shift_fixed.json"),
+                                                                      _optional_rows("bench_tournament_retry.json"))),
 }
 
 
@@ -539,12 +608,22 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.report [README...] [--check]``."""
+    """Command line: ``python -m qpicross.experiments.report [README...] [--check]`` (or ``--unsolved JSON...``)."""
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.report",
                                      description="Rewrite the README's generated results sections from results/*.json.")
     parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
     parser.add_argument("--check", action="store_true", help="exit 1 if a section differs, rewriting nothing")
+    parser.add_argument("--unsolved", nargs="+", metavar="JSON",
+                        help="print FILE#N of each puzzle no read solved in these results files (one run per "
+                             "puzzle file, as the README's full-run table picks it), and nothing else")
     args = parser.parse_args(argv)
+    if args.unsolved:
+        missing = [f for f in args.unsolved if not Path(f).is_file()]
+        if missing:
+            print(f"error: {missing[0]}: no such file", file=sys.stderr)
+            return 2
+        print("\n".join(unsolved_specs(widest_per_file(*(load_rows([f]) for f in args.unsolved)))))
+        return 0
     check = args.check
     for readme in args.readmes:
         if not Path(readme).is_file():
