@@ -169,10 +169,10 @@ bench-tournament-sample: $(VENV)/.installed
 # The puzzles the full runs (results/bench_tournament_long*.json) left unsolved, each given the budget `qpicross anneal
 # FILE#N` has with no options (600 s) for as many reads as fit, one puzzle at a time, each read on both cores: 10 min
 # a puzzle. A TTS99 within 600 s says that `qpicross anneal` with no options solves it 99 times in 100.
-TOURNAMENT_UNSOLVED = $(shell $(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json)
 bench-tournament-retry: $(VENV)/.installed
-	test -n "$(strip $(TOURNAMENT_UNSOLVED))" || { echo "no unsolved puzzle in results/bench_tournament_long*.json"; exit 0; }; \
-	mkdir -p results && $(BENCH) $(TOURNAMENT_UNSOLVED) --workers 1 --reads 1000 --time-budget 600 \
+	specs="$$($(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json)" || exit 2; \
+	if [ -z "$$specs" ]; then echo "no unsolved puzzle in results/bench_tournament_long*.json"; exit 0; fi; \
+	mkdir -p results && $(BENCH) $$specs --workers 1 --reads 1000 --time-budget 600 \
 	    --json results/bench_tournament_retry.json || test $$? -eq 1
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
