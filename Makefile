@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-ablation bench-kernels readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-ablation bench-kernels bench-population readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -64,7 +64,7 @@ TOURNAMENT_BENCH := $(BENCH) --workers 1 --reads 5 --time-budget 60
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100), the
 # full runs (bench-tournament-long) and the retry of what they left unsolved (bench-tournament-retry), then
 # `make readme` (about 2.5 h on 2 cores).
-bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-tournament-sample readme
+bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -116,6 +116,18 @@ bench-unit: $(VENV)/.installed
 	$(BENCH) $(HARD) --workers 1 --reads 5 --time-budget 200 $(UNIT_1000) --json results/unit_hard_1000.json \
 	    || test $$? -eq 1
 
+# Population annealing (--option schedule=population: Luby restarts of population annealing on the profile chain,
+# 250 members, 100 temperatures) against the default's tempering restarts: every 100th puzzle of both tournament
+# files, kabuki, phantom and the slowest solved puzzle of each full run (taai2011 #403, tcga2012 #468); 3 reads or
+# 60 s a puzzle, one puzzle at a time, each read on both cores, same seeds (~20 min).
+POPULATION_SET := $(HARD) $(foreach f,taai2011 tcga2012,$(TOURNAMENT)/$(f).txt\#1-1000/100) \
+                  $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#468
+bench-population: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) $(POPULATION_SET) --workers 1 --reads 3 --time-budget 60 --json results/population_default.json \
+	    || test $$? -eq 1
+	$(BENCH) $(POPULATION_SET) --workers 1 --reads 3 --time-budget 60 --option schedule=population \
+	    --label shift-population --json results/population.json || test $$? -eq 1
 # What the default's mixed streams cost on typical puzzles: taai2011 #1-40, one puzzle at a time, each read on
 # both cores, against both streams on the Luby plan (~5 min).
 bench-streams: $(VENV)/.installed

@@ -57,7 +57,7 @@ import numpy as np
 from qpicross.samplers._board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
                                       exchange_replicas, sweep_table)
 
-__all__ = ["profile_model", "profile_read", "profile_work"]
+__all__ = ["profile_model", "profile_read", "profile_work", "random_replica", "returned_state"]
 
 #: Larger than any mismatch count: "no placement".
 _NONE = 1 << 28
@@ -311,6 +311,45 @@ def _free_move(c, beta, w, table, cur, boards, marg, pcost, pmodel, board, model
     return change
 
 
+@numba.njit(cache=True)
+def random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix, chosen, cost, dp,
+                   scratch):
+    """Set replica ``r`` to uniformly random clue-consistent free lines (an exact draw at beta = 0),
+    its columns' fewest mismatches and their marginals; returns its profile energy."""
+    group_ptr, chain_ptr = model[4], model[7]
+    free_chains = pmodel[5]
+    boards[r, :, :] = 0
+    for g in range(len(group_ptr) - 1):
+        cur[r, g] = 0
+    for t in range(len(free_chains)):  # each line painted at its first placement, then redrawn at beta = 0
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            _paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
+        _free_move(c, 0.0, w, tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, weight,
+                   prefix, chosen, cost, dp, scratch)
+    e = 0
+    for j in range(len(pmodel[0])):
+        pcost[r, j] = _column(j, boards[r, 0], pmodel, board, model, dp, scratch, marg[r])
+        e += pcost[r, j]
+    return e
+
+
+@numba.njit(cache=True)
+def returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch):
+    """Write to ``out`` the sample of free lines ``best_cur`` with each profiled line's best placement
+    against them (``boards[0]`` and ``marg[0]`` are overwritten)."""
+    group_ptr, group_vars, chain_ptr = model[4], model[5], model[7]
+    free_chains = pmodel[5]
+    own = boards[0, 0]
+    own[:] = 0
+    for t in range(len(free_chains)):
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            _paint(1, c, g, group_ptr[g] + best_cur[g], own, boards[0, 1], board)
+    _best_columns(own, best_cur, pmodel, board, model, dp, scratch, marg[0])
+    _positions_to_sample(best_cur, out, group_ptr, group_vars)
+
+
 @numba.njit(cache=True, nogil=True)
 def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                  model, board, pmodel, w, constant, work, stop, status):
@@ -319,26 +358,12 @@ def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
     ``shift_probability`` and ``block_moves`` are not used (the chain has line moves only).
     """
     cur, boards, marg, pcost, energy, beta_of, slot_of, tables, weight, prefix, chosen, cost, dp, scratch = work
-    group_ptr, group_vars, chain_ptr = model[4], model[5], model[7]
     free_chains = pmodel[5]
     np.random.seed(seed)
     R = cur.shape[0]
-    n_prof = len(pmodel[0])
     for r in range(R):
-        boards[r, :, :] = 0
-        for g in range(len(group_ptr) - 1):
-            cur[r, g] = 0
-        for t in range(len(free_chains)):  # uniformly random consistent placements, painted on the board
-            c = free_chains[t]
-            for g in range(chain_ptr[c], chain_ptr[c + 1]):
-                _paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
-            _free_move(c, 0.0, w, tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, weight,
-                       prefix, chosen, cost, dp, scratch)
-        e = 0
-        for j in range(n_prof):
-            pcost[r, j] = _column(j, boards[r, 0], pmodel, board, model, dp, scratch, marg[r])
-            e += pcost[r, j]
-        energy[r] = e
+        energy[r] = random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix,
+                                   chosen, cost, dp, scratch)
         beta_of[r] = betas[r] if R > 1 else 0.0
         slot_of[r] = r
         if R > 1:
@@ -373,13 +398,5 @@ def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
         status[0] = done
     if return_last:  # the replica at beta_range[1]
         best_cur[:] = cur[coldest(beta_of, betas)]
-    # the free lines of the returned state, then each profiled line's best placement against them
-    own = boards[0, 0]
-    own[:] = 0
-    for t in range(len(free_chains)):
-        c = free_chains[t]
-        for g in range(chain_ptr[c], chain_ptr[c + 1]):
-            _paint(1, c, g, group_ptr[g] + best_cur[g], own, boards[0, 1], board)
-    _best_columns(own, best_cur, pmodel, board, model, dp, scratch, marg[0])
-    _positions_to_sample(best_cur, out, group_ptr, group_vars)
+    returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch)
     return done, done if constant + w * best <= target + 1e-9 else -1

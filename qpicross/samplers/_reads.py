@@ -31,11 +31,11 @@ import time
 
 import numpy as np
 
-from qpicross.samplers import _board, _profile
+from qpicross.samplers import _board, _population, _profile
 
-__all__ = ["LubyRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby", "restart_plan",
-           "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS", "LONG_LEVEL",
-           "LEAD_S"]
+__all__ = ["LubyRestarts", "PopulationRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
+           "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS",
+           "LONG_LEVEL", "LEAD_S", "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
 #: bench-unit``, the README's results): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
@@ -60,6 +60,13 @@ LONG_LEVEL = 2
 #: Seconds of restarts of the Luby plan the second stream runs before its long restarts
 #: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
 LEAD_S = 1.0
+#: ``schedule="population"`` (:mod:`~qpicross.samplers._population`): members of the population, temperature
+#: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Chosen
+#: in side runs on taai2011 #403 (250 members, 200 steps of 5 sweeps solved 4 runs in 6; 1000 members fewer
+#: solutions a second), not tuned further: ``make bench-population`` measures the schedule as it stands.
+POPULATION = 250
+POPULATION_STEPS = 100
+POPULATION_SWEEPS = 500
 
 
 def default_threads() -> int:
@@ -163,9 +170,10 @@ class _LeadThenLong:
                 used += sweeps
                 if time.perf_counter() - started >= self.lead_s:
                     break
-        for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
-                                          fixed_level=LONG_LEVEL):
-            yield betas, sweeps, True
+        if used < self.total_sweeps or self.lead_s <= 0:  # (a budget of 0: the lead's one empty restart)
+            for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
+                                              fixed_level=LONG_LEVEL):
+                yield betas, sweeps, True
 
 
 def _tagged(plan):
@@ -177,7 +185,8 @@ class LubyRestarts:
     """The restarts of :func:`restart_plan`, ``(betas, sweeps)`` each, generated as they are needed
     (a read's budget may be huge; each iteration starts over).
 
-    With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length.
+    With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length. A budget
+    of 0 sweeps is one restart of 0 sweeps (a read of the random initial states).
 
     >>> import itertools
     >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
@@ -191,11 +200,34 @@ class LubyRestarts:
 
     def __iter__(self):
         used, k = 0, 1
-        while used < self.total_sweeps:
+        while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
             m = luby(k)
             level = m.bit_length() - 1 if self.fixed_level is None else self.fixed_level
             sweeps = min(self.unit * m, self.total_sweeps - used)
             yield ladder(self.beta_range, level), sweeps
+            used += sweeps
+            k += 1
+
+
+class PopulationRestarts:
+    """The restarts of ``schedule="population"``: Luby restarts of ``unit * luby(k)`` sweeps (within
+    ``total_sweeps``), each one population-annealing run along ``steps`` inverse temperatures linear from
+    half the hot end of ``beta_range`` (the hot end of the long restarts' ladder) to its cold end.
+
+    >>> import itertools
+    >>> [(len(b), float(b[0]), float(b[-1]), s) for b, s in PopulationRestarts(2000, 500, (2.0, 5.0), 100)]
+    [(100, 1.0, 5.0, 500), (100, 1.0, 5.0, 500), (100, 1.0, 5.0, 1000)]
+    """
+
+    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], steps: int):
+        self.total_sweeps, self.unit, self.steps = total_sweeps, unit, steps
+        self.betas = np.linspace(beta_range[0] / 2, beta_range[1], steps)
+
+    def __iter__(self):
+        used, k = 0, 1
+        while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):  # 0 sweeps: one empty restart
+            sweeps = min(self.unit * luby(k), self.total_sweeps - used)
+            yield self.betas, sweeps
             used += sweeps
             k += 1
 
@@ -212,7 +244,8 @@ class ReadRunner:
     chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
     the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs
     ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
-    different axes and each stream alternates.
+    different axes and each stream alternates. With ``population`` set (members), every restart is a
+    population-annealing run of the profile chain (:func:`~qpicross.samplers._population.population_read`).
     """
 
     def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
@@ -230,12 +263,16 @@ class ReadRunner:
         self.interrupted = self.timed_out = False
         self.deadline = math.inf
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
+        self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
         self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
     def _replicas(self, betas) -> int:
-        """Replicas a restart along ``betas`` runs: one when annealing, else one per inverse temperature."""
+        """Replicas a restart along ``betas`` runs: one when annealing, the members of population
+        annealing, else one per inverse temperature."""
+        if self.population:
+            return self.population
         return 1 if self.anneal else len(betas)
 
     def _chain_of(self, stream, long=False, restart=0):
@@ -302,6 +339,9 @@ class ReadRunner:
             return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
         arrays, w, constant = self.board
         profile = self._chain_of(stream, long, restart)
+        if profile is not None and self.population:
+            return _population.population_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w,
+                                               constant, work, stop, status)
         if profile is not None:
             return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w, constant,
                                          work, stop, status)

@@ -105,8 +105,12 @@ from qpicross.samplers import _board, _profile
 from qpicross.samplers._board import draw_placement as _draw_placement
 from qpicross.samplers._reads import (
     MAX_RESTART_SWEEPS,
+    POPULATION,
+    POPULATION_STEPS,
+    POPULATION_SWEEPS,
     RESTART_SWEEPS,
     LubyRestarts,
+    PopulationRestarts,
     ReadRunner,
     default_threads,
     long_restarts,
@@ -119,6 +123,11 @@ __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_
 
 #: ``profile_lines`` -> the free axes (0: rows, 1: columns) of the profile chain's restarts, in turn.
 _PROFILE_AXES = {"rows": (0,), "columns": (1,), "alternate": (0, 1)}
+#: Bounds of ``schedule="population"``, checked before anything is allocated: members, temperature steps,
+#: and members times cells (each member's state and its copy for resampling take about 40 bytes a cell).
+MAX_POPULATION = 100_000
+MAX_POPULATION_STEPS = 100_000
+MAX_POPULATION_CELLS = 10_000_000
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -199,7 +208,7 @@ class BlockShiftSampler(dimod.Sampler):
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
                  "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain",
-                 "stream_chains", "profile_lines")
+                 "stream_chains", "profile_lines", "population", "population_steps")
         return {name: [] for name in names}
 
     @property
@@ -212,7 +221,9 @@ class BlockShiftSampler(dimod.Sampler):
                    "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)",
                    "chain=profile": "exp(-beta min_columns E) over clue-consistent rows, each column minimised out "
                                     "(profile_lines='columns': the other way round)"}
-        return {"moves": moves, "targets": targets, "schedules": ["anneal", "tempering", "luby restarts of tempering"]}
+        return {"moves": moves, "targets": targets,
+                "schedules": ["anneal", "tempering", "luby restarts of tempering",
+                              "luby restarts of population annealing (profile chain)"]}
 
     def sample(
         self,
@@ -231,7 +242,7 @@ class BlockShiftSampler(dimod.Sampler):
         target_energy: float | None = None,
         return_state: str = "best",
         schedule: str = "auto",
-        restart_sweeps: int = RESTART_SWEEPS,
+        restart_sweeps: int | None = None,
         progress: Callable[[int, float], None] | None = None,
         time_budget: float | None = None,
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
@@ -240,6 +251,8 @@ class BlockShiftSampler(dimod.Sampler):
         chain: str = "auto",
         stream_chains: Sequence[str] | None = None,
         profile_lines: str = "alternate",
+        population: int = POPULATION,
+        population_steps: int = POPULATION_STEPS,
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -247,9 +260,10 @@ class BlockShiftSampler(dimod.Sampler):
         Args:
             bqm: The model (any vartype; spins are handled through the binary form).
             num_reads: Independent reads (restarts).
-            num_sweeps: Sweeps per read (with ``schedule="luby"``: in all its restarts together; default
-                1000 for ``"fixed"``, :data:`MAX_RESTART_SWEEPS` for ``"luby"``); a sweep proposes one
-                move per group and free variable, then line moves (per replica with tempering).
+            num_sweeps: Sweeps per read (with ``schedule="luby"`` or ``"population"``: in all its restarts
+                together; default 1000 for ``"fixed"``, :data:`MAX_RESTART_SWEEPS` for ``"luby"``, 25 units
+                for ``"population"``); a sweep proposes one move per group and free variable, then line
+                moves (per replica with tempering, per member of the population).
             seed: Random seed (0 <= seed < 2**32); the same seed gives the same samples.
             beta_range: ``(hot, cold)`` inverse temperatures (default: :func:`default_beta_range`).
             num_replicas: 1: annealing, geometric from ``beta_range[0]`` to ``beta_range[1]`` over the
@@ -273,9 +287,13 @@ class BlockShiftSampler(dimod.Sampler):
             schedule: ``"fixed"``: one tempering run per read with ``num_replicas`` and ``beta_range``;
                 ``"luby"``: the self-tuning schedule (see :func:`restart_plan`): each read is a sequence
                 of independent tempering restarts whose lengths follow the Luby sequence, the ladder
-                widening with the length; ``"auto"`` (default): ``"luby"`` unless ``num_replicas`` or
-                ``beta_range`` is given.
-            restart_sweeps: The Luby schedule's unit: the length of its shortest restarts.
+                widening with the length; ``"population"``: Luby restarts of population annealing
+                (:mod:`~qpicross.samplers._population`; the profile chain only), each restart one run of
+                ``population`` members along ``population_steps`` temperatures; ``"auto"`` (default):
+                ``"luby"`` unless ``num_replicas`` or ``beta_range`` is given.
+            restart_sweeps: The Luby unit: the length of the shortest restarts (default
+                :data:`RESTART_SWEEPS`; with ``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of
+                the whole population).
             progress: Called about twice a second while a read runs, as ``progress(sweeps_done,
                 best_energy)`` (the read's sweeps so far and the best energy of the call so far).
             time_budget: Seconds after which the call stops (the running read within a sweep, keeping
@@ -319,6 +337,10 @@ class BlockShiftSampler(dimod.Sampler):
                 axis is the easier one depends on the puzzle (by factors of ten and more on some
                 tournament puzzles); a puzzle and its transpose are the same problem, so the default
                 favours neither. A single restart (``schedule="fixed"``) samples rows.
+            population: With ``schedule="population"``: the members of each run (1 to
+                :data:`MAX_POPULATION`; their states together at most :data:`MAX_POPULATION_CELLS` cells).
+            population_steps: With ``schedule="population"``: the inverse temperatures of each run, linear
+                from half of ``beta_range[0]`` to ``beta_range[1]``; the population is resampled at each.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -337,12 +359,18 @@ class BlockShiftSampler(dimod.Sampler):
         ``info["interrupted"] = True``.
         """
         self.remove_unknown_kwargs(**kwargs)
-        if schedule not in ("auto", "fixed", "luby"):
-            raise ValueError(f"schedule must be 'auto', 'fixed' or 'luby', got {schedule!r}")
+        if schedule not in ("auto", "fixed", "luby", "population"):
+            raise ValueError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
         if schedule == "auto":
             schedule = "fixed" if num_replicas is not None or beta_range is not None else "luby"
+        if restart_sweeps is None:
+            restart_sweeps = POPULATION_SWEEPS if schedule == "population" else RESTART_SWEEPS
         if num_sweeps is None:
-            num_sweeps = MAX_RESTART_SWEEPS if schedule == "luby" else 1000
+            num_sweeps = {"luby": MAX_RESTART_SWEEPS, "population": 25 * restart_sweeps}.get(schedule, 1000)
+        for name, value, top in (("population", population, MAX_POPULATION),
+                                 ("population_steps", population_steps, MAX_POPULATION_STEPS)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
+                raise ValueError(f"{name} must be an integer from 1 to {top}, got {value!r}")
         num_replicas = 4 if num_replicas is None else num_replicas
         if restart_sweeps < 1:
             raise ValueError(f"restart_sweeps must be positive, got {restart_sweeps}")
@@ -405,6 +433,8 @@ class BlockShiftSampler(dimod.Sampler):
                 plan = long_restarts(num_sweeps, restart_sweeps, (hot, cold), lead_s=0)
             elif stream_plans == "mixed":
                 stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
+        elif schedule == "population":
+            plan = PopulationRestarts(num_sweeps, restart_sweeps, (hot, cold), int(population_steps))
         else:
             betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
             plan = [(betas, num_sweeps)]
@@ -428,12 +458,20 @@ class BlockShiftSampler(dimod.Sampler):
         if "profile" in chains and profile is None:
             raise ValueError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
                              "nonogram lines, line_moves > 0 and no block moves")
+        if schedule == "population" and (profile is None or "joint" in chains):
+            raise ValueError("schedule='population' runs the profile chain: it needs paints= of a Picross BQM "
+                             "(constant + w x mismatches) with plain nonogram lines, line_moves > 0, no block "
+                             "moves and no joint chain")
+        if schedule == "population" and population * int(board[0][6]) > MAX_POPULATION_CELLS:
+            raise ValueError(f"population={population} members of {int(board[0][6])} cells each is more than "
+                             f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
         runner = ReadRunner(_sample_read, model, n, units, params, progress, binary.offset, board, int(threads),
                             profiles, long_joint)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
+        runner.population = int(population) if schedule == "population" else 0
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
         runner.deadline = math.inf if time_budget is None else t0 + time_budget
