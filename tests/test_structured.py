@@ -300,6 +300,15 @@ def test_schedule_auto_is_luby_unless_a_ladder_is_given(letter_bqm):
         sampler.sample(bqm, num_reads=1, restart_sweeps=0)
 
 
+@pytest.mark.parametrize("schedule, threads", [("luby", 1), ("luby", 2), ("fixed", 1)])
+def test_a_budget_of_no_sweeps_returns_the_random_initial_states(letter_bqm, schedule, threads):
+    """num_sweeps=0 is allowed: each read is its random start (the Luby plans used to be empty and raise)."""
+    _, bqm = letter_bqm
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=0, schedule=schedule, threads=threads, seed=2)
+    assert ss.info["sweeps"] == [0, 0, 0] and len(ss) == 3
+    dimod.testing.assert_sampleset_energies(ss, bqm)
+
+
 def test_luby_reads_spend_their_sweeps_across_restarts(letter_bqm):
     _, bqm = letter_bqm
     ss = BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=1000, restart_sweeps=30, target_energy=-1, seed=4)

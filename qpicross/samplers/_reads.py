@@ -192,6 +192,8 @@ class LubyRestarts:
     >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
     >>> [(len(b), s) for b, s in itertools.islice(plan, 7)]
     [(4, 1000), (4, 1000), (6, 2000), (4, 1000), (4, 1000), (6, 2000), (8, 4000)]
+    >>> [(len(b), s) for b, s in LubyRestarts(0, 1000, (2.0, 5.0))]
+    [(4, 0)]
     """
 
     def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None):
