@@ -12,7 +12,7 @@ import pytest
 from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
 from qpicross.samplers._population import resample
-from qpicross.samplers import structured
+from qpicross.samplers import _population, structured
 from qpicross.samplers.structured import BlockShiftSampler
 from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
@@ -117,3 +117,30 @@ def test_the_cli_runs_it_and_refuses_a_bad_population(capsys):
     assert main(["anneal", puzzle, "--option", "schedule=population", "--option", "population=0"]) == 2
     err = capsys.readouterr().err
     assert "population must be" in err and err.count("\n") == 1
+
+
+def test_a_stop_while_the_population_starts_ends_the_run_within_a_member(monkeypatch):
+    """Drawing a large population's start takes seconds: the stop flag (Ctrl-C, the deadline) is
+    checked after each member, so a run stopped then returns its first member and draws no more."""
+    real, seen = _population.population_read, []
+
+    def stopped_at_once(out, seed, betas, sweeps, *rest):
+        work, stop = rest[-3], rest[-2]
+        work[4][:] = -7  # the members' energies: those never drawn keep it
+        stop[0] = 1
+        try:
+            result = real(out, seed, betas, sweeps, *rest)
+        finally:
+            stop[0] = 0
+        seen.append((result, work[4].copy()))
+        return result
+
+    monkeypatch.setattr(_population, "population_read", stopped_at_once)
+    f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
+                                    num_sweeps=100, schedule="population", population=50, seed=1)
+    assert seen and ss.info["sweeps"] == [0]
+    for (done, reached), energies in seen:
+        assert (done, reached) == (0, -1)
+        assert energies[0] >= 0 and (energies[1:] == -7).all()
+    assert np.isfinite(ss.first.energy)  # the first member's state, a state of the BQM

@@ -90,11 +90,15 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
     free_chains = pmodel[5]
     np.random.seed(seed)
     R = cur.shape[0]
-    for r in range(R):  # an exact draw at beta = 0
+    started = R
+    for r in range(R):  # an exact draw at beta = 0 (a large population takes a while: stop within a member)
         energy[r] = random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix,
                                    chosen, cost, dp, scratch)
+        if stop[0] != 0:
+            started = r + 1
+            break
     best_r = 0
-    for r in range(R):
+    for r in range(started):
         if energy[r] < energy[best_r]:
             best_r = r
     best = energy[best_r]
@@ -139,6 +143,6 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
             done += 1
             status[0] = done
     if return_last:  # a member drawn uniformly (systematic resampling orders the copies)
-        best_cur[:] = cur[np.random.randint(R)]
+        best_cur[:] = cur[np.random.randint(started)]
     returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch)
     return done, done if constant + w * best <= target + 1e-9 else -1

@@ -52,6 +52,8 @@ INLINE_S = 0.02
 #: :data:`CALIBRATION_S`), to estimate a sweep's cost.
 CALIBRATION_SWEEPS = 20
 CALIBRATION_S = 0.002
+#: Members of the population the calibration runs (``schedule="population"``).
+CALIBRATION_MEMBERS = 4
 #: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
 #: first stream's unit), on the ladder of this level (8 replicas, the hot end halved): long runs of a wide
 #: ladder, raced against the first stream's Luby plan.
@@ -313,9 +315,13 @@ class ReadRunner:
 
         The timed runs never stop at the target: short reads would time the call, not the
         sweeps, and every restart would then look too long to run without a thread. They
-        double from :data:`CALIBRATION_SWEEPS` until one takes :data:`CALIBRATION_S`.
+        double from :data:`CALIBRATION_SWEEPS` until one takes :data:`CALIBRATION_S`. A population
+        is probed with a few members and one temperature step (a member's sweep costs the same in
+        any population, and a large one takes seconds to start, which nothing polls here).
         """
         replicas = self._replicas(betas)
+        if self.population:
+            replicas, betas = min(replicas, CALIBRATION_MEMBERS), betas[:1]
         work = self._buffers(replicas)
         scratch = out.copy()
         for stream in range(min(self.threads, len(self.profiles))):  # compiles every chain a stream runs
