@@ -1,6 +1,11 @@
+import dimod
 import numpy as np
+import pytest
+
 from qpicross import Puzzle, anneal, build_formulation, check, load_puzzle
 from qpicross.classical.logic import propagate
+from qpicross.classical.presolve import CONTRADICTION_SWEEPS, PresolveComposite
+from qpicross.pipeline.config import SolverConfig
 
 # Line logic settles 11 of these 25 cells and leaves the rest open.
 PARTLY_LOGICAL = ["#....", ".##..", "##..#", ".#.##", ".#.#."]
@@ -33,10 +38,46 @@ def test_logic_alone_solving_is_reported_as_zero_variables(letter_a):
     assert result.success_probability == 1.0 and result.sampler == "none"
 
 
-def test_contradiction_is_reported_and_nothing_is_solved():
-    puzzle = Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])  # no solution
-    result = anneal(puzzle, presolve=True, num_reads=20, seed=1)
+NO_SOLUTION = Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])  # the row and column sums agree; line logic refutes it
+
+
+@pytest.mark.parametrize("stop_when_solved", [False, True])
+def test_contradiction_is_reported_and_ends_the_run_after_one_short_read(stop_when_solved):
+    """Line logic proves there is no board: no search for a ground state that is not there (the run used
+    to spend every read, or with stop_when_solved its whole time budget)."""
+    config = SolverConfig(presolve=True, num_reads=20, seed=1, stop_when_solved=stop_when_solved,
+                          time_budget=60 if stop_when_solved else None)
+    result = anneal(NO_SOLUTION, config=config)
     assert result.presolve["contradiction"] and not result.solved
+    assert len(result.sampleset) == 1 and result.best is not None
+
+
+def test_on_a_contradiction_the_child_gets_one_short_read_and_no_target():
+    seen = []
+
+    class Recording(dimod.Sampler):
+        parameters = {"num_reads": [], "num_sweeps": [], "target_energy": [], "seed": []}
+        properties = {}
+
+        def sample(self, bqm, **kwargs):
+            seen.append(kwargs)
+            return dimod.RandomSampler().sample(bqm, num_reads=kwargs["num_reads"], seed=kwargs["seed"])
+
+    f = build_formulation(NO_SOLUTION)
+    ss = PresolveComposite(Recording()).sample(f.bqm(), formulation=f, num_reads=50, num_sweeps=10**6,
+                                                target_energy=0.0, seed=2)
+    assert seen == [{"num_reads": 1, "num_sweeps": CONTRADICTION_SWEEPS, "seed": 2}]
+    assert len(ss) == 1 and ss.info["presolve"]["contradiction"]
+
+
+def test_the_cli_says_there_is_no_solution(capsys, tmp_path):
+    from qpicross.cli import main
+
+    path = tmp_path / "none.px"
+    path.write_text("3,3\n1,1\n1\n1,1\n3\n1\n1\n")  # NO_SOLUTION in the .px format
+    assert main(["anneal", str(path), "--presolve"]) == 1
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("no board satisfies these clues") and "qpicross solve" in last
 
 
 def test_presolve_respects_given_known_cells():

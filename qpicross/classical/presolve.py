@@ -8,7 +8,9 @@ puts its block there, and to 1 when it is the only start left for its block.
 dwave-preprocessing's ``FixVariablesComposite``: it fixes those variables in
 the BQM, samples the smaller model with its child sampler and returns
 full-size samples with energies of the original BQM. When logic settles every
-cell the child is not called at all.
+cell the child is not called at all; when it finds a contradiction (the clues
+admit no board) the child runs one short read of the whole model, for a best
+board to show, instead of searching for a ground state that is not there.
 
 Examples:
     >>> import dimod
@@ -31,7 +33,10 @@ import numpy as np
 from qpicross.classical.logic import LogicResult, propagate
 from qpicross.model.formulation import PicrossFormulation, _prune_by_known
 
-__all__ = ["Presolve", "presolve", "fix_variables", "PresolveComposite"]
+__all__ = ["Presolve", "presolve", "fix_variables", "PresolveComposite", "CONTRADICTION_SWEEPS"]
+
+#: Sweeps of the one read a child runs when line logic proves there is no solution (where it takes sweeps).
+CONTRADICTION_SWEEPS = 1000
 
 
 @dataclasses.dataclass
@@ -166,6 +171,10 @@ class PresolveComposite(dimod.ComposedSampler):
         report["variables_annealed"] = reduced.num_variables
         report["interactions_annealed"] = reduced.num_interactions
         child_parameters = {k: v for k, v in parameters.items() if k in self.child.parameters}
+        if found.logic.contradiction:  # no board exists: one short read, no target it could reach
+            child_parameters.pop("target_energy", None)
+            child_parameters.update({k: v for k, v in (("num_reads", 1), ("num_sweeps", CONTRADICTION_SWEEPS))
+                                     if k in self.child.parameters})
         if "groups" in child_parameters or "lines" in child_parameters:
             for key in ("groups", "lines"):
                 if key in child_parameters and child_parameters[key] is not None:

@@ -126,6 +126,8 @@ def print_report(result) -> None:
 def next_step(result) -> str:
     """One line on what to try after a run that found no solution."""
     config = result.config
+    if result.presolve is not None and result.presolve["contradiction"]:
+        return "no board satisfies these clues (line logic found a contradiction); `qpicross solve` checks it exactly"
     tips = []
     if config.sampler_name != "shift":
         tips.append("--sampler shift (the structured annealer)")

@@ -269,6 +269,8 @@ def sample(
                 break
             if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
                 break
+            if parts[-1].info.get("presolve", {}).get("contradiction"):  # line logic proved there is no solution
+                break
     except KeyboardInterrupt:  # keep what finished: the caller reports the best read so far
         if not parts:
             raise
