@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-ablation bench-kernels bench-population readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-ablation bench-kernels bench-population bench-random readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -128,6 +128,16 @@ bench-population: $(VENV)/.installed
 	    || test $$? -eq 1
 	$(BENCH) $(POPULATION_SET) --workers 1 --reads 3 --time-budget 60 --option schedule=population \
 	    --label shift-population --json results/population.json || test $$? -eq 1
+# Beyond the tournament sets: random boards (`qpicross generate`, written to build/random, not committed) of
+# 30x30 to 80x80 at densities 0.5 and 0.6, one seed each, 3 reads or 60 s a puzzle, each read on both cores (~10 min).
+RANDOM_SIZES     := 30x30 45x45 60x60 80x80
+RANDOM_DENSITIES := 0.5 0.6
+bench-random: $(VENV)/.installed
+	mkdir -p results build/random
+	$(foreach s,$(RANDOM_SIZES),$(foreach d,$(RANDOM_DENSITIES),\
+	    $(BIN)/qpicross generate --size $(s) --density $(d) --seed 1 --force -o build/random/random-$(s)-$(d).px &&)) true
+	$(BENCH) $(foreach s,$(RANDOM_SIZES),$(foreach d,$(RANDOM_DENSITIES),build/random/random-$(s)-$(d).px)) \
+	    --workers 1 --reads 3 --time-budget 60 --json results/bench_random.json || test $$? -eq 1
 # What the default's mixed streams cost on typical puzzles: taai2011 #1-40, one puzzle at a time, each read on
 # both cores, against both streams on the Luby plan (~5 min).
 bench-streams: $(VENV)/.installed
