@@ -556,7 +556,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "unit": (_results("unit_default.json", "unit_1000.json", "unit_hard_default.json", "unit_hard_1000.json"),
              _against_default("shift-unit-1000")),
     "population": (_results("population_default.json", "population.json"), _against_default("shift-population")),
-    "random": (_results("bench_random.json"), lambda rows: summary_table(rows, by=lambda r: r["puzzle"])),
+    "random": (_results("bench_random.json"), lambda rows: summary_table(rows, by=by_collection)),
     "streams": (_results("streams_mixed.json", "streams_same.json"), _streams_summary),
     "streams-hard": (_results("streams_hard_mixed.json", "streams_hard_same.json"), _streams_summary),
     "tournament": (_results("bench_tournament.json"), _collections_summary),
