@@ -381,6 +381,18 @@ def exchange_replicas(beta_of, slot_of, mism, w):
 
 
 @numba.njit(cache=True)
+def keep_best(e, best, r, cur, best_cur, status, constant, w, return_last):
+    """The lowest energy so far after replica ``r`` reached ``e``: on a new lowest, ``status[1]`` gets it
+    (with ``constant``) and, unless ``return_last``, ``best_cur`` the replica's state."""
+    if e < best:
+        status[1] = constant + w * e
+        if not return_last:
+            best_cur[:] = cur[r]
+        return e
+    return best
+
+
+@numba.njit(cache=True)
 def coldest(beta_of, betas):
     """The replica at ``betas[-1]`` (the one of annealing)."""
     last = 0
@@ -445,11 +457,7 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
                     m += _line_move(c, beta, w, table, cur[r], boards[r], model, board, weight, prefix, chosen,
                                     cost)
             mism[r] = m
-            if m < best:
-                best = m
-                status[1] = constant + w * m
-                if not return_last:
-                    best_cur[:] = cur[r]
+            best = keep_best(m, best, r, cur, best_cur, status, constant, w, return_last)
         if R > 1:  # replica exchange between neighbouring temperatures, as the BQM kernel
             exchange_replicas(beta_of, slot_of, mism, w)
         done += 1

@@ -17,7 +17,7 @@ keep are the candidates for the ground state.
 
 :class:`~qpicross.samplers.structured.BlockShiftSampler` runs it with
 ``schedule="population"``: Luby restarts, each one annealing run of
-``population`` members along ``num_temperatures`` steps, its sweeps (sweeps of
+``population`` members along ``population_steps`` steps, its sweeps (sweeps of
 the whole population) growing with the Luby sequence. ``make bench-population``
 measures it against the default (tempering restarts) on hard and typical
 puzzles (the README's results).
@@ -39,8 +39,8 @@ import math
 import numba
 import numpy as np
 
-from qpicross.samplers._board import _table
-from qpicross.samplers._profile import _free_move, random_replica, returned_state
+from qpicross.samplers._board import _table, keep_best
+from qpicross.samplers._profile import random_replica, replica_sweep, returned_state
 
 __all__ = ["population_read", "resample"]
 
@@ -84,10 +84,10 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
     ``num_sweeps`` sweeps of the whole population, shared evenly among the steps
     ``betas`` (each gets ``num_sweeps / len(betas)``, rounded). With ``return_last``
     a read returns a member of the final population drawn uniformly (a draw at ``betas[-1]``), else
-    the lowest-energy state seen. ``shift_probability`` and ``block_moves`` are not used.
+    the lowest-energy state seen. ``shift_probability`` and ``block_moves`` are not used; ``line_moves``
+    is each free line's chance of a move in a sweep, as in the profile chain.
     """
     cur, boards, marg, pcost, energy, _, _, tables, weight, prefix, chosen, cost, dp, scratch = work
-    free_chains = pmodel[5]
     np.random.seed(seed)
     R = cur.shape[0]
     started = R
@@ -97,10 +97,7 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
         if stop[0] != 0:
             started = r + 1
             break
-    best_r = 0
-    for r in range(started):
-        if energy[r] < energy[best_r]:
-            best_r = r
+    best_r = np.argmin(energy[:started])
     best = energy[best_r]
     best_cur = cur[best_r].copy()
     status[1] = constant + w * best
@@ -130,16 +127,10 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
             for r in range(R):
                 if stop[0] != 0:  # a sweep of a large population may take a while: stop within a member
                     break
-                e = energy[r]
-                for q in range(len(free_chains)):
-                    e += _free_move(free_chains[q], beta, w, tables[0], cur[r], boards[r], marg[r], pcost[r],
-                                    pmodel, board, model, weight, prefix, chosen, cost, dp, scratch)
+                e = energy[r] + replica_sweep(r, beta, w, tables[0], line_moves, cur, boards, marg, pcost, pmodel,
+                                             board, model, weight, prefix, chosen, cost, dp, scratch)
                 energy[r] = e
-                if e < best:
-                    best = e
-                    status[1] = constant + w * e
-                    if not return_last:
-                        best_cur[:] = cur[r]
+                best = keep_best(e, best, r, cur, best_cur, status, constant, w, return_last)
             done += 1
             status[0] = done
     if return_last:  # a member drawn uniformly (systematic resampling orders the copies)

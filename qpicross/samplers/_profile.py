@@ -55,9 +55,9 @@ import numba
 import numpy as np
 
 from qpicross.samplers._board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
-                                      exchange_replicas, sweep_table)
+                                      exchange_replicas, keep_best, sweep_table)
 
-__all__ = ["profile_model", "profile_read", "profile_work", "random_replica", "returned_state"]
+__all__ = ["profile_model", "profile_read", "profile_work", "random_replica", "replica_sweep", "returned_state"]
 
 #: Larger than any mismatch count: "no placement".
 _NONE = 1 << 28
@@ -335,6 +335,20 @@ def random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w,
 
 
 @numba.njit(cache=True)
+def replica_sweep(r, beta, w, table, line_moves, cur, boards, marg, pcost, pmodel, board, model, weight, prefix,
+                  chosen, cost, dp, scratch):
+    """One sweep of replica ``r``: a heat-bath move of each free line (each with probability
+    ``line_moves``); returns the profile energy change."""
+    free_chains = pmodel[5]
+    change = 0
+    for t in range(len(free_chains)):
+        if line_moves >= 1.0 or np.random.random() < line_moves:
+            change += _free_move(free_chains[t], beta, w, table, cur[r], boards[r], marg[r], pcost[r], pmodel,
+                                 board, model, weight, prefix, chosen, cost, dp, scratch)
+    return change
+
+
+@numba.njit(cache=True)
 def returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch):
     """Write to ``out`` the sample of free lines ``best_cur`` with each profiled line's best placement
     against them (``boards[0]`` and ``marg[0]`` are overwritten)."""
@@ -381,17 +395,10 @@ def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
             break
         for r in range(R):
             beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
-            e = energy[r]
-            for t in range(len(free_chains)):
-                if line_moves >= 1.0 or np.random.random() < line_moves:
-                    e += _free_move(free_chains[t], beta, w, table, cur[r], boards[r], marg[r], pcost[r], pmodel,
-                                    board, model, weight, prefix, chosen, cost, dp, scratch)
+            e = energy[r] + replica_sweep(r, beta, w, table, line_moves, cur, boards, marg, pcost, pmodel, board,
+                                          model, weight, prefix, chosen, cost, dp, scratch)
             energy[r] = e
-            if e < best:
-                best = e
-                status[1] = constant + w * e
-                if not return_last:
-                    best_cur[:] = cur[r]
+            best = keep_best(e, best, r, cur, best_cur, status, constant, w, return_last)
         if R > 1:  # replica exchange between neighbouring temperatures
             exchange_replicas(beta_of, slot_of, energy, w)
         done += 1

@@ -63,9 +63,9 @@ LONG_LEVEL = 2
 #: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
 LEAD_S = 1.0
 #: ``schedule="population"`` (:mod:`~qpicross.samplers._population`): members of the population, temperature
-#: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Chosen
-#: in side runs on taai2011 #403 (250 members, 200 steps of 5 sweeps solved 4 runs in 6; 1000 members fewer
-#: solutions a second), not tuned further: ``make bench-population`` measures the schedule as it stands.
+#: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Sizes
+#: from side runs on taai2011 #403 (250 to 1000 members, 100 or 200 steps of 5 sweeps: 250 members did as
+#: well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
 POPULATION = 250
 POPULATION_STEPS = 100
 POPULATION_SWEEPS = 500
