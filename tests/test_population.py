@@ -11,7 +11,6 @@ import pytest
 
 from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
-from qpicross.samplers._population import resample
 from qpicross.samplers import _population, structured
 from qpicross.samplers.structured import BlockShiftSampler
 from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
@@ -85,7 +84,7 @@ def test_sweeps_keep_the_population_at_the_target(target):
 ])
 def test_systematic_resampling_copies_each_member_its_share(energy, dbeta, u, expected):
     src = np.zeros(4, np.int64)
-    resample(np.array(energy), dbeta, 1.0, u, src)
+    _population.resample(np.array(energy), dbeta, 1.0, u, src)
     assert src.tolist() == expected
 
 
