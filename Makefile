@@ -10,9 +10,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Re-install when pyproject.toml changes.
+# Re-install when pyproject.toml changes. Then one run on the 5x5 compiles the structured annealer's kernels into
+# numba's cache (about 20 s, once), so that a user's first `qpicross anneal` does not wait for it.
+WARM_KERNELS = $(BIN)/qpicross anneal instances/5x5.px --seed 1 > /dev/null \
+	|| echo "qpicross: the kernels were not compiled ahead; the first run will compile them"
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(WARM_KERNELS)
 	touch $@
 
 # torch (for the 'sb' extra) goes in first as its CPU build, so the test install never pulls the
@@ -22,6 +26,7 @@ TORCH_CPU ?= torch==2.13.0+cpu
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet '$(TORCH_CPU)'
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(WARM_KERNELS)
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
