@@ -68,8 +68,8 @@ TOURNAMENT_BENCH := $(BENCH) --workers 1 --reads 5 --time-budget 60
 # any other status (2 bad input, 130 interrupted) stops make.
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100), the
 # full runs (bench-tournament-long) and the retry of what they left unsolved (bench-tournament-retry), then
-# `make readme` (about 2.5 h on 2 cores).
-bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-tournament-sample readme
+# `make readme` (about 3 h on 2 cores).
+bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-random bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
