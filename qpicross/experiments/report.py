@@ -291,9 +291,9 @@ def unsolved_specs(rows: Sequence[dict]) -> list[str]:
     """
     specs = []
     for row in rows:
-        file, sep, _ = str(row.get("source") or "").rpartition("#")
-        if sep and int(row["num_solved"]) == 0:
-            specs.append(f"{file}#{str(row['puzzle']).rsplit('#', 1)[1]}")
+        path, selection = split_spec(str(row.get("source") or ""))
+        if selection is not None and int(row["num_solved"]) == 0:
+            specs.append(f"{path}#{str(row['puzzle']).rsplit('#', 1)[1]}")
     return list(dict.fromkeys(specs))
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from qpicross.samplers import _board, _population, _profile
 
-__all__ = ["LubyRestarts", "PopulationRestarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
+__all__ = ["LubyRestarts", "population_restarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS",
            "LONG_LEVEL", "LEAD_S", "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS"]
 
@@ -187,8 +187,9 @@ class LubyRestarts:
     """The restarts of :func:`restart_plan`, ``(betas, sweeps)`` each, generated as they are needed
     (a read's budget may be huge; each iteration starts over).
 
-    With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length. A budget
-    of 0 sweeps is one restart of 0 sweeps (a read of the random initial states).
+    With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length; with
+    ``betas``, every restart runs those. A budget of 0 sweeps is one restart of 0 sweeps (a read of the
+    random initial states).
 
     >>> import itertools
     >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
@@ -198,9 +199,10 @@ class LubyRestarts:
     [(4, 0)]
     """
 
-    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None):
+    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None,
+                 betas: np.ndarray | None = None):
         self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
-        self.fixed_level = fixed_level
+        self.fixed_level, self.betas = fixed_level, betas
 
     def __iter__(self):
         used, k = 0, 1
@@ -208,32 +210,20 @@ class LubyRestarts:
             m = luby(k)
             level = m.bit_length() - 1 if self.fixed_level is None else self.fixed_level
             sweeps = min(self.unit * m, self.total_sweeps - used)
-            yield ladder(self.beta_range, level), sweeps
+            yield (ladder(self.beta_range, level) if self.betas is None else self.betas), sweeps
             used += sweeps
             k += 1
 
 
-class PopulationRestarts:
-    """The restarts of ``schedule="population"``: Luby restarts of ``unit * luby(k)`` sweeps (within
+def population_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], steps: int):
+    """The restarts of ``schedule="population"``: :class:`LubyRestarts` of ``unit * luby(k)`` sweeps (within
     ``total_sweeps``), each one population-annealing run along ``steps`` inverse temperatures linear from
     half the hot end of ``beta_range`` (the hot end of the long restarts' ladder) to its cold end.
 
-    >>> import itertools
-    >>> [(len(b), float(b[0]), float(b[-1]), s) for b, s in PopulationRestarts(2000, 500, (2.0, 5.0), 100)]
+    >>> [(len(b), float(b[0]), float(b[-1]), s) for b, s in population_restarts(2000, 500, (2.0, 5.0), 100)]
     [(100, 1.0, 5.0, 500), (100, 1.0, 5.0, 500), (100, 1.0, 5.0, 1000)]
     """
-
-    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], steps: int):
-        self.total_sweeps, self.unit, self.steps = total_sweeps, unit, steps
-        self.betas = np.linspace(beta_range[0] / 2, beta_range[1], steps)
-
-    def __iter__(self):
-        used, k = 0, 1
-        while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):  # 0 sweeps: one empty restart
-            sweeps = min(self.unit * luby(k), self.total_sweeps - used)
-            yield self.betas, sweeps
-            used += sweeps
-            k += 1
+    return LubyRestarts(total_sweeps, unit, beta_range, betas=np.linspace(beta_range[0] / 2, beta_range[1], steps))
 
 
 class ReadRunner:

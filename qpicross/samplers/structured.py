@@ -110,11 +110,11 @@ from qpicross.samplers._reads import (
     POPULATION_SWEEPS,
     RESTART_SWEEPS,
     LubyRestarts,
-    PopulationRestarts,
     ReadRunner,
     default_threads,
     long_restarts,
     luby,
+    population_restarts,
     restart_plan,
 )
 
@@ -434,7 +434,7 @@ class BlockShiftSampler(dimod.Sampler):
             elif stream_plans == "mixed":
                 stream_plans = [plan, long_restarts(num_sweeps, restart_sweeps, (hot, cold))]
         elif schedule == "population":
-            plan = PopulationRestarts(num_sweeps, restart_sweeps, (hot, cold), int(population_steps))
+            plan = population_restarts(num_sweeps, restart_sweeps, (hot, cold), int(population_steps))
         else:
             betas = np.geomspace(hot, cold, max(num_sweeps, 1) if num_replicas == 1 else num_replicas)
             plan = [(betas, num_sweeps)]
