@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-ablation bench-kernels bench-population bench-random readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-ablation bench-kernels bench-population bench-random readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -201,6 +201,18 @@ bench-tournament-retry: $(VENV)/.installed
 	if [ -z "$$specs" ]; then echo "no unsolved puzzle in results/bench_tournament_long*.json"; exit 0; fi; \
 	mkdir -p results && $(BENCH) $$specs --workers 1 --reads 1000 --time-budget 600 \
 	    --json results/bench_tournament_retry.json || test $$? -eq 1
+
+# The tail of the full runs: each puzzle that results/bench_tournament_long*.json left unsolved or solved with a
+# TTS99 above TAIL_S seconds (27 puzzles at cec77b2), with the full runs' reads and budget, one puzzle at a time, each
+# read on both cores: the default (pure annealing) and the same with line logic first (--presolve), ~50 min.
+TAIL_S := 30
+bench-tail: $(VENV)/.installed
+	specs="$$($(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json \
+	    --above $(TAIL_S))" || exit 2; \
+	if [ -z "$$specs" ]; then echo "no puzzle above $(TAIL_S) s in results/bench_tournament_long*.json"; exit 0; fi; \
+	mkdir -p results && { $(TOURNAMENT_BENCH) $$specs --json results/tail_default.json || test $$? -eq 1; } && \
+	{ $(TOURNAMENT_BENCH) $$specs --presolve --label shift+presolve --json results/tail_presolve.json \
+	    || test $$? -eq 1; }
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed

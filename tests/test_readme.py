@@ -129,3 +129,17 @@ def test_the_command_line_lists_the_unsolved_puzzles_of_results_files(tmp_path, 
     assert capsys.readouterr().out.split() == []
     assert report.main(["--unsolved", str(tmp_path / "absent.json")]) == 2
     assert "absent.json" in capsys.readouterr().err
+
+
+def test_the_command_line_adds_the_slow_puzzles_with_above(tmp_path, capsys):
+    rows = [{"source": "q/t.txt#1-3", "puzzle": f"t#{n}", "num_solved": s, "tts99_s": t}
+            for n, s, t in [(1, 3, 0.4), (2, 2, 45.0), (3, 0, "inf")]]
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"results": rows}))
+    assert report.main(["--unsolved", str(path), "--above", "30"]) == 0
+    assert capsys.readouterr().out.split() == ["q/t.txt#2", "q/t.txt#3"]
+    assert report.main(["--unsolved", str(path), "--above", "50"]) == 0
+    assert capsys.readouterr().out.split() == ["q/t.txt#3"]
+    with pytest.raises(SystemExit) as error:  # --above alone is a usage error
+        report.main(["--above", "30"])
+    assert error.value.code == 2

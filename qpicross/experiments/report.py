@@ -281,18 +281,25 @@ def trend_line(rows: Sequence[dict], size: int = 250) -> str:
     return "; ".join(parts) + (f"; never solved: {', '.join(never)}" if never else "")
 
 
-def unsolved_specs(rows: Sequence[dict]) -> list[str]:
+def unsolved_specs(rows: Sequence[dict], above_s: float | None = None) -> list[str]:
     """``FILE#N`` for each puzzle of a numbered selection that no read of ``rows`` solved, in row order:
-    what ``make bench-tournament-retry`` gives another try.
+    what ``make bench-tournament-retry`` gives another try; with ``above_s``, also each one whose TTS99
+    is above that many seconds (the tail that ``make bench-tail`` measures).
 
-    >>> rows = [{"source": "q/t.txt#1-1000", "puzzle": f"t#{n}", "num_solved": s} for n, s in [(3, 0), (4, 2), (9, 0)]]
+    >>> rows = [{"source": "q/t.txt#1-1000", "puzzle": f"t#{n}", "num_solved": s, "tts99_s": t}
+    ...         for n, s, t in [(3, 0, "inf"), (4, 2, 45.0), (9, 0, "inf"), (12, 5, 0.4)]]
     >>> unsolved_specs(rows + [{"source": "q/bompol", "puzzle": "kabuki", "num_solved": 0}])
     ['q/t.txt#3', 'q/t.txt#9']
+    >>> unsolved_specs(rows, above_s=30)
+    ['q/t.txt#3', 'q/t.txt#4', 'q/t.txt#9']
     """
     specs = []
     for row in rows:
         path, selection = split_spec(str(row.get("source") or ""))
-        if selection is not None and int(row["num_solved"]) == 0:
+        if selection is None:
+            continue
+        slow = above_s is not None and _number(row.get("tts99_s", "inf")) > above_s
+        if int(row["num_solved"]) == 0 or slow:
             specs.append(f"{path}#{str(row['puzzle']).rsplit('#', 1)[1]}")
     return list(dict.fromkeys(specs))
 
@@ -570,6 +577,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
+    "tail": (_results("tail_default.json", "tail_presolve.json"),
+             lambda rows: summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
@@ -618,13 +627,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--unsolved", nargs="+", metavar="JSON",
                         help="print FILE#N of each puzzle no read solved in these results files (one run per "
                              "puzzle file, as the README's full-run table picks it), and nothing else")
+    parser.add_argument("--above", type=float, metavar="SECONDS",
+                        help="with --unsolved: also each puzzle whose TTS99 is above SECONDS")
     args = parser.parse_args(argv)
+    if args.above is not None and not args.unsolved:
+        parser.error("--above goes with --unsolved")
     if args.unsolved:
         missing = [f for f in args.unsolved if not Path(f).is_file()]
         if missing:
             print(f"error: {missing[0]}: no such file", file=sys.stderr)
             return 2
-        print("\n".join(unsolved_specs(widest_per_file(*(load_rows([f]) for f in args.unsolved)))))
+        print("\n".join(unsolved_specs(widest_per_file(*(load_rows([f]) for f in args.unsolved)), args.above)))
         return 0
     check = args.check
     for readme in args.readmes:
