@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-ablation bench-kernels bench-population bench-random readme study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random readme study \
         gpu-wheels gpu-venv bench-gpu
 
 $(BIN)/python:
@@ -67,9 +67,9 @@ TOURNAMENT_BENCH := $(BENCH) --workers 1 --reads 5 --time-budget 60
 # Each bench line: exit 1 says some configuration never solved some puzzle (a result, not a failure);
 # any other status (2 bad input, 130 interrupted) stops make.
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100), the
-# full runs (bench-tournament-long) and the retry of what they left unsolved (bench-tournament-retry), then
-# `make readme` (about 3 h on 2 cores).
-bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-random bench-tournament-sample readme
+# full runs (bench-tournament-long), the retry of what they left unsolved (bench-tournament-retry) and their tail
+# (bench-tail), then `make readme` (about 3.5 h on 2 cores).
+bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-random bench-survey bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
 # published baseline (dwave-samplers SA on the published variable set) in the same run (~20 min on 2 cores).
@@ -213,6 +213,22 @@ bench-tail: $(VENV)/.installed
 	mkdir -p results && { $(TOURNAMENT_BENCH) $$specs --json results/tail_default.json || test $$? -eq 1; } && \
 	{ $(TOURNAMENT_BENCH) $$specs --presolve --label shift+presolve --json results/tail_presolve.json \
 	    || test $$? -eq 1; }
+
+# Puzzles from outside the tournament sets: the black-and-white webpbn puzzles of Jan Wolter's survey that
+# ../shared/instances/external holds in a format qpicross reads (17 of 28; which file is which, and the published
+# times of the classical solvers: ../shared/instances/external/WOLTER_SURVEY_INDEX.txt), 5x10 to 70x50, one puzzle at
+# a time, each read on both cores, 3 reads or 60 s each: the default and the same with --presolve (~30 min).
+SURVEY := $(addprefix $(SHARED)/external/,$(addprefix picross-solver/inputs/webpbn/webpbn-, \
+            00001-dancer.non 00006-cat.non 00021-skid.non 00027-bucks.non 00023-edge.non 02413-smoke.non \
+            00016-knot.non 00529-swing.non 00065-mum.non 00436-petroglyph.non 04645-marilyn.non 06574-forever.non \
+            10810-centerpiece.non) \
+          number-loom/examples/wolter/webpbn-01611.xml number-loom/examples/wolter/webpbn-00803.xml \
+          number-loom/examples/dom/9-dom.xml PixelLogic/webpbn-02712-lion.non)
+SURVEY_RUN := $(BENCH) $(SURVEY) --workers 1 --reads 3 --time-budget 60
+bench-survey: $(VENV)/.installed
+	mkdir -p results
+	$(SURVEY_RUN) --json results/survey.json || test $$? -eq 1
+	$(SURVEY_RUN) --presolve --label shift+presolve --json results/survey_presolve.json || test $$? -eq 1
 
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed

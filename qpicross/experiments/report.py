@@ -579,6 +579,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"),
              lambda rows: summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")),
+    "survey": (_results("survey.json", "survey_presolve.json"),
+               lambda rows: summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
