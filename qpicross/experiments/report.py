@@ -543,6 +543,11 @@ def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
 
+def _with_presolve(rows: Sequence[dict]) -> str:
+    """The default (``shift``) and ``shift+presolve`` on the same puzzles: the summary, then puzzle by puzzle."""
+    return summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")
+
+
 def _collections_summary(rows: Sequence[dict]) -> str:
     table = summary_table(rows, by=by_collection)
     return table + "\n\nOver all of them: " + distribution_line(rows) + "."
@@ -577,10 +582,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
-    "tail": (_results("tail_default.json", "tail_presolve.json"),
-             lambda rows: summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")),
-    "survey": (_results("survey.json", "survey_presolve.json"),
-               lambda rows: summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")),
+    "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
+    "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
@@ -621,7 +624,8 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.report [README...] [--check]`` (or ``--unsolved JSON...``)."""
+    """Command line: ``python -m qpicross.experiments.report [README...] [--check]`` (or ``--unsolved JSON...
+    [--above SECONDS]``)."""
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.report",
                                      description="Rewrite the README's generated results sections from results/*.json.")
     parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
