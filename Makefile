@@ -68,7 +68,7 @@ TOURNAMENT_BENCH := $(BENCH) --workers 1 --reads 5 --time-budget 60
 # any other status (2 bad input, 130 interrupted) stops make.
 # `make bench`: every benchmark of the README's results section but bench-tournament (the first 100), the
 # full runs (bench-tournament-long), the retry of what they left unsolved (bench-tournament-retry) and their tail
-# (bench-tail), then `make readme` (about 3.5 h on 2 cores).
+# (bench-tail), then `make readme` (about 3 h 15 min on 2 cores).
 bench: bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-ablation bench-kernels bench-population bench-random bench-survey bench-tournament-sample readme
 
 # The shipped puzzles, all 17 Bompol puzzles (kabuki and phantom included) and taai2011 #1-20, with the
@@ -217,7 +217,7 @@ bench-tail: $(VENV)/.installed
 # Puzzles from outside the tournament sets: the black-and-white webpbn puzzles of Jan Wolter's survey that
 # ../shared/instances/external holds in a format qpicross reads (17 of 28; which file is which, and the published
 # times of the classical solvers: ../shared/instances/external/WOLTER_SURVEY_INDEX.txt), 5x10 to 70x50, one puzzle at
-# a time, each read on both cores, 3 reads or 60 s each: the default and the same with --presolve (~30 min).
+# a time, each read on both cores, 3 reads or 60 s each: the default and the same with --presolve (~15 min).
 SURVEY := $(addprefix $(SHARED)/external/,$(addprefix picross-solver/inputs/webpbn/webpbn-, \
             00001-dancer.non 00006-cat.non 00021-skid.non 00027-bucks.non 00023-edge.non 02413-smoke.non \
             00016-knot.non 00529-swing.non 00065-mum.non 00436-petroglyph.non 04645-marilyn.non 06574-forever.non \
