@@ -193,11 +193,13 @@ bench-tournament-sample: $(VENV)/.installed
 	$(TOURNAMENT_BENCH) $(TOURNAMENT)/taai2011.txt\#$(TOURNAMENT_SAMPLE) $(TOURNAMENT)/tcga2012.txt\#$(TOURNAMENT_SAMPLE) \
 	    --json results/bench_tournament_sample.json || test $$? -eq 1
 
+# FILE#N of each puzzle the full runs left unsolved (with --above S, also each one with a TTS99 above S seconds).
+LONG_RUN_PUZZLES = $(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json
 # The puzzles the full runs (results/bench_tournament_long*.json) left unsolved, each given the budget `qpicross anneal
 # FILE#N` has with no options (600 s) for as many reads as fit, one puzzle at a time, each read on both cores: 10 min
 # a puzzle. A TTS99 within 600 s says that `qpicross anneal` with no options solves it 99 times in 100.
 bench-tournament-retry: $(VENV)/.installed
-	specs="$$($(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json)" || exit 2; \
+	specs="$$($(LONG_RUN_PUZZLES))" || exit 2; \
 	if [ -z "$$specs" ]; then echo "no unsolved puzzle in results/bench_tournament_long*.json"; exit 0; fi; \
 	mkdir -p results && $(BENCH) $$specs --workers 1 --reads 1000 --time-budget 600 \
 	    --json results/bench_tournament_retry.json || test $$? -eq 1
@@ -207,8 +209,7 @@ bench-tournament-retry: $(VENV)/.installed
 # read on both cores: the default (pure annealing) and the same with line logic first (--presolve), ~50 min.
 TAIL_S := 30
 bench-tail: $(VENV)/.installed
-	specs="$$($(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json \
-	    --above $(TAIL_S))" || exit 2; \
+	specs="$$($(LONG_RUN_PUZZLES) --above $(TAIL_S))" || exit 2; \
 	if [ -z "$$specs" ]; then echo "no puzzle above $(TAIL_S) s in results/bench_tournament_long*.json"; exit 0; fi; \
 	mkdir -p results && { $(TOURNAMENT_BENCH) $$specs --json results/tail_default.json || test $$? -eq 1; } && \
 	{ $(TOURNAMENT_BENCH) $$specs --presolve --label shift+presolve --json results/tail_presolve.json \
