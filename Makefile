@@ -260,7 +260,7 @@ bench-ablation: $(VENV)/.installed
 	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --encoding domain-wall \
 	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json || test $$? -eq 1
 
-# The GPU annealer (gpu-shift, issue 14) on one NVIDIA GPU: the README's "The GPU annealer" figures.
+# The GPU annealer (shift-batched, issue 14) on one NVIDIA GPU: the README's "The GPU annealer" figures.
 # A GPU machine without network: `make gpu-wheels` here (wheels for its Python 3.12, Linux x86-64, into
 # wheels-gpu/, ignored by git), carry wheels-gpu/ there, `make gpu-venv` there (a venv over the system's packages,
 # torch included for `sb`, with the carried wheels ahead of them), then `make bench-gpu` there (a few minutes).
@@ -271,8 +271,8 @@ GPU_VENV   ?= .venv-gpu
 GPU_REQS   ?= $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
                 print(" ".join(repr(r) for r in p["dependencies"] + p["optional-dependencies"]["gpu"]))')
 GPU_QP     := PYTHONPATH=$(CURDIR) $(GPU_VENV)/bin/python -m qpicross
-GPU_SHIFT  := --sampler gpu-shift --option target_energy=0
-# gpu-shift against simulated bifurcation on the same puzzles (the shipped ones, 20 tournament 25x25, kabuki, phantom)
+GPU_SHIFT  := --sampler shift-batched --option target_energy=0
+# shift-batched against simulated bifurcation on the same puzzles (the shipped ones, 20 tournament 25x25, kabuki, phantom)
 GPU_VS_SB  := instances $(TOURNAMENT)/taai2011.txt\#1-20 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
 
 gpu-wheels:

@@ -18,11 +18,11 @@ Examples:
     >>> read_bounded(f.name, 2)
     Traceback (most recent call last):
     ...
-    qpicross._files.UnreadableFileError: larger than the 2-byte limit
+    qpicross.exceptions.UnreadableFileError: larger than the 2-byte limit
     >>> read_bounded("/dev/zero", 16)
     Traceback (most recent call last):
     ...
-    qpicross._files.UnreadableFileError: a character device, not a regular file
+    qpicross.exceptions.UnreadableFileError: a character device, not a regular file
     >>> os.unlink(f.name)
 """
 
@@ -31,11 +31,9 @@ from __future__ import annotations
 import os
 import stat
 
+from qpicross.exceptions import UnreadableFileError
+
 __all__ = ["read_bounded", "UnreadableFileError"]
-
-
-class UnreadableFileError(ValueError):
-    """A file that is refused or cannot be read; the message says why (never the content)."""
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),

@@ -1,4 +1,4 @@
-"""Compile gpu-shift's CUDA kernels for a GPU this machine does not have: PTX, then ptxas's register report.
+"""Compile shift-batched's CUDA kernels for a GPU this machine does not have: PTX, then ptxas's register report.
 
 Needs the ``gpu`` extra (numba-cuda and the CUDA toolkit wheels, for NVVM and
 ptxas) but no GPU and no driver: numba-cuda asks the driver which device it
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher.get_current_device = lambda: _Device()
 
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers import _cuda, _launch
+    from qpicross.samplers.blockshift import cuda as _cuda, launch as _launch
 
     print(f"numba {numba.__version__}, numba.cuda: {getattr(cuda, 'implementation', '?')} ({Path(cuda.__file__).parent})")
     model = _launch.prepare(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])),

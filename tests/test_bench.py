@@ -19,7 +19,7 @@ from qpicross.experiments.bench import (
 )
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.cli import main
-from qpicross.samplers.structured import default_threads
+from qpicross.samplers.blockshift.sampler import default_threads
 
 from conftest import INSTANCES
 
@@ -154,7 +154,7 @@ def test_cli_bench_json_to_stdout(capsys):
 
 
 def test_threaded_samplers_get_the_cores_shared_by_the_workers_by_name_or_instance():
-    from qpicross.samplers.structured import BlockShiftSampler
+    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
     share = max(1, default_threads() // 2)
     by_name, instance, other = run_bench(

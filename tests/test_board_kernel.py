@@ -1,6 +1,6 @@
 """The structured annealer's board kernel runs the BQM kernel's chain, and only where the BQM allows it.
 
-``BlockShiftSampler(paints=...)`` switches to :mod:`qpicross.samplers._board` when the
+``BlockShiftSampler(paints=...)`` switches to :mod:`qpicross.samplers.blockshift.board` when the
 BQM is, on clue-consistent states, a constant plus ``w`` times the mismatched cells.
 There it must give the very samples the BQM kernel gives for the same seed (same
 proposals, same acceptance tests, same random numbers); anywhere else it must not
@@ -15,7 +15,7 @@ from conftest import INSTANCES
 from qpicross import PenaltyWeights, build_formulation
 from qpicross.classical.logic import propagate
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 CONFIGS = [
     {"num_sweeps": 60, "num_replicas": 4},

@@ -9,7 +9,7 @@ from qpicross import PenaltyWeights, build_formulation, load_puzzle
 from qpicross import SolverConfig
 from qpicross.experiments.bench import bench_puzzle
 from qpicross.model.domain_wall import domain_wall_bqm, to_one_hot_sampleset
-from qpicross.samplers.structured import infer_groups
+from qpicross.samplers.blockshift.sampler import infer_groups
 
 from conftest import INSTANCES
 

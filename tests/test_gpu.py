@@ -1,4 +1,4 @@
-"""The batched annealer (gpu-shift): CPU backend in process, CUDA kernels through numba's simulator."""
+"""The batched annealer (shift-batched): CPU backend in process, CUDA kernels through numba's simulator."""
 
 import importlib.util
 import json
@@ -16,7 +16,7 @@ import pytest
 from qpicross import Puzzle, anneal, build_formulation, check, load_puzzle
 from qpicross.decode import decode_sample
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
-from qpicross.samplers.gpu import GPUShiftSampler, cuda_available, sample_many
+from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
 from conftest import INSTANCES, ROOT
 from test_structured import FALLBACK
@@ -24,7 +24,7 @@ from test_structured import FALLBACK
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
 
 
-class CPUShiftSampler(GPUShiftSampler):
+class CPUShiftSampler(BatchedShiftSampler):
     def __init__(self):
         super().__init__(backend="cpu")
 
@@ -127,21 +127,21 @@ def test_cuda_backend_without_a_gpu_is_unavailable(formulations):
     if cuda_available():
         pytest.skip("a CUDA GPU (or the simulator) is available here")
     with pytest.raises(SamplerUnavailableError, match="backend='cpu'") as info:
-        get_sampler("gpu-shift").sample(formulations[0].bqm(), num_reads=1)
+        get_sampler("shift-batched").sample(formulations[0].bqm(), num_reads=1)
     assert "\n" not in str(info.value)
 
 
 def test_nothing_else_imports_cuda():
-    code = ("import sys, qpicross, qpicross.cli, qpicross.samplers.gpu; "
-            "print('numba.cuda' in sys.modules, 'qpicross.samplers._cuda' in sys.modules)")
+    code = ("import sys, qpicross, qpicross.cli, qpicross.samplers.blockshift.batched; "
+            "print('numba.cuda' in sys.modules, 'qpicross.samplers.blockshift.cuda' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "False"], out.stderr[-2000:]
 
 
 def test_registered_batched_and_usable_through_the_pipeline():
-    assert SAMPLERS["gpu-shift"].batched and SAMPLERS["gpu-shift-cpu"].batched and not SAMPLERS["shift"].batched
-    result = anneal(LETTER, sampler="gpu-shift-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
+    assert SAMPLERS["shift-batched"].batched and SAMPLERS["shift-batched-cpu"].batched and not SAMPLERS["shift"].batched
+    result = anneal(LETTER, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
     assert result.solved
 
 
@@ -150,11 +150,11 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
     from qpicross.pipeline.config import SolverConfig
 
     dot = Puzzle([[1], []], [[1], []], name="dot")
-    configs = [SolverConfig(sampler="gpu-shift-cpu", num_reads=4, num_sweeps=500,
+    configs = [SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=500,
                             options={"target_energy": 0, "early_stop": "read"}),
                SolverConfig(sampler="shift", num_reads=2, num_sweeps=500, options={"target_energy": 0})]
     results = run_bench([LETTER, dot], configs, seed=1)
-    batched = [r for r in results if r.config == "gpu-shift-cpu"]
+    batched = [r for r in results if r.config == "shift-batched-cpu"]
     assert [r.puzzle for r in results] == ["A", "A", "dot", "dot"]
     assert all(r.solved and r.batch_wall_s > 0 and r.tts_method == "parallel-time-to-target" for r in batched)
     assert all(r.batch_wall_s is None for r in results if r.config == "shift")
@@ -163,11 +163,11 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
 def test_bench_command_line_batches_and_says_the_wall_time(capsys):
     from qpicross.cli import main
 
-    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES / "smile7.px"), "--sampler", "shift,gpu-shift-cpu",
+    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES / "smile7.px"), "--sampler", "shift,shift-batched-cpu",
                  "--reads", "4", "--sweeps", "500", "--option", "target_energy=0"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "gpu-shift-cpu: all 2 puzzles in one call" in out and out.count("| gpu-shift-cpu |") >= 2
+    assert "shift-batched-cpu: all 2 puzzles in one call" in out and out.count("| shift-batched-cpu |") >= 2
 
 
 def test_bench_without_a_gpu_reports_one_line_per_puzzle():
@@ -176,15 +176,15 @@ def test_bench_without_a_gpu_reports_one_line_per_puzzle():
     from qpicross.experiments.bench import run_bench
     from qpicross.pipeline.config import SolverConfig
 
-    results = run_bench([LETTER, LETTER], [SolverConfig(sampler="gpu-shift", num_reads=2, num_sweeps=10)])
-    assert all(r.error.startswith("SamplerUnavailableError: gpu-shift: no CUDA GPU") for r in results)
+    results = run_bench([LETTER, LETTER], [SolverConfig(sampler="shift-batched", num_reads=2, num_sweeps=10)])
+    assert all(r.error.startswith("SamplerUnavailableError: shift-batched: no CUDA GPU") for r in results)
 
 
 def test_bench_with_presolve_in_one_call():
     from qpicross.experiments.batch import bench_batch
     from qpicross.pipeline.config import SolverConfig
 
-    config = SolverConfig(sampler="gpu-shift-cpu", presolve=True, num_reads=4, num_sweeps=500, seed=0,
+    config = SolverConfig(sampler="shift-batched-cpu", presolve=True, num_reads=4, num_sweeps=500, seed=0,
                           options={"target_energy": 0})
     knife = load_puzzle(INSTANCES / "boat12.px")
     results = bench_batch([("", LETTER, config), ("", knife, config)])
@@ -199,7 +199,7 @@ SIMULATED = textwrap.dedent("""
     import numpy as np
     from qpicross import Puzzle, build_formulation, check
     from qpicross.decode import decode_sample
-    from qpicross.samplers.gpu import sample_many
+    from qpicross.samplers.blockshift.batched import sample_many
     import dimod
     letter = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     dot = build_formulation(Puzzle([[1], []], [[1], []]))

@@ -10,7 +10,7 @@ from qpicross import PresolveComposite, Puzzle, SolverConfig, anneal, build_form
 from qpicross.classical.presolve import fix_variables, presolve
 from qpicross.cli import main
 from qpicross.experiments.bench import bench_puzzle, run_bench
-from qpicross.samplers.structured import default_threads
+from qpicross.samplers.blockshift.sampler import default_threads
 
 from conftest import INSTANCES
 

@@ -11,8 +11,8 @@ import pytest
 
 from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
-from qpicross.samplers import _population, structured
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift import population as _population, sampler as structured
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
 from conftest import INSTANCES

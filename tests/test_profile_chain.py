@@ -1,4 +1,4 @@
-"""The profile chain (``chain="profile"``, :mod:`qpicross.samplers._profile`): what it returns and when it runs.
+"""The profile chain (``chain="profile"``, :mod:`qpicross.samplers.blockshift.profile`): what it returns and when it runs.
 
 Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
 here: every sample is its rows with a best placement of every column (its energy is the
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample, load_puzzle
-from qpicross.samplers import _profile
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift import profile as _profile
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 

@@ -15,8 +15,8 @@ from conftest import INSTANCES
 
 from qpicross import Puzzle, anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers import _reads, structured
-from qpicross.samplers.structured import BlockShiftSampler, infer_groups, infer_lines
+from qpicross.samplers.blockshift import restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"
 
@@ -222,7 +222,7 @@ def test_with_line_moves_order_and_at_most_one_are_hard_constraints(letter_bqm, 
 
 
 def test_formulation_lines_need_no_metropolis_correction(letter_bqm):
-    from qpicross.samplers.structured import _structure, _units
+    from qpicross.samplers.blockshift.sampler import _structure, _units
 
     f, bqm = letter_bqm
     index = {v: i for i, v in enumerate(bqm.variables)}
@@ -263,7 +263,7 @@ def test_target_energy_records_sweeps_and_seconds_per_read(letter_bqm):
 
 
 def test_luby_sequence_is_the_published_one():
-    from qpicross.samplers.structured import luby
+    from qpicross.samplers.blockshift.sampler import luby
 
     terms = [luby(k) for k in range(1, 64)]
     for power in range(1, 7):  # the (2^p - 1)-th term is 2^(p-1) and the prefix sums to p 2^(p-1)
@@ -276,7 +276,7 @@ def test_luby_sequence_is_the_published_one():
 
 @pytest.mark.parametrize("total, unit", [(1, 250), (1000, 250), (123_457, 250), (5000, 7)])
 def test_restart_plan_spends_exactly_the_budget_with_bounded_ladders(total, unit):
-    from qpicross.samplers.structured import luby, restart_plan
+    from qpicross.samplers.blockshift.sampler import luby, restart_plan
 
     plan = restart_plan(total, unit, (2.0, 5.0))
     assert sum(sweeps for _, sweeps in plan) == total

@@ -4,7 +4,7 @@ At a fixed inverse temperature (``beta_range=(b, b)``, one replica) each read
 is a Markov chain; with ``return_state="last"`` its final state is one draw
 from the chain's distribution after ``SWEEPS`` sweeps (with tempering: the
 state of the replica at ``b``, the cold end of the ladder). The claims
-(:mod:`qpicross.samplers.structured`):
+(:mod:`qpicross.samplers.blockshift.sampler`):
 
 * ``line_moves=0``: ``p(x) ~ exp(-b E(x))`` over the one-hot states;
 * ``line_moves>0``: ``p(x) ~ exp(-b E(x))`` over the clue-consistent states.
@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle, build_formulation
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 BETA = 1.0
 N = 20_000  # reads

@@ -13,8 +13,8 @@ from qpicross import Puzzle, anneal, build_formulation
 from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers import _reads, structured
-from qpicross.samplers.structured import BlockShiftSampler, default_threads
+from qpicross.samplers.blockshift import restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_threads
 
 
 @pytest.fixture

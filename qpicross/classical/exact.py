@@ -54,6 +54,7 @@ from typing import Literal
 
 import numpy as np
 
+from qpicross.exceptions import SolverUnavailableError
 from qpicross.model.formulation import placement_windows
 from qpicross.puzzle import Puzzle, board_to_strings, check
 
@@ -69,10 +70,6 @@ Model = Literal["M1", "M2", "M3"]
 
 #: The module each exact method imports, and the extra that installs it.
 _BACKENDS = {"sat": ("pysat.solvers", "python-sat"), "cpsat": ("ortools.sat.python.cp_model", "OR-tools")}
-
-
-class SolverUnavailableError(ImportError):
-    """An exact solver whose package is not installed; the message says which extra installs it."""
 
 
 def require_solver(method: str):

@@ -52,6 +52,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from qpicross.exceptions import Contradiction
+
 from qpicross.puzzle import Puzzle
 
 __all__ = [
@@ -68,10 +70,6 @@ __all__ = [
 UNKNOWN = -1
 
 _CELL_OF_CHAR = {"#": 1, "1": 1, ".": 0, "0": 0, "x": 0, "?": -1, "-": -1}
-
-
-class Contradiction(ValueError):
-    """No placement of a clue fits the known cells of a line (or of a puzzle)."""
 
 
 def _solve_line_py(clue, cells, out, starts):  # pragma: no cover - run compiled by numba
@@ -205,7 +203,7 @@ def solve_line(clue: Sequence[int], cells: Sequence[int] | str | int) -> np.ndar
         >>> solve_line([2], "#.#")
         Traceback (most recent call last):
         ...
-        qpicross.classical.logic.Contradiction: clue (2,) does not fit line '#.#'
+        qpicross.exceptions.Contradiction: clue (2,) does not fit line '#.#'
     """
     return _run_kernel(clue, _as_line(cells))[0]
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from qpicross.exceptions import UsageError
 from qpicross.puzzle.formats import load_puzzle
 from qpicross.puzzle import Puzzle, board_to_strings
 
@@ -51,10 +52,6 @@ def parse_beta_range(text: str | None) -> tuple[float, float] | None:
     except ValueError:
         raise UsageError(f"--beta-range wants HOT,COLD, got {text!r}") from None
     return (hot, cold)
-
-
-class UsageError(ValueError):
-    """A mistake in the command line's arguments (exit code 2)."""
 
 
 def error(message: str, code: int = 2) -> int:

@@ -1,7 +1,7 @@
 r"""Benchmarks of batched samplers: every puzzle in one call, TTS99 of reads that ran side by side.
 
 :func:`~qpicross.experiments.bench.run_bench` hands the puzzles of a
-configuration whose sampler is batched (``gpu-shift``) to :func:`bench_batch`:
+configuration whose sampler is batched (``shift-batched``) to :func:`bench_batch`:
 one :func:`~qpicross.pipeline.batch.run_many` call samples them all at once,
 and each puzzle's results are measured as for any run
 (:func:`~qpicross.experiments.bench.result_from_run`), with two differences:

@@ -344,7 +344,7 @@ def run_bench(
         check_sizes: Run every job's size guard (:func:`~qpicross.pipeline.run.check_run_size`,
             the memory shared by ``workers``) before the first job starts.
 
-    A configuration whose sampler is batched (``gpu-shift``) samples all the
+    A configuration whose sampler is batched (``shift-batched``) samples all the
     puzzles in one call, in this process (:mod:`qpicross.experiments.batch`).
 
     Returns:
@@ -389,7 +389,7 @@ def run_bench(
         if progress is not None:
             progress(sum(r is not None for r in results), len(tasks), outcome)
 
-    # Batched samplers (gpu-shift) get all the puzzles of their configuration in one call.
+    # Batched samplers (shift-batched) get all the puzzles of their configuration in one call.
     batched = {j for j, config in enumerate(configs) if is_batched(config)}
     for j in sorted(batched):
         _run_batch([n for n in range(len(tasks)) if n % len(configs) == j], tasks, record)
@@ -413,7 +413,7 @@ def _share_cores(config: SolverConfig, workers: int) -> SolverConfig:
     """
     if "threads" in config.sampler_options or not takes_threads(config.sampler):
         return config
-    from qpicross.samplers.structured import default_threads
+    from qpicross.samplers.blockshift.sampler import default_threads
 
     return config.replace(options={**config.sampler_options, "threads": max(1, default_threads() // workers)})
 

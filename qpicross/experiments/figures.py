@@ -110,7 +110,7 @@ def committed_results() -> list[Path]:
 def scaling_configs() -> list:
     """What the scaling plot compares when it measures: the published baseline, plain SA on the
     package's formulation, and the package's best sampler (``shift``,
-    :class:`~qpicross.samplers.structured.BlockShiftSampler`, stopping a read at energy 0) without and
+    :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`, stopping a read at energy 0) without and
     with line-logic presolve."""
     from qpicross.experiments.bench import BASELINE
     from qpicross.pipeline.config import SolverConfig

@@ -94,7 +94,7 @@ def generate_puzzle(
             board and, with ``unique``, of the exact solver, before the work.
 
     Raises:
-        ValueError: On a bad shape, seed or density; :class:`~qpicross.model.size.ModelTooLargeError`
+        ValueError: On a bad shape, seed or density; :class:`~qpicross.exceptions.ModelTooLargeError`
             above the size guard.
         RuntimeError: If no unique puzzle turned up in ``max_tries`` boards.
     """

@@ -1,7 +1,7 @@
 """The structured annealer's two kernels side by side: same samples, sweeps per second.
 
 ``make bench-kernels`` (``python -m qpicross.experiments.kernels PUZZLE... --json results/kernels.json``)
-runs :class:`~qpicross.samplers.structured.BlockShiftSampler` with a fixed ladder (4
+runs :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` with a fixed ladder (4
 replicas, no early stop) on each puzzle twice, on the BQM kernel and on the board kernel
 (``paints=``), with the same seed, and records the replica-sweeps per second of each and
 whether their samples are identical. The README's kernel table is generated from the file.
@@ -27,7 +27,7 @@ import numpy as np
 from qpicross.model.formulation import build_formulation
 from qpicross.puzzle.formats.registry import load_puzzles
 from qpicross.puzzle.puzzle import Puzzle
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 __all__ = ["measure", "main"]
 

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from qpicross.samplers._reads import default_threads
+from qpicross.samplers.blockshift.restarts import default_threads
 
 __all__ = ["run_tasks", "default_workers"]
 
@@ -44,7 +44,7 @@ def _example_square(shared: int, task: int) -> int:
 
 def default_workers() -> int:
     """Worker processes used when none is asked for: every CPU this process may run on
-    (:func:`~qpicross.samplers._reads.default_threads`)."""
+    (:func:`~qpicross.samplers.blockshift.restarts.default_threads`)."""
     return default_threads()
 
 

@@ -329,7 +329,7 @@ class PicrossFormulation:
     def one_hot_lines(self) -> list[list[list[tuple]]]:
         """The model's one-hot structure: each line's blocks in order, each block's start variables in order.
 
-        Structure-aware samplers (:class:`~qpicross.samplers.structured.BlockShiftSampler`)
+        Structure-aware samplers (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`)
         take it as ``lines=``, so they never have to guess it from the labels.
 
         >>> from qpicross import Puzzle
@@ -351,7 +351,7 @@ class PicrossFormulation:
     def paints(self) -> dict[tuple, tuple[int, int, int, int]]:
         """What each variable paints: ``{label: (axis, line, start, length)}``, axis 0 for rows, 1 for columns.
 
-        :class:`~qpicross.samplers.structured.BlockShiftSampler` takes it as
+        :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` takes it as
         ``paints=`` and then runs its moves on the board (faster, same samples).
 
         >>> from qpicross import Puzzle

@@ -32,6 +32,7 @@ from qpicross.model.formulation import (
     _prune_by_known,
     enumerate_starts,
 )
+from qpicross.exceptions import ModelTooLargeError
 from qpicross.puzzle import Puzzle
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "available_memory",
     "parse_memory",
     "ModelTooLargeError",
+    "too_large",
     "BYTES_PER_COUPLER",
     "MEMORY_FRACTION",
     "SOLVER_METHODS",
@@ -244,8 +246,8 @@ def max_couplers_limit() -> int:
     return int(text)
 
 
-class ModelTooLargeError(ValueError):
-    """A model or a solver run whose estimated size is above the limit; carries the estimate.
+def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False) -> ModelTooLargeError:
+    """The :class:`~qpicross.exceptions.ModelTooLargeError` for a model or solver run above its limit.
 
     Args:
         puzzle: The puzzle.
@@ -254,32 +256,25 @@ class ModelTooLargeError(ValueError):
         limit: The ceiling that was exceeded.
         presolved: The QUBO was estimated after presolve (the message then does not suggest it).
     """
-
-    def __init__(self, puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False):
-        self.estimate = estimate
-        self.limit = limit
-        size = _human(estimate["estimated_bytes"])
-        bound = "at least " if estimate.get("lower_bound") else ""
-        if "cells" in estimate:
-            super().__init__(
-                f"{puzzle}: {estimate['what']} takes boards of at most {limit:,} cells by default, this one has "
-                f"{estimate['cells']:,} (about {size} of memory); give --max-memory (QPICROSS_MAX_MEMORY) to "
-                f"run it anyway")
-            return
-        if "method" in estimate:
-            super().__init__(
-                f"{puzzle}: {estimate['what']} would need {bound}about {size} of memory, above the limit of "
-                f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
-                f"available memory); raise the limit to run it anyway")
-            return
-        advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
-        reads = f" and {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
-        super().__init__(
-            f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
-            f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
-            f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; QPICROSS_MAX_COUPLERS, "
-            f"--max-memory); {advice}use --force (force=True) to build it anyway"
-        )
+    size = _human(estimate["estimated_bytes"])
+    bound = "at least " if estimate.get("lower_bound") else ""
+    if "cells" in estimate:
+        return ModelTooLargeError(
+            f"{puzzle}: {estimate['what']} takes boards of at most {limit:,} cells by default, this one has "
+            f"{estimate['cells']:,} (about {size} of memory); give --max-memory (QPICROSS_MAX_MEMORY) to "
+            f"run it anyway", estimate, limit)
+    if "method" in estimate:
+        return ModelTooLargeError(
+            f"{puzzle}: {estimate['what']} would need {bound}about {size} of memory, above the limit of "
+            f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
+            f"available memory); raise the limit to run it anyway", estimate, limit)
+    advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
+    reads = f" and {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
+    return ModelTooLargeError(
+        f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
+        f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
+        f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; QPICROSS_MAX_COUPLERS, "
+        f"--max-memory); {advice}use --force (force=True) to build it anyway", estimate, limit)
 
 
 def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
@@ -324,20 +319,20 @@ def check_size(
         >>> check_size(p, max_couplers=10**6)
         Traceback (most recent call last):
         ...
-        qpicross.model.size.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.0 GiB), above the limit of 1,000,000 couplers ...
+        qpicross.exceptions.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.0 GiB), above the limit of 1,000,000 couplers ...
     """
     limit = max_couplers_limit() if max_couplers is None else max_couplers
     per_read = (puzzle.num_rows * puzzle.num_cols * BYTES_PER_READ_CELL) * num_reads
     estimate = _cheap_bound(puzzle, bounds)
     if known is None and estimate["estimated_bytes"] + per_read > limit * BYTES_PER_COUPLER:
-        raise ModelTooLargeError(puzzle, {**estimate, "estimated_bytes": estimate["estimated_bytes"] + per_read,
+        raise too_large(puzzle, {**estimate, "estimated_bytes": estimate["estimated_bytes"] + per_read,
                                           "num_reads": num_reads}, limit, presolved)
     estimate = estimate_size(puzzle, bounds, known)
     if num_reads:
         estimate["num_reads"] = num_reads
         estimate["estimated_bytes"] += per_read + num_reads * estimate["num_variables"]
     if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
-        raise ModelTooLargeError(puzzle, estimate, limit, presolved)
+        raise too_large(puzzle, estimate, limit, presolved)
     return estimate
 
 
@@ -389,14 +384,14 @@ def check_solver_size(puzzle: Puzzle, method: str, max_bytes: int | None = None)
         >>> check_solver_size(Puzzle([[]] * 2000, [[]] * 2000, name="blank"), "sat", max_bytes=2**30)
         Traceback (most recent call last):
         ...
-        qpicross.model.size.ModelTooLargeError: blank (2000x2000): the SAT encoding would need about 3.0 GiB of memory, above the limit of 1.0 GiB ...
+        qpicross.exceptions.ModelTooLargeError: blank (2000x2000): the SAT encoding would need about 3.0 GiB of memory, above the limit of 1.0 GiB ...
     """
     limit = memory_limit() if max_bytes is None else max_bytes
     estimate = estimate_solver_size(puzzle, method)
     cells = puzzle.num_rows * puzzle.num_cols
     if method != "generate" and cells > DEFAULT_MAX_CELLS and max_bytes is None \
             and not os.environ.get("QPICROSS_MAX_MEMORY", "").strip():
-        raise ModelTooLargeError(puzzle, {**estimate, "cells": cells}, DEFAULT_MAX_CELLS)
+        raise too_large(puzzle, {**estimate, "cells": cells}, DEFAULT_MAX_CELLS)
     if estimate["estimated_bytes"] > limit:
-        raise ModelTooLargeError(puzzle, estimate, limit)
+        raise too_large(puzzle, estimate, limit)
     return estimate

@@ -1,7 +1,7 @@
 """Many puzzles, one sampler call: the pipeline of :func:`~qpicross.pipeline.run.run` for batched samplers.
 
 A *batched* sampler (``batched=True`` in :data:`~qpicross.samplers.SAMPLERS`,
-e.g. ``gpu-shift``) samples many models in one call (its ``sample_many``),
+e.g. ``shift-batched``) samples many models in one call (its ``sample_many``),
 so a GPU runs the chains of all the puzzles at once. :func:`run_many` does for
 a list of puzzles what :func:`~qpicross.pipeline.run.run` does for one -- size
 guard, formulation, presolve, sampling, and the judgement of every read --
@@ -12,7 +12,7 @@ Examples:
     >>> from qpicross.pipeline.config import SolverConfig
     >>> letter = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
     >>> dot = Puzzle([[1], []], [[1], []], name="dot")
-    >>> config = SolverConfig(sampler="gpu-shift-cpu", num_reads=8, num_sweeps=200, seed=1,
+    >>> config = SolverConfig(sampler="shift-batched-cpu", num_reads=8, num_sweeps=200, seed=1,
     ...                       options={"target_energy": 0})
     >>> [r.solved for r in run_many([letter, dot], config)]
     [True, True]

@@ -35,10 +35,10 @@ from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evalua
 from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
 from qpicross.model.size import (
     BYTES_PER_COUPLER,
-    ModelTooLargeError,
     check_size,
     check_solver_size,
     max_couplers_limit,
+    too_large,
 )
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
@@ -189,9 +189,8 @@ def check_run_size(
         replicas = config.sampler_options.get("num_replicas", 1)
         schedule = 8 * config.num_sweeps * (replicas if isinstance(replicas, int) and replicas > 0 else 1)
         if schedule > limit * BYTES_PER_COUPLER:
-            raise ModelTooLargeError(puzzle, {"method": "schedule", "estimated_bytes": schedule,
-                                              "what": f"a schedule of {config.num_sweeps:,} sweeps"},
-                                     limit * BYTES_PER_COUPLER)
+            raise too_large(puzzle, {"method": "schedule", "estimated_bytes": schedule,
+                                     "what": f"a schedule of {config.num_sweeps:,} sweeps"}, limit * BYTES_PER_COUPLER)
     if config.presolve:
         check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
     return check_size(puzzle, config.bounds, known, limit, num_reads=config.num_reads)
@@ -262,7 +261,7 @@ def run(
     if config.encoding == "one_hot" and "target_energy" in sampler.parameters:
         options.setdefault("target_energy", 0.0)  # the ground-state energy: a read that found it stops there
     if takes_threads(sampler):  # the structured annealer: a read's restart streams on every core
-        from qpicross.samplers.structured import default_threads
+        from qpicross.samplers.blockshift.sampler import default_threads
 
         options.setdefault("threads", default_threads())
     _check_options(sampler, options, config.sampler_name)

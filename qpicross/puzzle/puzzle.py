@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from qpicross.exceptions import PuzzleFormatError
+
 __all__ = [
     "Puzzle",
     "PuzzleFormatError",
@@ -38,28 +40,6 @@ __all__ = [
 ]
 
 Clue = tuple[int, ...]
-
-
-class PuzzleFormatError(ValueError):
-    """A puzzle file or clue set that cannot be a puzzle.
-
-    The message names the file and line where known, so that the command line
-    can print it as a single line.
-
-    Args:
-        message: What was wrong and what was expected.
-        path: The file being read, if any.
-        line: The 1-based line number in that file, if known.
-    """
-
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
-        self.path = path
-        self.line = line
-        self.reason = message
-        where = ""
-        if path is not None:
-            where = f"{path}:{line}: " if line is not None else f"{path}: "
-        super().__init__(where + message)
 
 
 class BrokenLine(NamedTuple):

@@ -1,7 +1,7 @@
 """Samplers: a registry by name, the package's structured annealer, exact and cloud samplers.
 
 * :mod:`qpicross.samplers.registry` -- :data:`SAMPLERS`, :func:`get_sampler`, :func:`sample`;
-* :mod:`qpicross.samplers.structured` -- :class:`BlockShiftSampler`, the constraint-preserving annealer;
+* :mod:`qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler`, the constraint-preserving annealer;
 * :mod:`qpicross.samplers.exact` -- :class:`GroundStateExactSolver` (small models only);
 * :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE, registered here
   without importing their SDKs;
@@ -26,7 +26,7 @@ from qpicross.samplers.registry import (
     sample,
     takes_threads,
 )
-from qpicross.samplers.structured import BlockShiftSampler
+from qpicross.samplers.blockshift import BlockShiftSampler
 
 __all__ = [
     "SAMPLERS",

@@ -3,7 +3,7 @@ r"""Peer samplers: other libraries' generic annealers on the same QUBO, each a :
 None of them knows the puzzle's structure: they see the BQM (one-hot, domain-wall or
 thermometer) and nothing else, so they measure what a *generic* annealer makes of each
 encoding. Each SDK is imported when its sampler is made; without its extra, making it raises
-:class:`~qpicross.samplers.registry.SamplerUnavailableError` with one line naming the extra.
+:class:`~qpicross.exceptions.SamplerUnavailableError` with one line naming the extra.
 
 ========================  =====================================================  ==========
 name                      what samples                                           extra

@@ -5,12 +5,12 @@ Built in:
 * ``sa`` -- :class:`dwave.samplers.SimulatedAnnealingSampler` (the default;
   ``dwave-neal`` is now a deprecated shim around this same sampler);
 * ``tabu`` -- :class:`dwave.samplers.TabuSampler`;
-* ``shift`` -- :class:`qpicross.samplers.structured.BlockShiftSampler`, which keeps every
+* ``shift`` -- :class:`qpicross.samplers.blockshift.sampler.BlockShiftSampler`, which keeps every
   block one-hot and anneals by shifting block starts;
-* ``gpu-shift`` -- :class:`qpicross.samplers.gpu.GPUShiftSampler`, the same moves on
+* ``shift-batched`` -- :class:`qpicross.samplers.blockshift.batched.BatchedShiftSampler`, the same moves on
   thousands of chains of many puzzles at once on a CUDA GPU (the ``gpu`` extra);
-  ``gpu-shift-cpu`` runs its kernels on the CPU. Both are ``batched``: benchmarks hand
-  them all their puzzles in one call (:func:`qpicross.samplers.gpu.sample_many`);
+  ``shift-batched-cpu`` runs its kernels on the CPU. Both are ``batched``: benchmarks hand
+  them all their puzzles in one call (:func:`qpicross.samplers.blockshift.batched.sample_many`);
 * ``exact`` -- :class:`dimod.ExactSolver` behind a size guard: it enumerates
   all :math:`2^n` assignments, so it refuses more than
   :data:`EXACT_MAX_VARIABLES` variables, and returns the ground states.
@@ -40,6 +40,8 @@ import numpy as np
 
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 
+from qpicross.exceptions import SamplerUnavailableError
+
 __all__ = [
     "SAMPLERS",
     "SamplerEntry",
@@ -49,10 +51,6 @@ __all__ = [
     "SamplerUnavailableError",
     "takes_threads",
 ]
-
-class SamplerUnavailableError(RuntimeError):
-    """A registered sampler that cannot run here (missing extra, no credentials...)."""
-
 
 @dataclasses.dataclass(frozen=True)
 class SamplerEntry:
@@ -79,15 +77,15 @@ def _sa():
 
 
 def _shift():
-    from qpicross.samplers.structured import BlockShiftSampler
+    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
     return BlockShiftSampler()
 
 
-def _gpu_shift(backend: str = "cuda"):
-    from qpicross.samplers.gpu import GPUShiftSampler
+def _shift_batched(backend: str = "cuda"):
+    from qpicross.samplers.blockshift.batched import BatchedShiftSampler
 
-    return GPUShiftSampler(backend=backend)
+    return BatchedShiftSampler(backend=backend)
 
 
 def _tabu():
@@ -100,11 +98,11 @@ def _tabu():
 SAMPLERS: dict[str, SamplerEntry] = {
     "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)", chunkable=True),
     "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
-    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.structured)",
+    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.blockshift.sampler)",
                           chunkable=True, threaded=True),
-    "gpu-shift": SamplerEntry(_gpu_shift, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
-                              "(qpicross.samplers.gpu; the 'gpu' extra)", batched=True),
-    "gpu-shift-cpu": SamplerEntry(functools.partial(_gpu_shift, "cpu"), "the gpu-shift kernels on the CPU (numba prange)",
+    "shift-batched": SamplerEntry(_shift_batched, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
+                              "(qpicross.samplers.blockshift.batched; the 'gpu' extra)", batched=True),
+    "shift-batched-cpu": SamplerEntry(functools.partial(_shift_batched, "cpu"), "the shift-batched kernels on the CPU (numba prange)",
                                   batched=True),
     "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
 }
@@ -121,7 +119,7 @@ def takes_threads(sampler: str | dimod.Sampler) -> bool:
 
     >>> takes_threads("shift"), takes_threads("sa")
     (True, False)
-    >>> from qpicross.samplers.structured import BlockShiftSampler
+    >>> from qpicross.samplers.blockshift.sampler import BlockShiftSampler
     >>> takes_threads(BlockShiftSampler())
     True
     """
@@ -300,7 +298,7 @@ def _CHUNKABLE_TYPES() -> list[type]:
     """Sampler classes whose reads are independent restarts (so a run may be split into chunks)."""
     from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
 
-    from qpicross.samplers.structured import BlockShiftSampler
+    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
     return [SimulatedAnnealingSampler, TabuSampler, BlockShiftSampler]
 

@@ -49,7 +49,7 @@ Multi-puzzle files are addressed as ``FILE#17`` (the puzzle numbered 17: the
 :func:`expand_puzzle_specs` understand these specs, :func:`iter_puzzles`
 iterates a whole file.
 
-Every reader raises :class:`~qpicross.puzzle.puzzle.PuzzleFormatError` naming the file
+Every reader raises :class:`~qpicross.exceptions.PuzzleFormatError` naming the file
 and line for anything that is not a puzzle, never another exception.
 
 Examples:

@@ -1,12 +1,12 @@
 r"""The moves of one chain of the batched block-shift annealer, written once, compiled twice.
 
-:mod:`qpicross.samplers.gpu` runs many chains (replicas of many puzzles) at
+:mod:`qpicross.samplers.blockshift.batched` runs many chains (replicas of many puzzles) at
 once. Everything one chain or one tempering ladder does is a function here,
 decorated with ``device_jit``:
 
 * as imported normally, ``device_jit`` is :func:`numba.njit` (cached): the
   CPU backend calls these functions from a ``prange`` over ladders;
-* :mod:`qpicross.samplers._cuda` loads a second copy of this file with
+* :mod:`qpicross.samplers.blockshift.cuda` loads a second copy of this file with
   ``device_jit = numba.cuda.jit(device=True)`` already set, so the CUDA kernels
   call the very same code as device functions (one thread per chain).
 
@@ -14,7 +14,7 @@ So the CPU backend (tested in CI) and the GPU kernels (tested in CI through
 numba's CUDA simulator) run identical logic; each chain draws from its own
 random stream (:func:`uniform`, xorshift64*), so both give the same samples.
 
-The moves are those of :class:`~qpicross.samplers.structured.BlockShiftSampler`:
+The moves are those of :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`:
 Metropolis block moves on one-hot groups (shift by one start with probability
 ``shift_probability``, else jump anywhere in the window), single flips of free
 variables, and heat-bath line moves that redraw every block of a line from
@@ -144,7 +144,7 @@ def line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_o
     fitting placement. Couplings between blocks of the line (none on fitting
     placements of the formulation; ``inner[line]`` says whether there are) are
     left out of that draw and corrected by a Metropolis test, as in
-    :func:`qpicross.samplers.structured._line_move`. Returns the chain's new
+    :func:`qpicross.samplers.blockshift.sampler._line_move`. Returns the chain's new
     energy ``e``; should every weight underflow, the line keeps its placement.
     """
     vo = var_off[p]

@@ -2,7 +2,7 @@ r"""The structured annealer's profile chain: rows are sampled, every column is m
 
 On the Picross formulation with every line clue-consistent, the BQM's energy is
 :math:`c + w\,M(x)`, :math:`M` the cells where the rows' board and the columns'
-board differ (:mod:`qpicross.samplers._board`). The joint chain samples rows and
+board differ (:mod:`qpicross.samplers.blockshift.board`). The joint chain samples rows and
 columns together. The *profile* chain keeps only the lines of one axis (the
 *free* lines: rows here, columns by symmetry, :func:`profile_model`'s ``free_axis``;
 the sampler's restarts take both in turn) and gives each state the energy of its
@@ -21,7 +21,7 @@ column's other cells fixed, is ``min(Mb + v, Mp + 1 - v)`` for the cell's value
 ``v`` (``Mb``/``Mp``: the fewest mismatches on the column's other cells among its
 placements leaving the cell empty/painting it), so a row's conditional is a
 product over its cells and is drawn exactly by the line move's dynamic
-programme (:func:`~qpicross.samplers._board.draw_placement`). ``Mb`` and ``Mp``
+programme (:func:`~qpicross.samplers.blockshift.board.draw_placement`). ``Mb`` and ``Mp``
 come from one forward and one backward pass of max-plus dynamic programming over
 the column, redone for each column a row move changes: a placement's mismatches
 are ``sum(lengths) + painted - 2 covered`` (``covered``: the painted cells under its
@@ -41,7 +41,7 @@ any subset (presolve may remove some).
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
-    >>> from qpicross.samplers.structured import BlockShiftSampler
+    >>> from qpicross.samplers.blockshift.sampler import BlockShiftSampler
     >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     >>> ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=3,
     ...                                 num_sweeps=100, target_energy=0, seed=1)
@@ -54,7 +54,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from qpicross.samplers._board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
+from qpicross.samplers.blockshift.board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
                                       exchange_replicas, keep_best, sweep_table)
 
 __all__ = ["profile_model", "profile_read", "profile_work", "random_replica", "replica_sweep", "returned_state"]
@@ -67,7 +67,7 @@ def profile_model(board_arrays, model, free_axis: int = 0):
     """The profile chain's arrays for a board-kernel model, or ``None`` when its lines are not plain.
 
     Args:
-        board_arrays: The board kernel's arrays (from :func:`~qpicross.samplers._board.board_model`).
+        board_arrays: The board kernel's arrays (from :func:`~qpicross.samplers.blockshift.board.board_model`).
         model: The sampler's structure arrays (``group_ptr`` at 4, ``chain_ptr`` at 7, ``next_limit`` at 8).
         free_axis: 0: rows are sampled, columns minimised out; 1: the other way round.
     """
@@ -367,7 +367,7 @@ def returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratc
 @numba.njit(cache=True, nogil=True)
 def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                  model, board, pmodel, w, constant, work, stop, status):
-    """One read of the profile chain, as :func:`~qpicross.samplers._board.board_read`; same return value.
+    """One read of the profile chain, as :func:`~qpicross.samplers.blockshift.board.board_read`; same return value.
 
     ``shift_probability`` and ``block_moves`` are not used (the chain has line moves only).
     """

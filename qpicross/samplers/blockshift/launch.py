@@ -1,13 +1,13 @@
-"""One launch of :mod:`qpicross.samplers.gpu`: models flattened into device arrays, and the drivers that sweep them.
+"""One launch of :mod:`qpicross.samplers.blockshift.batched`: models flattened into device arrays, and the drivers that sweep them.
 
 * :func:`prepare` flattens one model (its BQM's couplings as CSR, its one-hot
   groups and lines, and the line structure of
-  :func:`qpicross.samplers.structured._structure`), :func:`pack` concatenates
+  :func:`qpicross.samplers.blockshift.sampler._structure`), :func:`pack` concatenates
   the models of a launch and lays out every chain's and ladder's state (names
-  as in :mod:`qpicross.samplers._chain`);
+  as in :mod:`qpicross.samplers.blockshift.bqm_chain`);
 * :func:`run` launches sweeps until every model has stopped, on one of two
   drivers over the same device functions: :class:`CPU` (a ``numba.prange``
-  over ladders) or :class:`CUDA` (the kernels of :mod:`qpicross.samplers._cuda`,
+  over ladders) or :class:`CUDA` (the kernels of :mod:`qpicross.samplers.blockshift.cuda`,
   one thread per chain).
 """
 
@@ -22,8 +22,8 @@ import dimod
 import numba
 import numpy as np
 
-from qpicross.samplers._chain import chain_beta, chain_sweep, init_chain, ladder_update
-from qpicross.samplers.structured import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
+from qpicross.samplers.blockshift.bqm_chain import chain_beta, chain_sweep, init_chain, ladder_update
+from qpicross.samplers.blockshift.sampler import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
 
 
 @dataclasses.dataclass
@@ -72,7 +72,7 @@ def prepare(model, lines, beta_range, target_energy, num_replicas: int) -> Model
     if lines is None:
         lines = infer_lines(variables)
         if not lines and n:
-            warnings.warn("gpu-shift found no one-hot groups in the BQM's labels and falls back to single flips; "
+            warnings.warn("shift-batched found no one-hot groups in the BQM's labels and falls back to single flips; "
                           "pass lines= (e.g. formulation.one_hot_lines()) or groups= to supply the structure",
                           UserWarning, stacklevel=3)
     group_ptr, group_vars, free, line_ptr = _units(lines, index, n)
@@ -94,7 +94,7 @@ def _offsets(sizes) -> np.ndarray:
 
 
 def pack(models: list[Model], seeds, num_reads: int, R: int) -> dict[str, np.ndarray]:
-    """The launch's arrays (names as in :mod:`qpicross.samplers._chain`)."""
+    """The launch's arrays (names as in :mod:`qpicross.samplers.blockshift.bqm_chain`)."""
     P = len(models)
     n = np.array([m.n for m in models], np.int64)
     num_groups = np.array([len(m.group_ptr) - 1 for m in models], np.int64)
@@ -231,8 +231,8 @@ def _sweeps_cpu(s0, k, R, num_sweeps, restrict, stop_at_hit, shift_probability, 
 
 
 def _cuda_kernels():
-    """The CUDA kernels (:mod:`qpicross.samplers._cuda`), compiled on their first launch."""
-    from qpicross.samplers import _cuda
+    """The CUDA kernels (:mod:`qpicross.samplers.blockshift.cuda`), compiled on their first launch."""
+    from qpicross.samplers.blockshift import cuda as _cuda
 
     return _cuda.cuda, _cuda.init_kernel, _cuda.sweep_kernel
 
@@ -259,7 +259,7 @@ class CPU:
 
 
 class CUDA:
-    """The driver that runs the kernels of :mod:`qpicross.samplers._cuda`, one thread per chain."""
+    """The driver that runs the kernels of :mod:`qpicross.samplers.blockshift.cuda`, one thread per chain."""
 
     def __init__(self, arrays: dict, R: int, threads_per_block: int):
         self.cuda, self.init_kernel, self.sweep_kernel = _cuda_kernels()

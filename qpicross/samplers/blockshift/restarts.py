@@ -1,9 +1,9 @@
 r"""How the structured annealer's reads run: the Luby restart plan, restart streams on threads, Ctrl-C.
 
-:class:`~qpicross.samplers.structured.BlockShiftSampler` builds its model and
+:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` builds its model and
 hands each read to a :class:`ReadRunner`. A read is a sequence of independent
-restarts (one compiled call each: :func:`~qpicross.samplers.structured._sample_read`
-on the BQM, :func:`~qpicross.samplers._board.board_read` on the board) along
+restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.sampler._sample_read`
+on the BQM, :func:`~qpicross.samplers.blockshift.board.board_read` on the board) along
 :func:`restart_plan`, until one reaches the target energy or the plan's sweeps are
 spent. The runner
 
@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from qpicross.samplers import _board, _population, _profile
+from qpicross.samplers.blockshift import board as _board, population as _population, profile as _profile
 
 __all__ = ["LubyRestarts", "population_restarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS",
@@ -62,7 +62,7 @@ LONG_LEVEL = 2
 #: Seconds of restarts of the Luby plan the second stream runs before its long restarts
 #: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
 LEAD_S = 1.0
-#: ``schedule="population"`` (:mod:`~qpicross.samplers._population`): members of the population, temperature
+#: ``schedule="population"`` (:mod:`~qpicross.samplers.blockshift.population`): members of the population, temperature
 #: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Sizes
 #: from side runs on taai2011 #403 (250 to 1000 members, 100 or 200 steps of 5 sweeps: 250 members did as
 #: well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
@@ -239,7 +239,7 @@ class ReadRunner:
     the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs
     ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
     different axes and each stream alternates. With ``population`` set (members), every restart is a
-    population-annealing run of the profile chain (:func:`~qpicross.samplers._population.population_read`).
+    population-annealing run of the profile chain (:func:`~qpicross.samplers.blockshift.population.population_read`).
     """
 
     def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,

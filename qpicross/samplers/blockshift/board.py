@@ -1,6 +1,6 @@
 r"""The structured annealer's board kernel: the same chain as the BQM kernel, computed on the board.
 
-:class:`~qpicross.samplers.structured.BlockShiftSampler` works on any BQM with
+:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` works on any BQM with
 one-hot lines, through local fields (every accepted move updates the fields of
 all its neighbours). On the Picross formulation most of those updates are
 redundant: with line moves on, every state is clue-consistent, and there the
@@ -48,7 +48,7 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
         linear, irow, icol, qdata: The binary BQM's vectors.
         group_ptr, group_vars, free, chain_ptr, next_limit, inner: The
             sampler's structure (``_units`` and ``_structure`` in
-            :mod:`qpicross.samplers.structured`).
+            :mod:`qpicross.samplers.blockshift.sampler`).
 
     The model qualifies when, on every clue-consistent state, its energy is
     ``c + w * (cells where the boards differ)``, which holds exactly when:
@@ -405,7 +405,7 @@ def coldest(beta_of, betas):
 @numba.njit(cache=True, nogil=True)
 def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                model, board, w, constant, work, stop, status):
-    """One read, as :func:`~qpicross.samplers.structured._sample_read` with line moves on; same return value.
+    """One read, as :func:`~qpicross.samplers.blockshift.sampler._sample_read` with line moves on; same return value.
 
     ``target`` and ``status[1]`` are energies without the BQM's offset, as there.
     """

@@ -1,7 +1,7 @@
-"""The CUDA kernels of :mod:`qpicross.samplers.gpu`: one thread per chain, a ladder's chains in one block.
+"""The CUDA kernels of :mod:`qpicross.samplers.blockshift.batched`: one thread per chain, a ladder's chains in one block.
 
 Imported only when the CUDA backend runs (it imports :mod:`numba.cuda`). The
-device functions are :mod:`qpicross.samplers._chain`, loaded a second time
+device functions are :mod:`qpicross.samplers.blockshift.bqm_chain`, loaded a second time
 with ``device_jit = numba.cuda.jit(device=True)``, so the kernels run exactly
 the code of the CPU backend.
 """
@@ -13,11 +13,11 @@ import warnings
 
 from numba import config, cuda
 
-from qpicross.samplers import _chain
+from qpicross.samplers.blockshift import bqm_chain as _chain
 
 
 def _device_copy():
-    spec = importlib.util.spec_from_file_location("qpicross.samplers._chain_cuda", _chain.__file__)
+    spec = importlib.util.spec_from_file_location("qpicross.samplers.blockshift.bqm_chain_cuda", _chain.__file__)
     module = importlib.util.module_from_spec(spec)
     module.device_jit = cuda.jit(device=True)
     spec.loader.exec_module(module)

@@ -54,7 +54,7 @@ the formulation's labels (:func:`infer_lines`); with none, a warning, and
 single flips. Given ``paints=`` (what each variable paints) on a BQM that is,
 on clue-consistent states, a constant plus a weight times the mismatched cells
 (the Picross formulation, checked exactly), reads run on the board kernel of
-:mod:`qpicross.samplers._board`: the same chain and the same samples, faster.
+:mod:`qpicross.samplers.blockshift.board`: the same chain and the same samples, faster.
 ``num_replicas > 1`` (default 4) runs parallel tempering over
 ``beta_range``, ``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov
 chain at :math:`\beta = b`). Each read is an independent restart, one compiled
@@ -70,7 +70,7 @@ Examples:
 **Two chains.** All of the above is the *joint* chain (``chain="joint"``): rows and columns
 are both sampled. Where the board kernel applies, the lines are plain nonogram lines and block
 moves are off, the default ``chain="auto"`` runs the *profile* chain of
-:mod:`qpicross.samplers._profile` instead: only the rows are sampled, each column is minimised
+:mod:`qpicross.samplers.blockshift.profile` instead: only the rows are sampled, each column is minimised
 out (the energy of a row board is that of its best columns), and every row move is an exact
 heat-bath draw given the other rows. At fixed :math:`\beta` it samples
 :math:`e^{-\beta E_{\text{profile}}}` over clue-consistent rows, a different distribution from
@@ -84,9 +84,9 @@ profile chain. ``info["chain"]`` says which chain stream 0 ran, ``info["stream_c
 
 Four modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
 dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
-read as one algorithm); :mod:`qpicross.samplers._board` is the board kernel, a second state
-layout; :mod:`qpicross.samplers._profile` the profile chain on that layout;
-:mod:`qpicross.samplers._reads` runs the reads (the Luby restart plan, restart streams on
+read as one algorithm); :mod:`qpicross.samplers.blockshift.board` is the board kernel, a second state
+layout; :mod:`qpicross.samplers.blockshift.profile` the profile chain on that layout;
+:mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart streams on
 threads, progress, the time budget and Ctrl-C).
 """
 
@@ -101,9 +101,9 @@ import dimod
 import numba
 import numpy as np
 
-from qpicross.samplers import _board, _profile
-from qpicross.samplers._board import draw_placement as _draw_placement
-from qpicross.samplers._reads import (
+from qpicross.samplers.blockshift import board as _board, profile as _profile
+from qpicross.samplers.blockshift.board import draw_placement as _draw_placement
+from qpicross.samplers.blockshift.restarts import (
     MAX_RESTART_SWEEPS,
     POPULATION,
     POPULATION_STEPS,
@@ -288,7 +288,7 @@ class BlockShiftSampler(dimod.Sampler):
                 ``"luby"``: the self-tuning schedule (see :func:`restart_plan`): each read is a sequence
                 of independent tempering restarts whose lengths follow the Luby sequence, the ladder
                 widening with the length; ``"population"``: Luby restarts of population annealing
-                (:mod:`~qpicross.samplers._population`; the profile chain only), each restart one run of
+                (:mod:`~qpicross.samplers.blockshift.population`; the profile chain only), each restart one run of
                 ``population`` members along ``population_steps`` temperatures; ``"auto"`` (default):
                 ``"luby"`` unless ``num_replicas`` or ``beta_range`` is given.
             restart_sweeps: The Luby unit: the length of the shortest restarts (default
@@ -301,7 +301,7 @@ class BlockShiftSampler(dimod.Sampler):
             paints: What each variable paints, ``{label: (axis, line, start, length)}`` (as
                 :meth:`~qpicross.model.formulation.PicrossFormulation.paints` gives it). When the BQM is,
                 on clue-consistent states, a constant plus a weight times the cells where the rows' and
-                the columns' boards differ (checked exactly, see :func:`~qpicross.samplers._board.board_model`),
+                the columns' boards differ (checked exactly, see :func:`~qpicross.samplers.blockshift.board.board_model`),
                 reads run on the board kernel: the same chain, the same samples for the same seed,
                 faster on large puzzles (``make bench-kernels``). Otherwise it is ignored;
                 ``info["kernel"]`` says which kernel ran.
@@ -315,12 +315,12 @@ class BlockShiftSampler(dimod.Sampler):
                 for the same seed. Restarts short enough to run without a thread (small puzzles)
                 always run one stream.
             stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
-                odd-numbered streams run :func:`~qpicross.samplers._reads.long_restarts` (for their first
+                odd-numbered streams run :func:`~qpicross.samplers.blockshift.restarts.long_restarts` (for their first
                 second the restarts of :func:`restart_plan`, then Luby restarts of 32 000 sweeps on the
                 8-replica ladder) against the even ones' :func:`restart_plan`, a portfolio of a
                 short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the long
-                restarts of :func:`~qpicross.samplers._reads.long_restarts`, with no lead.
+                restarts of :func:`~qpicross.samplers.blockshift.restarts.long_restarts`, with no lead.
             chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
                 board kernel takes, plain nonogram lines, block moves off), else the joint chain; with
                 ``threads > 1`` and ``stream_plans="mixed"``, the long restarts after the lead run the

@@ -3,7 +3,7 @@ r"""Population annealing on the structured annealer's profile chain.
 Population annealing (Hukushima & Iba 2003; Machta 2010) is the structured
 annealer's other way through the temperatures, beside parallel tempering. A
 population of ``R`` independent states of the profile chain
-(:mod:`qpicross.samplers._profile`: the lines of one axis free, the other
+(:mod:`qpicross.samplers.blockshift.profile`: the lines of one axis free, the other
 axis minimised out) starts from uniformly random clue-consistent lines (an
 exact draw at :math:`\beta = 0`) and is carried down a schedule of inverse
 temperatures :math:`\beta_1 < \dots < \beta_T`. At each step the population is
@@ -15,7 +15,7 @@ members and sweeps the population at each step is a sample of
 :math:`e^{-\beta_t E}`, and the low-energy states the schedule's colder steps
 keep are the candidates for the ground state.
 
-:class:`~qpicross.samplers.structured.BlockShiftSampler` runs it with
+:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` runs it with
 ``schedule="population"``: Luby restarts, each one annealing run of
 ``population`` members along ``population_steps`` steps, its sweeps (sweeps of
 the whole population) growing with the Luby sequence. ``make bench-population``
@@ -24,7 +24,7 @@ puzzles (the README's results).
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
-    >>> from qpicross.samplers.structured import BlockShiftSampler
+    >>> from qpicross.samplers.blockshift.sampler import BlockShiftSampler
     >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     >>> ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=2,
     ...                                 schedule="population", population=20, target_energy=0, seed=1)
@@ -39,8 +39,8 @@ import math
 import numba
 import numpy as np
 
-from qpicross.samplers._board import _table, keep_best
-from qpicross.samplers._profile import random_replica, replica_sweep, returned_state
+from qpicross.samplers.blockshift.board import _table, keep_best
+from qpicross.samplers.blockshift.profile import random_replica, replica_sweep, returned_state
 
 __all__ = ["population_read", "resample"]
 
@@ -79,7 +79,7 @@ def resample(energy, dbeta, w, u, src):
 def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                     model, board, pmodel, w, constant, work, stop, status):
     """One annealing run of a population of ``work``'s replicas along ``betas``; as
-    :func:`~qpicross.samplers._profile.profile_read` otherwise (same arguments, same return value).
+    :func:`~qpicross.samplers.blockshift.profile.profile_read` otherwise (same arguments, same return value).
 
     ``num_sweeps`` sweeps of the whole population, shared evenly among the steps
     ``betas`` (each gets ``num_sweeps / len(betas)``, rounded). With ``return_last``

@@ -1,7 +1,7 @@
 r"""A batched block-shift annealer: thousands of chains, many puzzles, one launch (CUDA or CPU).
 
-:class:`GPUShiftSampler` runs the moves of
-:class:`~qpicross.samplers.structured.BlockShiftSampler` -- Metropolis block
+:class:`BatchedShiftSampler` runs the moves of
+:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` -- Metropolis block
 moves on one-hot groups, heat-bath line moves, parallel tempering -- on many
 chains at once: ``num_reads`` independent tempering *ladders* of
 ``num_replicas`` chains for each of the ``P`` models of a launch
@@ -15,14 +15,14 @@ state and swaps temperatures (replica exchange). A ladder that reaches
 stops as soon as one of its ladders has, so a batch of a thousand puzzles
 spends its time on the hard ones.
 
-Backends, the same code (:mod:`qpicross.samplers._chain` is compiled twice; the arrays
-and the drivers are in :mod:`qpicross.samplers._launch`):
+Backends, the same code (:mod:`qpicross.samplers.blockshift.bqm_chain` is compiled twice; the arrays
+and the drivers are in :mod:`qpicross.samplers.blockshift.launch`):
 
 * ``"cuda"`` (default): numba's CUDA target (``pip install 'qpicross[gpu]'``);
   without a CUDA GPU, sampling raises
-  :class:`~qpicross.samplers.registry.SamplerUnavailableError`;
+  :class:`~qpicross.exceptions.SamplerUnavailableError`;
 * ``"cpu"``: :func:`numba.njit` with a ``prange`` over ladders -- what CI runs,
-  and the ``gpu-shift-cpu`` sampler of the registry.
+  and the ``shift-batched-cpu`` sampler of the registry.
 
 The moves and their target distributions are those of the CPU sampler, rule
 for rule (line moves on: :math:`e^{-\beta E}` over the clue-consistent states;
@@ -45,7 +45,7 @@ model stopped; ``launch_s``, the whole batch), ``backend`` and ``batch``.
 Examples:
     >>> from qpicross import Puzzle, build_formulation
     >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    >>> ss = GPUShiftSampler(backend="cpu").sample(f.bqm(), num_reads=8, num_sweeps=100, seed=1, target_energy=0)
+    >>> ss = BatchedShiftSampler(backend="cpu").sample(f.bqm(), num_reads=8, num_sweeps=100, seed=1, target_energy=0)
     >>> float(ss.first.energy), ss.info["parallel_reads"]
     (0.0, 8)
 """
@@ -59,10 +59,10 @@ from collections.abc import Hashable, Sequence
 import dimod
 import numpy as np
 
-from qpicross.samplers import _launch
-from qpicross.samplers.registry import SamplerUnavailableError
+from qpicross.samplers.blockshift import launch as _launch
+from qpicross.exceptions import SamplerUnavailableError
 
-__all__ = ["GPUShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
+__all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
 #: Where the chains run.
 BACKENDS = ("cuda", "cpu")
@@ -71,7 +71,7 @@ BACKENDS = ("cuda", "cpu")
 EARLY_STOP = ("puzzle", "read", "none")
 
 _INSTALL_HINT = ("install the 'gpu' extra (pip install 'qpicross[gpu]'), or pass backend='cpu' (on the command line: "
-                 "--option backend=cpu, or the gpu-shift-cpu sampler)")
+                 "--option backend=cpu, or the shift-batched-cpu sampler)")
 
 
 def cuda_available() -> bool:
@@ -86,7 +86,7 @@ def cuda_available() -> bool:
         return False
 
 
-class GPUShiftSampler(dimod.Sampler):
+class BatchedShiftSampler(dimod.Sampler):
     """Batched one-hot-preserving parallel tempering on a GPU, or on the CPU (see the module docstring).
 
     Args:
@@ -95,7 +95,7 @@ class GPUShiftSampler(dimod.Sampler):
     Examples:
         >>> import dimod
         >>> bqm = dimod.BinaryQuadraticModel({"a": 1, "b": -1}, {("a", "b"): 0.5}, 0, "BINARY")
-        >>> ss = GPUShiftSampler(backend="cpu").sample(bqm, groups=[], num_reads=3, num_sweeps=10, seed=0)
+        >>> ss = BatchedShiftSampler(backend="cpu").sample(bqm, groups=[], num_reads=3, num_sweeps=10, seed=0)
         >>> ss.record.sample.shape, float(ss.first.energy)
         ((3, 2), -1.0)
     """
@@ -181,14 +181,14 @@ def sample_many(
             and a line move per line, for every chain.
         seed: Random seed (0 <= seed < 2**32): the same seed gives the same samples.
         beta_range: ``(hot, cold)`` inverse temperatures, for all models or one per model
-            (default: :func:`~qpicross.samplers.structured.default_beta_range` of each).
+            (default: :func:`~qpicross.samplers.blockshift.sampler.default_beta_range` of each).
         num_replicas: Chains per ladder at temperatures geometric over ``beta_range``, swapped
             after every sweep; 1: annealing from hot to cold over ``num_sweeps``.
         shift_probability: Chance that a block move shifts the block by one start.
         line_moves: Chance per sweep that each line is redrawn by a heat-bath line move
             (0: never, and block moves are then not restricted to fitting lines).
         lines: Per model, its lines of one-hot groups of variables (default: from the
-            formulation's labels, :func:`~qpicross.samplers.structured.infer_lines`).
+            formulation's labels, :func:`~qpicross.samplers.blockshift.sampler.infer_lines`).
         target_energy: Energy that counts as solved, for all models or one per model (None: none).
         early_stop: ``"puzzle"``, ``"read"`` or ``"none"`` (see :data:`EARLY_STOP`).
         backend: ``"cuda"`` or ``"cpu"``.
@@ -214,7 +214,7 @@ def sample_many(
     per_model_beta = _per_model(beta_range, P, "beta_range", pair=True)
     per_model_target = _per_model(target_energy, P, "target_energy")
     if backend == "cuda" and not cuda_available():
-        raise SamplerUnavailableError(f"gpu-shift: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
+        raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
     prepared = []
     for i, m in enumerate(models):
         prepared.append(_launch.prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas))

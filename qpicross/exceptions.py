@@ -1,0 +1,82 @@
+"""Every error qpicross raises on purpose, in one place, under one base class.
+
+Catch :class:`QpicrossError` to handle any of them; each is also the built-in
+(or dimod) exception a caller would expect, so existing ``except ValueError``
+code keeps working. The command line turns each into one line and exit status 2.
+
+Examples:
+    >>> from qpicross import Puzzle
+    >>> try:
+    ...     Puzzle([[3]], [[1]])
+    ... except QpicrossError as e:
+    ...     print(type(e).__name__)
+    PuzzleFormatError
+    >>> issubclass(ModelTooLargeError, dimod.exceptions.BinaryQuadraticModelSizeError)
+    True
+"""
+
+from __future__ import annotations
+
+import dimod.exceptions
+
+__all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ModelTooLargeError",
+           "SamplerUnavailableError", "SolverUnavailableError", "Contradiction", "UsageError"]
+
+
+class QpicrossError(Exception):
+    """The base class of every error qpicross raises on purpose."""
+
+
+class PuzzleFormatError(QpicrossError, ValueError):
+    """A puzzle file or clue set that cannot be a puzzle.
+
+    The message names the file and line where known, so that the command line
+    can print it as a single line.
+
+    Args:
+        message: What was wrong and what was expected.
+        path: The file being read, if any.
+        line: The 1-based line number in that file, if known.
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.path = path
+        self.line = line
+        self.reason = message
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)
+
+
+class UnreadableFileError(QpicrossError, ValueError):
+    """A file that is refused or cannot be read; the message says why (never the content)."""
+
+
+class ModelTooLargeError(QpicrossError, dimod.exceptions.BinaryQuadraticModelSizeError):
+    """A model or a solver run whose estimated size is above the limit (a dimod size error and a ``ValueError``).
+
+    :func:`qpicross.model.size.check_size` raises it; ``estimate`` is its size estimate (a dict) and
+    ``limit`` the ceiling that was exceeded.
+    """
+
+    def __init__(self, message: str, estimate: dict | None = None, limit: int | None = None):
+        self.estimate = estimate or {}
+        self.limit = limit
+        super().__init__(message)
+
+
+class SamplerUnavailableError(QpicrossError, RuntimeError):
+    """A registered sampler that cannot run here (missing extra, no credentials, no GPU...)."""
+
+
+class SolverUnavailableError(QpicrossError, ImportError):
+    """An exact solver whose package is not installed; the message says which extra installs it."""
+
+
+class Contradiction(QpicrossError, ValueError):
+    """No placement of a clue fits the known cells of a line (or of a puzzle): the clues have no solution."""
+
+
+class UsageError(QpicrossError, ValueError):
+    """A mistake in the command line's arguments (exit code 2)."""
