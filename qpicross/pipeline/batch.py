@@ -94,6 +94,8 @@ def run_many(
     parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_budget, **options}
     if config.num_sweeps is not None:
         parameters["num_sweeps"] = config.num_sweeps
+    if "paints" in sampler.parameters:  # what each variable paints: the profile chain needs it
+        parameters.setdefault("paints", [item["formulation"].paints() for item in sampled])
     samplesets = sampler.sample_many([item["model"] for item in sampled], lines=[item["lines"] for item in sampled],
                                      **parameters) if sampled else []
     batch_s = time.perf_counter() - t_start

@@ -1,46 +1,42 @@
-r"""A batched block-shift annealer: thousands of chains, many puzzles, one launch (CUDA or CPU).
+r"""A batched block-shift annealer: many ladders of many puzzles in one launch, on a CUDA GPU or on the CPU.
 
-:class:`BatchedShiftSampler` runs the moves of
-:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` -- Metropolis block
-moves on one-hot groups, heat-bath line moves, parallel tempering -- on many
-chains at once: ``num_reads`` independent tempering *ladders* of
-``num_replicas`` chains for each of the ``P`` models of a launch
-(:func:`sample_many`), each ladder fixed over ``beta_range`` as with the CPU
-sampler's ``schedule="fixed"`` (its Luby restarts are replaced by the many
-ladders of a launch). Every chain's state (bits, local fields, block
-positions) lives in device arrays; one sweep of every chain is one thread of a
-kernel, and after each sweep the first thread of each ladder keeps the best
-state and swaps temperatures (replica exchange). A ladder that reaches
-``target_energy`` stops; with ``early_stop="puzzle"`` (the default) a puzzle
-stops as soon as one of its ladders has, so a batch of a thousand puzzles
-spends its time on the hard ones.
+:class:`BatchedShiftSampler` (``shift-batched``, ``shift-batched-cpu``) runs
+``num_reads`` independent tempering *ladders* for each of the models of a
+launch (:func:`sample_many`), on one of two chains:
 
-Backends, the same code (:mod:`qpicross.samplers.blockshift.bqm_chain` is compiled twice; the arrays
-and the drivers are in :mod:`qpicross.samplers.blockshift.launch`):
+* **the profile chain** (Picross models: formulations, or BQMs with their
+  ``paints``; the default where every model of the launch is one): each ladder
+  is one restart stream of the CPU sampler's default algorithm -- Luby restarts
+  of parallel tempering, the free axis taken in turn -- run by the very functions
+  the CPU sampler calls (:mod:`~qpicross.samplers.blockshift.moves`, the driver
+  in :mod:`~qpicross.samplers.blockshift.ladders`), one CUDA thread per ladder;
+* **the joint chain** (any other one-hot BQM): Metropolis block moves, heat-bath
+  line moves and parallel tempering of ``num_replicas`` chains over a fixed
+  ``beta_range``, one CUDA thread per chain
+  (:mod:`~qpicross.samplers.blockshift.bqm_chain`, :mod:`~qpicross.samplers.blockshift.launch`).
 
-* ``"cuda"`` (default): numba's CUDA target (``pip install 'qpicross[gpu]'``);
-  without a CUDA GPU, sampling raises
-  :class:`~qpicross.exceptions.SamplerUnavailableError`;
-* ``"cpu"``: :func:`numba.njit` with a ``prange`` over ladders -- what CI runs,
-  and the ``shift-batched-cpu`` sampler of the registry.
+Backends, the same code compiled twice: ``"cuda"`` (default; numba's CUDA
+target, ``pip install 'qpicross[gpu]'``; without a CUDA GPU, sampling raises
+:class:`~qpicross.exceptions.SamplerUnavailableError`) and ``"cpu"`` (a
+:func:`numba.prange` over ladders: what CI runs). Under numba's CUDA simulator
+the kernels give the CPU backend's samples exactly (``tests/test_batched_profile.py``,
+``tests/test_gpu.py``).
 
-The moves and their target distributions are those of the CPU sampler, rule
-for rule (line moves on: :math:`e^{-\beta E}` over the clue-consistent states;
-off: over the one-hot states), and ``tests/test_gpu.py`` checks them against
-exact enumeration as ``tests/test_structured_distribution.py`` does the CPU
-sampler's. Sweeps run in launches of 1, 2, 4, ... up to ``sweeps_per_launch``
-sweeps; stopping decisions are taken between launches, so the samples depend
-only on the seed (and on no timing, unless ``time_limit`` cuts a run short), and
-a puzzle's samples do not depend on the other puzzles of its batch.
+A ladder that reaches ``target_energy`` stops; with ``early_stop="puzzle"`` (the
+default) a puzzle stops as soon as one of its ladders has, so a batch of a
+thousand puzzles spends its time on the hard ones. Sweeps run in launches of 1,
+2, 4, ... up to ``sweeps_per_launch``; stopping decisions are taken between
+launches, so the samples depend only on the seed (and on no timing, unless
+``time_limit`` cuts a run short), and a puzzle's samples do not depend on the
+other puzzles of its batch.
 
-Every read is the lowest-energy state its ladder visited (``return_state="last"``:
-its final state at the coldest rung); energies are the
+Every read is the lowest-energy state its ladder visited; energies are the
 BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
 ``time_to_target_s`` (wall seconds from the start of sampling to the sweep that
 first reached the target, interpolated within its launch; ``inf`` if never) and
 ``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
 ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
-model stopped; ``launch_s``, the whole batch), ``backend`` and ``batch``.
+model stopped; ``launch_s``, the whole batch), ``backend``, ``chain`` and ``batch``.
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
@@ -59,13 +55,16 @@ from collections.abc import Hashable, Sequence
 import dimod
 import numpy as np
 
-from qpicross.samplers.blockshift import launch as _launch
+from qpicross.samplers.blockshift import ladders as _ladders, launch as _launch
+from qpicross.samplers.blockshift.restarts import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import SamplerUnavailableError
 
 __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
 #: Where the chains run.
 BACKENDS = ("cuda", "cpu")
+#: The chains a launch can run (``"auto"``: the profile chain where every model is a Picross model).
+CHAINS = ("auto", "profile", "joint")
 #: When sampling stops before ``num_sweeps``: when one read of a model reached the target
 #: (``"puzzle"``), when every read has (``"read"``), or never (``"none"``).
 EARLY_STOP = ("puzzle", "read", "none")
@@ -124,6 +123,9 @@ class BatchedShiftSampler(dimod.Sampler):
             "threads_per_block": [],
             "time_limit": [],
             "return_state": [],
+            "paints": [],
+            "chain": [],
+            "restart_sweeps": [],
         }
 
     @property
@@ -144,6 +146,8 @@ class BatchedShiftSampler(dimod.Sampler):
         self.remove_unknown_kwargs(**{k: v for k, v in parameters.items() if k not in known})
         if groups is not None and lines is None:
             lines = [[list(g)] for g in groups]  # explicit groups: each is its own line
+        if known.get("paints") is not None:
+            known["paints"] = [known["paints"]]
         return sample_many([bqm], lines=None if lines is None else [lines], backend=backend or self.backend,
                            **known)[0]
 
@@ -156,7 +160,7 @@ def sample_many(
     models: Sequence,
     *,
     num_reads: int = 32,
-    num_sweeps: int = 1000,
+    num_sweeps: int | None = None,
     seed: int | None = None,
     beta_range: tuple[float, float] | Sequence[tuple[float, float] | None] | None = None,
     num_replicas: int = 4,
@@ -170,15 +174,25 @@ def sample_many(
     threads_per_block: int = 128,
     time_limit: float | None = None,
     return_state: str = "best",
+    paints: Sequence | None = None,
+    chain: str = "auto",
+    restart_sweeps: int = RESTART_SWEEPS,
 ) -> list[dimod.SampleSet]:
-    """Sample many models in one launch: ``num_reads`` tempering ladders of ``num_replicas`` chains each.
+    """Sample many models in one launch: ``num_reads`` tempering ladders per model.
+
+    Picross models (formulations, or BQMs with their ``paints``) run the profile chain on the restart plan
+    of the CPU sampler (:mod:`~qpicross.samplers.blockshift.ladders`: ``chain="profile"``, the default
+    where every model qualifies); any other one-hot BQM runs the joint chain on a fixed ladder of
+    ``num_replicas`` chains (``chain="joint"``).
 
     Args:
         models: BQMs, or :class:`~qpicross.model.formulation.PicrossFormulation` objects (their
             default-weight BQM and their :meth:`one_hot_lines` are used).
         num_reads: Ladders per model, run at the same time; each gives one sample.
-        num_sweeps: Most sweeps per ladder; a sweep is one move per group and free variable
-            and a line move per line, for every chain.
+        num_sweeps: Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.restarts.MAX_RESTART_SWEEPS`
+            on the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move
+            per free line (profile chain), or one move per group and free variable and a line move per line
+            (joint chain), for every replica.
         seed: Random seed (0 <= seed < 2**32): the same seed gives the same samples.
         beta_range: ``(hot, cold)`` inverse temperatures, for all models or one per model
             (default: :func:`~qpicross.samplers.blockshift.sampler.default_beta_range` of each).
@@ -196,7 +210,11 @@ def sample_many(
         threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
         time_limit: Wall seconds after which no further launch starts.
         return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
-            the coldest rung (``beta_range[1]``), a draw from the chain's distribution.
+            the coldest rung (``beta_range[1]``), a draw from the chain's distribution (joint chain only).
+        paints: Per model, what each variable paints (a formulation's :meth:`paints`; taken from
+            formulations given as models).
+        chain: ``"auto"``, ``"profile"`` or ``"joint"``.
+        restart_sweeps: The Luby unit of the profile chain's restarts.
 
     Returns:
         One sample set per model, ``num_reads`` samples each (see the module docstring for ``info``).
@@ -206,15 +224,34 @@ def sample_many(
         SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
     """
     t0 = time.perf_counter()
-    _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
-                      sweeps_per_launch, threads_per_block, time_limit, return_state)
+    _check_parameters(num_reads, 0 if num_sweeps is None else num_sweeps, seed, num_replicas, shift_probability,
+                      line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit, return_state)
+    if chain not in CHAINS:
+        raise ValueError(f"chain must be one of {', '.join(CHAINS)}, got {chain!r}")
+    if isinstance(restart_sweeps, bool) or not isinstance(restart_sweeps, (int, np.integer)) or restart_sweeps < 1:
+        raise ValueError(f"restart_sweeps must be an integer >= 1, got {restart_sweeps!r}")
     models = list(models)
     P = len(models)
     per_model_lines = _per_model(lines, P, "lines", nested=True)
     per_model_beta = _per_model(beta_range, P, "beta_range", pair=True)
     per_model_target = _per_model(target_energy, P, "target_energy")
+    per_model_paints = _per_model(paints, P, "paints", nested=True)
     if backend == "cuda" and not cuda_available():
         raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
+    picross = None
+    if chain != "joint" and line_moves > 0 and return_state == "best" and early_stop != "none":
+        picross = [_ladders.prepare(*_picross_parts(m, per_model_lines[i], per_model_paints[i]), per_model_beta[i],
+                                    per_model_target[i]) for i, m in enumerate(models)]
+        if any(m is None for m in picross):
+            picross = None
+    if chain == "profile" and picross is None:
+        raise ValueError("chain='profile' needs Picross models (formulations, or BQMs with paints=) with "
+                         "line_moves > 0, return_state='best' and an early stop (a ladder ends at its target)")
+    if picross is not None:
+        return _sample_profile(picross, num_reads, MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps, seed,
+                               line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit,
+                               restart_sweeps, t0)
+    num_sweeps = 1000 if num_sweeps is None else num_sweeps
     prepared = []
     for i, m in enumerate(models):
         prepared.append(_launch.prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas))
@@ -300,6 +337,44 @@ def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preproce
         info["sweeps_to_target"] = out["hit_sweep"][ladders].tolist()
     info["parallel_reads"] = num_reads
     info["backend"] = backend
+    info["chain"] = "joint"
     info["batch"] = {"models": num_models, "chains": len(launch["chain_puzzle"]), "launches": out["launches"],
                      "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
     return sampleset
+
+
+def _picross_parts(model, lines, paints):
+    """``(bqm, lines, paints)`` of a model given as a formulation or as a BQM."""
+    if hasattr(model, "one_hot_lines") and hasattr(model, "paints"):  # a PicrossFormulation
+        return model.bqm(), model.one_hot_lines() if lines is None else lines, model.paints() if paints is None else paints
+    return model, lines, paints
+
+
+def _sample_profile(models, num_reads, num_sweeps, seed, line_moves, early_stop, backend, sweeps_per_launch,
+                    threads_per_block, time_limit, restart_sweeps, t0) -> list[dimod.SampleSet]:
+    """:func:`sample_many` on the profile chain (:mod:`~qpicross.samplers.blockshift.ladders`)."""
+    launch = _ladders.pack(models, np.random.SeedSequence(seed), num_reads)
+    t1 = time.perf_counter()
+    out = _ladders.run(launch, backend, num_sweeps, restart_sweeps, float(line_moves), early_stop == "puzzle",
+                       sweeps_per_launch, time_limit, threads_per_block)
+    t2 = time.perf_counter()
+    results = []
+    for p, model in enumerate(models):
+        ladders = slice(p * num_reads, (p + 1) * num_reads)
+        n = len(model.variables)
+        samples = out["sample"][ladders, :n].copy()
+        if model.bqm.vartype is dimod.SPIN:
+            samples = 2 * samples - 1
+        sampleset = dimod.SampleSet.from_samples_bqm((samples, model.variables), model.bqm)
+        info = sampleset.info
+        info["timing"] = {"preprocess_s": t1 - t0, "sample_s": float(out["stopped_at"][p]), "launch_s": t2 - t1}
+        info["sweeps"] = out["done"][ladders].tolist()
+        info["restarts"] = out["restart"][ladders].tolist()
+        if math.isfinite(model.target):
+            info["time_to_target_s"] = out["hit_time"][ladders].tolist()
+            info["sweeps_to_target"] = out["hit"][ladders].tolist()
+        info.update(parallel_reads=num_reads, backend=backend, chain="profile")
+        info["batch"] = {"models": len(models), "ladders": len(models) * num_reads, "launches": out["launches"],
+                         "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
+        results.append(sampleset)
+    return results

@@ -33,6 +33,9 @@ from collections.abc import Hashable, Mapping, Sequence
 import numba
 import numpy as np
 
+from qpicross.samplers.blockshift.moves import (Board, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
+                                                paint, positions_to_sample, randint, seed_rng, sweep_table, uniform)
+
 __all__ = ["board_model", "board_read", "board_work"]
 
 
@@ -149,48 +152,26 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
     cell0 = np.where(line_axis == 0, line_index * n_cols, line_index).astype(np.int64)
     stride = np.where(line_axis == 0, 1, n_cols).astype(np.int64)
     glen = length[g_first].astype(np.int64)
-    arrays = (s.astype(np.int64), glen, line_axis.astype(np.int64), cell0, stride, line_len,
-              np.int64(n_rows * n_cols), np.int64(2 * glen.max() + 1))
+    arrays = Board(s.astype(np.int64), glen, line_axis.astype(np.int64), cell0, stride, line_len,
+                   np.int64(n_rows * n_cols), np.int64(2 * glen.max() + 1))
     return arrays, w, constant
 
 
-def board_work(replicas: int, units: int, slots: int, arrays) -> tuple:
+def board_work(replicas: int, units: int, slots: int, arrays: Board) -> tuple:
     """Scratch buffers of one read with ``replicas`` replicas."""
-    n_cells, table_size = int(arrays[6]), int(arrays[7])
-    longest = int(arrays[5].max())
+    n_cells, table_size = int(arrays.n_cells), int(arrays.table_size)
+    longest = int(arrays.line_len.max())
     return (np.zeros((replicas, units), np.int64), np.zeros((replicas, 2, n_cells), np.int16),
             np.zeros(replicas, np.int64), np.zeros(replicas), np.zeros(replicas, np.int64),
             np.zeros((replicas, table_size)), np.zeros(slots), np.zeros(slots + 1), np.zeros(units + 1, np.int64),
-            np.zeros(2 * (longest + 1), np.int64), np.zeros(units, np.int64))
-
-
-@numba.njit(cache=True)
-def _table(beta, w, table):
-    """``table[k] = exp(-beta * w * k)``, 0 from an exponent of 50 on (as the BQM kernel cuts)."""
-    for k in range(len(table)):
-        arg = beta * (w * k)
-        table[k] = math.exp(-arg) if arg < 50.0 else 0.0
-
-
-@numba.njit(cache=True)
-def _paint(sign, c, g, p, own, other, board):
-    """Add (``sign=1``) or remove (-1) block ``g`` of line ``c`` at position ``p``; returns the mismatch change."""
-    seg_start, glen, line_axis, cell0, stride = board[0], board[1], board[2], board[3], board[4]
-    s = seg_start[p]
-    step, base = stride[c], cell0[c]
-    change = 0
-    for j in range(s, s + glen[g]):
-        cell = base + j * step
-        o = own[cell] - other[cell]
-        change += 2 * o + 1 if sign > 0 else 1 - 2 * o
-        own[cell] += sign
-    return change
+            np.zeros(2 * (longest + 1), np.int64), np.zeros(units, np.int64), np.ones(1, np.uint64),
+            np.zeros(replicas, np.int64))
 
 
 @numba.njit(cache=True)
 def _segment_cost(c, g, p, other, board):
     """Mismatches block ``g`` at position ``p`` adds over leaving its cells empty: sum of ``1 - 2 other``."""
-    seg_start, glen, cell0, stride = board[0], board[1], board[3], board[4]
+    seg_start, glen, cell0, stride = board.seg_start, board.glen, board.cell0, board.stride
     s = seg_start[p]
     total = 0
     for j in range(s, s + glen[g]):
@@ -199,84 +180,17 @@ def _segment_cost(c, g, p, other, board):
 
 
 @numba.njit(cache=True)
-def sample_position(weight, lo, count):
-    """Draw ``i`` in ``[0, count)`` with probability proportional to ``weight[lo + i]`` (-1: all zero).
-
-    Both kernels draw their line placements with it (the same draws for the same weights).
-    """
-    total = 0.0
-    for i in range(count):
-        total += weight[lo + i]
-    u = np.random.random() * total if total > 0.0 else 0.0
-    last = -1
-    for i in range(count):
-        if weight[lo + i] > 0.0:
-            last = i  # should rounding leave u > 0 at the end: the last possible one
-            u -= weight[lo + i]
-            if u <= 0.0:
-                return i
-    return last
-
-
-@numba.njit(cache=True)
-def draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
-    """Draw a consistent placement of groups ``g0 .. g1 - 1`` from their Boltzmann factors; False if none.
-
-    ``weight`` holds each start's factor relative to its group's best (below
-    ``e^-50``: 0). A forward pass turns it, group by group, into the share of the
-    fitting placements of blocks ``g0 .. g`` that put block ``g`` at each start
-    (``next_limit``: the compatible predecessors form a prefix), normalised; a
-    backward pass draws block ``g1 - 1`` first, then each earlier one among the
-    starts that fit before it, into ``chosen[g - g0]``. Both kernels' line moves
-    draw with it (the same draws for the same factors).
-    """
-    for g in range(g0, g1):
-        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
-        if g > g0:
-            pfirst, psize = group_ptr[g - 1], first - group_ptr[g - 1]
-            prefix[0] = 0.0
-            for a in range(psize):
-                prefix[a + 1] = prefix[a] + weight[pfirst + a]
-        total, count = 0.0, 0
-        for p in range(size):
-            w = weight[first + p]
-            if g > g0:
-                while count < psize and next_limit[pfirst + count] <= p:
-                    count += 1
-                w *= prefix[count]
-                if w < 1e-200:
-                    w = 0.0
-            weight[first + p] = w
-            total += w
-        if not total > 0.0:
-            return False
-        for p in range(size):
-            weight[first + p] /= total
-    limit_count = group_ptr[g1] - group_ptr[g1 - 1]
-    for g in range(g1 - 1, g0 - 1, -1):
-        first = group_ptr[g]
-        if g < g1 - 1:
-            limit_count, size = 0, group_ptr[g + 1] - first
-            while limit_count < size and next_limit[first + limit_count] <= chosen[g + 1 - g0]:
-                limit_count += 1
-        chosen[g - g0] = sample_position(weight, first, limit_count)
-        if chosen[g - g0] < 0:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, chosen, cost):
+def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, chosen, cost, rng):
     """The BQM kernel's heat-bath line move, on the board; returns the mismatch change."""
-    group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
-    axis = board[2][c]
+    group_ptr, chain_ptr, next_limit = model.group_ptr, model.chain_ptr, model.next_limit
+    axis = board.line_axis[c]
     own, other = boards[axis], boards[1 - axis]
     g0, g1 = chain_ptr[c], chain_ptr[c + 1]
-    seg_start, glen, cell0, stride = board[0], board[1], board[3], board[4]
+    seg_start, glen, cell0, stride = board.seg_start, board.glen, board.cell0, board.stride
     base, step = cell0[c], stride[c]
     span = cost.shape[0] // 2  # cost[span + j]: mismatches of painting cells 0..j-1 over leaving them empty
     cost[span] = 0
-    for j in range(board[5][c]):
+    for j in range(board.line_len[c]):
         cost[span + j + 1] = cost[span + j] + 1 - 2 * other[base + j * step]
     for g in range(g0, g1):
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
@@ -298,34 +212,34 @@ def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, cho
             weight[first + p] = wt
     # the draw reads only the crossing board, so the line is repainted only where it moved
     change = 0
-    if draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
+    if draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
         for g in range(g0, g1):
             if chosen[g - g0] != cur[g]:
-                change += _paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
+                change += paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
         for g in range(g0, g1):
             if chosen[g - g0] != cur[g]:
                 cur[g] = chosen[g - g0]
-                change += _paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
+                change += paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
     return change
 
 
 @numba.njit(cache=True)
-def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of):
+def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of, rng):
     """The BQM kernel's block-move sweep, on the board; returns the mismatch change."""
-    group_ptr, next_limit, has_prev, has_next = model[4], model[8], model[9], model[10]
-    line_axis = board[2]
+    group_ptr, next_limit, has_prev, has_next = model.group_ptr, model.next_limit, model.has_prev, model.has_next
+    line_axis = board.line_axis
     change = 0
     for g in range(len(group_ptr) - 1):
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         if size < 2:
             continue
         pa = cur[g]
-        if np.random.random() < shift_probability:
-            pb = pa + 1 if np.random.random() < 0.5 else pa - 1
+        if uniform(rng) < shift_probability:
+            pb = pa + 1 if uniform(rng) < 0.5 else pa - 1
             if pb < 0 or pb >= size:
                 continue
         else:
-            pb = np.random.randint(size - 1)
+            pb = randint(rng, size - 1)
             if pb >= pa:
                 pb += 1
         broken = 0
@@ -343,63 +257,11 @@ def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of
         own, other = boards[axis], boards[1 - axis]
         k = _segment_cost(c, g, first + pb, other, board) - _segment_cost(c, g, first + pa, other, board)
         delta = w * k
-        if delta <= 0.0 or np.random.random() < table[k]:
-            change += _paint(-1, c, g, first + pa, own, other, board)
-            change += _paint(1, c, g, first + pb, own, other, board)
+        if delta <= 0.0 or uniform(rng) < table[k]:
+            change += paint(-1, c, g, first + pa, own, other, board)
+            change += paint(1, c, g, first + pb, own, other, board)
             cur[g] = pb
     return change
-
-
-@numba.njit(cache=True)
-def _positions_to_sample(cur, out, group_ptr, group_vars):
-    out[:] = 0
-    for g in range(len(group_ptr) - 1):
-        out[group_vars[group_ptr[g] + cur[g]]] = 1
-
-
-@numba.njit(cache=True)
-def sweep_table(s, r, betas, beta_of, slot_of, w, tables):
-    """The inverse temperature and factor table of replica ``r`` in sweep ``s``: annealing (one
-    replica) follows ``betas`` sweep by sweep, tempering reads each replica's current slot."""
-    if len(beta_of) == 1:
-        _table(betas[s], w, tables[0])
-        return betas[s], tables[0]
-    return beta_of[r], tables[slot_of[r]]
-
-
-@numba.njit(cache=True)
-def exchange_replicas(beta_of, slot_of, mism, w):
-    """Replica exchange between neighbouring temperatures, energies ``w * mism``, after each sweep."""
-    order = np.argsort(beta_of)
-    for i in range(len(beta_of) - 1):
-        r1, r2 = order[i], order[i + 1]
-        d = (beta_of[r1] - beta_of[r2]) * (w * (mism[r1] - mism[r2]))
-        if d >= 0.0 or np.random.random() < math.exp(d):
-            beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
-            slot_of[r1], slot_of[r2] = slot_of[r2], slot_of[r1]
-            order[i], order[i + 1] = r2, r1
-
-
-@numba.njit(cache=True)
-def keep_best(e, best, r, cur, best_cur, status, constant, w, return_last):
-    """The lowest energy so far after replica ``r`` reached ``e``: on a new lowest, ``status[1]`` gets it
-    (with ``constant``) and, unless ``return_last``, ``best_cur`` the replica's state."""
-    if e < best:
-        status[1] = constant + w * e
-        if not return_last:
-            best_cur[:] = cur[r]
-        return e
-    return best
-
-
-@numba.njit(cache=True)
-def coldest(beta_of, betas):
-    """The replica at ``betas[-1]`` (the one of annealing)."""
-    last = 0
-    for r in range(len(beta_of)):
-        if len(beta_of) > 1 and beta_of[r] == betas[len(betas) - 1]:
-            last = r
-    return last
 
 
 @numba.njit(cache=True, nogil=True)
@@ -409,9 +271,9 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
 
     ``target`` and ``status[1]`` are energies without the BQM's offset, as there.
     """
-    cur, boards, mism, beta_of, slot_of, tables, weight, prefix, chosen, cost, line_of = work
-    group_ptr, group_vars, chain_ptr = model[4], model[5], model[7]
-    np.random.seed(seed)
+    cur, boards, mism, beta_of, slot_of, tables, weight, prefix, chosen, cost, line_of, rng, order = work
+    group_ptr, group_vars, chain_ptr = model.group_ptr, model.group_vars, model.chain_ptr
+    seed_rng(rng, seed)
     R = cur.shape[0]
     n_chains = len(chain_ptr) - 1
     for c in range(n_chains):
@@ -420,13 +282,13 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
     for r in range(R):
         boards[r, :, :] = 0
         for g in range(len(group_ptr) - 1):  # as the BQM kernel's random one-hot state
-            cur[r, g] = np.random.randint(group_ptr[g + 1] - group_ptr[g])
+            cur[r, g] = randint(rng, group_ptr[g + 1] - group_ptr[g])
         for c in range(n_chains):
-            axis = board[2][c]
+            axis = board.line_axis[c]
             for g in range(chain_ptr[c], chain_ptr[c + 1]):
-                _paint(1, c, g, group_ptr[g] + cur[r, g], boards[r, axis], boards[r, 1 - axis], board)
+                paint(1, c, g, group_ptr[g] + cur[r, g], boards[r, axis], boards[r, 1 - axis], board)
         for c in range(n_chains):  # uniformly random consistent placements: line moves at beta = 0
-            _line_move(c, 0.0, w, tables[0], cur[r], boards[r], model, board, weight, prefix, chosen, cost)
+            _line_move(c, 0.0, w, tables[0], cur[r], boards[r], model, board, weight, prefix, chosen, cost, rng)
         m = 0
         for cell in range(boards.shape[2]):
             d = boards[r, 0, cell] - boards[r, 1, cell]
@@ -435,7 +297,7 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
         beta_of[r] = betas[r] if R > 1 else 0.0
         slot_of[r] = r
         if R > 1:
-            _table(betas[r], w, tables[r])
+            fill_table(betas[r], w, tables[r])
     best_r = 0
     for r in range(R):
         if mism[r] < mism[best_r]:
@@ -451,18 +313,18 @@ def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bloc
             beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
             m = mism[r]
             if block_moves:
-                m += _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of)
+                m += _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of, rng)
             for c in range(n_chains):
-                if line_moves >= 1.0 or np.random.random() < line_moves:
+                if line_moves >= 1.0 or uniform(rng) < line_moves:
                     m += _line_move(c, beta, w, table, cur[r], boards[r], model, board, weight, prefix, chosen,
-                                    cost)
+                                    cost, rng)
             mism[r] = m
             best = keep_best(m, best, r, cur, best_cur, status, constant, w, return_last)
         if R > 1:  # replica exchange between neighbouring temperatures, as the BQM kernel
-            exchange_replicas(beta_of, slot_of, mism, w)
+            exchange_replicas(beta_of, slot_of, mism, w, rng, order)
         done += 1
         status[0] = done
     if return_last:  # the replica at beta_range[1]
         best_cur[:] = cur[coldest(beta_of, betas)]
-    _positions_to_sample(best_cur, out, group_ptr, group_vars)
+    positions_to_sample(best_cur, out, group_ptr, group_vars)
     return done, done if constant + w * best <= target + 1e-9 else -1

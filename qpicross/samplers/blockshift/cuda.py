@@ -1,9 +1,12 @@
-"""The CUDA kernels of :mod:`qpicross.samplers.blockshift.batched`: one thread per chain, a ladder's chains in one block.
+"""The CUDA kernels of :mod:`qpicross.samplers.blockshift.batched`.
 
 Imported only when the CUDA backend runs (it imports :mod:`numba.cuda`). The
-device functions are :mod:`qpicross.samplers.blockshift.bqm_chain`, loaded a second time
-with ``device_jit = numba.cuda.jit(device=True)``, so the kernels run exactly
-the code of the CPU backend.
+device functions are those of :mod:`qpicross.samplers.blockshift.moves` (the
+profile chain: :func:`ladder_kernel`, one thread per ladder) and
+:mod:`qpicross.samplers.blockshift.bqm_chain` (any one-hot BQM: :func:`init_kernel`
+and :func:`sweep_kernel`, one thread per chain), each loaded a second time with
+``device_jit = numba.cuda.jit(device=True)``, so the kernels run exactly the
+code of the CPU backends.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ import warnings
 
 from numba import config, cuda
 
-from qpicross.samplers.blockshift import bqm_chain as _chain
+from qpicross.samplers.blockshift import bqm_chain as _chain, moves as _moves
 
 
-def _device_copy():
-    spec = importlib.util.spec_from_file_location("qpicross.samplers.blockshift.bqm_chain_cuda", _chain.__file__)
+def _device_copy(source):
+    """A second copy of module ``source`` whose ``device_jit`` functions are CUDA device functions."""
+    spec = importlib.util.spec_from_file_location(source.__name__ + "_cuda", source.__file__)
     module = importlib.util.module_from_spec(spec)
     module.device_jit = cuda.jit(device=True)
     spec.loader.exec_module(module)
@@ -26,7 +30,10 @@ def _device_copy():
 
 if config.ENABLE_CUDASIM:  # the simulator runs the kernels on numpy scalars: the generator's product wraps by design
     warnings.filterwarnings("ignore", "overflow encountered in scalar multiply", RuntimeWarning)
-_device = _device_copy()
+_device = _device_copy(_chain)
+_moves_device = _device_copy(_moves)
+d_ladder_run = _moves_device.ladder_run
+d_ladder_close = _moves_device.ladder_close
 d_init_chain = _device.init_chain
 d_chain_sweep = _device.chain_sweep
 d_ladder_update = _device.ladder_update
@@ -81,3 +88,20 @@ def sweep_kernel(num_chains, s0, k, R, num_sweeps, restrict, stop_at_hit, shift_
                             best_energy, target, hit_sweep, ladder_done, sweeps_done, betas, temp_of, chain_at,
                             ladder_rng)
         cuda.syncthreads()
+
+
+@cuda.jit
+def ladder_kernel(count, unit, budget, line_moves, stop_at_hit, pz, ld):
+    """Up to ``count`` sweeps of every ladder of the profile chain, one thread each
+    (:func:`~qpicross.samplers.blockshift.moves.ladder_run`)."""
+    l = cuda.grid(1)
+    if l < len(ld.puzzle):
+        d_ladder_run(l, count, unit, budget, line_moves, stop_at_hit, pz, ld)
+
+
+@cuda.jit
+def close_kernel(pz, ld):
+    """Every ladder's current restart counted in (:func:`~qpicross.samplers.blockshift.moves.ladder_close`)."""
+    l = cuda.grid(1)
+    if l < len(ld.puzzle):
+        d_ladder_close(l, pz, ld)

@@ -39,8 +39,8 @@ import math
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.board import _table, keep_best
-from qpicross.samplers.blockshift.profile import random_replica, replica_sweep, returned_state
+from qpicross.samplers.blockshift.moves import (ProfileWork, fill_table, keep_best, randint, random_replica,
+                                                replica_sweep, returned_state, seed_rng, uniform)
 
 __all__ = ["population_read", "resample"]
 
@@ -87,28 +87,29 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
     the lowest-energy state seen. ``shift_probability`` and ``block_moves`` are not used; ``line_moves``
     is each free line's chance of a move in a sweep, as in the profile chain.
     """
-    cur, boards, marg, pcost, energy, _, _, tables, weight, prefix, chosen, cost, dp, scratch = work
-    np.random.seed(seed)
+    rng, tables, best_cur = work.rng, work.tables, work.best_cur
+    seed_rng(rng, seed)
+    cur, boards, marg, pcost, energy = work.cur, work.boards, work.marg, work.pcost, work.energy
     R = cur.shape[0]
     started = R
     for r in range(R):  # an exact draw at beta = 0 (a large population takes a while: stop within a member)
-        energy[r] = random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix,
-                                   chosen, cost, dp, scratch)
+        energy[r] = random_replica(r, work, pmodel, board, model)
         if stop[0] != 0:
             started = r + 1
             break
     best_r = np.argmin(energy[:started])
     best = energy[best_r]
-    best_cur = cur[best_r].copy()
+    best_cur[:] = cur[best_r]
     status[1] = constant + w * best
     spare = (cur.copy(), boards.copy(), marg.copy(), pcost.copy(), energy.copy())
     src = np.zeros(R, np.int64)
     done, previous, steps = 0, 0.0, len(betas)
+    live = work
     for t in range(steps):
         if constant + w * best <= target + 1e-9 or stop[0] != 0:
             break
         beta = betas[t]
-        resample(energy, beta - previous, w, np.random.random(), src)
+        resample(energy, beta - previous, w, uniform(rng), src)
         new_cur, new_boards, new_marg, new_pcost, new_energy = spare
         for r in range(R):
             q = src[r]
@@ -119,21 +120,22 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
             new_energy[r] = energy[q]
         spare = (cur, boards, marg, pcost, energy)
         cur, boards, marg, pcost, energy = new_cur, new_boards, new_marg, new_pcost, new_energy
+        live = ProfileWork(cur, boards, marg, pcost, energy, work.beta_of, work.slot_of, tables, work.weight,
+                           work.prefix, work.chosen, work.cost, work.dp, work.scratch, rng, best_cur, work.order)
         previous = beta
-        _table(beta, w, tables[0])
+        fill_table(beta, w, tables[0])
         for _ in range((num_sweeps * (t + 1)) // steps - (num_sweeps * t) // steps):
             if constant + w * best <= target + 1e-9 or stop[0] != 0:
                 break
             for r in range(R):
                 if stop[0] != 0:  # a sweep of a large population may take a while: stop within a member
                     break
-                e = energy[r] + replica_sweep(r, beta, w, tables[0], line_moves, cur, boards, marg, pcost, pmodel,
-                                             board, model, weight, prefix, chosen, cost, dp, scratch)
+                e = energy[r] + replica_sweep(r, beta, tables[0], line_moves, live, pmodel, board, model)
                 energy[r] = e
                 best = keep_best(e, best, r, cur, best_cur, status, constant, w, return_last)
             done += 1
             status[0] = done
     if return_last:  # a member drawn uniformly (systematic resampling orders the copies)
-        best_cur[:] = cur[np.random.randint(started)]
-    returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch)
+        best_cur[:] = cur[randint(rng, started)]
+    returned_state(best_cur, out, live, pmodel, board, model)
     return done, done if constant + w * best <= target + 1e-9 else -1

@@ -54,13 +54,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.board import (_paint, _positions_to_sample, _table, coldest, draw_placement,
-                                      exchange_replicas, keep_best, sweep_table)
+from qpicross.samplers.blockshift.moves import (Board, Profile, ProfileWork, Structure, coldest, restart_begin,
+                                                restart_sweeps, returned_state, seed_rng)
 
-__all__ = ["profile_model", "profile_read", "profile_work", "random_replica", "replica_sweep", "returned_state"]
-
-#: Larger than any mismatch count: "no placement".
-_NONE = 1 << 28
+__all__ = ["profile_model", "profile_read", "profile_work"]
 
 
 def profile_model(board_arrays, model, free_axis: int = 0):
@@ -72,7 +69,7 @@ def profile_model(board_arrays, model, free_axis: int = 0):
         free_axis: 0: rows are sampled, columns minimised out; 1: the other way round.
     """
     seg_start, glen, line_axis, cell0, stride, line_len, n_cells, _ = board_arrays
-    group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
+    group_ptr, chain_ptr, next_limit = model.group_ptr, model.chain_ptr, model.next_limit
     n_cells = int(n_cells)
     lengths = {int(a): int(n) for a, n in zip(line_axis, line_len)}  # axis -> its lines' length
     if free_axis not in (0, 1) or not lengths:
@@ -112,8 +109,8 @@ def profile_model(board_arrays, model, free_axis: int = 0):
         band[j, :, 1] = prof_len
         if c >= 0:
             band[j] = _band(glen[chain_ptr[c]:chain_ptr[c + 1]], prof_len, blocks)
-    return (prof_chain, prof_cell0, prof_stride, np.int64(prof_len), cross.astype(np.int64), free_chains,
-            pos_of, np.int64(blocks), np.int64(longest), band)
+    return Profile(prof_chain, prof_cell0, prof_stride, np.int64(prof_len), cross.astype(np.int64), free_chains,
+                   pos_of, np.int64(blocks), np.int64(longest), band)
 
 
 def _band(lengths, n: int, blocks: int) -> np.ndarray:
@@ -138,272 +135,40 @@ def _band(lengths, n: int, blocks: int) -> np.ndarray:
     return band
 
 
-def profile_work(replicas: int, units: int, slots: int, board_arrays, pmodel) -> tuple:
-    """Scratch buffers of one read with ``replicas`` replicas."""
-    n_cells, table_size = int(board_arrays[6]), int(board_arrays[7])
-    n_prof, blocks, longest = len(pmodel[0]), int(pmodel[7]), int(pmodel[8])
-    return (np.zeros((replicas, units), np.int64), np.zeros((replicas, 2, n_cells), np.int16),
-            np.zeros((replicas, 2, n_cells), np.int64), np.zeros((replicas, n_prof), np.int64),
-            np.zeros(replicas, np.int64), np.zeros(replicas), np.zeros(replicas, np.int64),
-            np.zeros((replicas, table_size)), np.zeros(slots), np.zeros(slots + 1), np.zeros(units + 1, np.int64),
-            np.zeros(2 * (longest + 1), np.int64), np.zeros((2, (blocks + 1) * (longest + 1)), np.int64),
-            np.zeros(6 * (longest + 1), np.int64))
-
-
-@numba.njit(cache=True)
-def _column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals=True):
-    """Max-plus passes over profiled line ``j`` against the free lines' board ``own``.
-
-    Returns the fewest mismatches of any of its placements; with ``want_marginals``
-    writes, for each of its cells, ``marg[0, cell]`` / ``marg[1, cell]``: the fewest
-    mismatches on its *other* cells among the placements leaving the cell empty /
-    painting it (``_NONE``: no such placement). ``dp[0]`` keeps the forward pass.
-
-    A placement's mismatches are ``sum(lengths) + painted - 2 * covered``, ``covered`` the
-    painted cells under its blocks, so the passes maximise ``covered``. Block ``k`` starts
-    at ``lo[k] + d``, its offset ``d`` from ``0`` to the line's slack ``S``, and a
-    placement is any non-decreasing sequence of offsets: ``dp[0][k, d]`` is the most
-    blocks ``0..k-1`` cover with block ``k-1`` at an offset up to ``d`` (a running maximum
-    over ``d``; row 0: no blocks), ``dp[1][k, d]`` the most blocks ``k..K-1`` cover from offset ``d`` on.
-    """
-    prof_chain, prof_cell0, prof_stride, n, pos_of = pmodel[0], pmodel[1], pmodel[2], pmodel[3], pmodel[6]
-    glen, chain_ptr = board[1], model[7]
-    c = prof_chain[j]
-    g0 = chain_ptr[c] if c >= 0 else 0
-    K = chain_ptr[c + 1] - g0 if c >= 0 else 0
-    base, step = prof_cell0[j], prof_stride
-    x, P = scratch[: n], scratch[n + 1:]
-    P[0] = 0
-    for i in range(n):
-        x[i] = own[base + i * step]
-        P[i + 1] = P[i] + x[i]
-    band = pmodel[9][j]
-    S = band[0, 1] - band[0, 0] if K > 0 else 0  # every block's offsets: 0..S
-    D = S + 1
-    painted, lengths = P[n], 0
-    for k in range(K):
-        lengths += glen[g0 + k]
-    G, H = dp[0], dp[1]  # G's row 0 and H's row K: no blocks, nothing covered
-    for d in range(D):
-        G[d] = 0
-        H[K * D + d] = 0
-    for k in range(K):  # forward: G[k + 1, d] = max over offsets d' <= d of (blocks 0..k, block k at d')
-        h, lo = glen[g0 + k], band[k, 0]
-        run = -_NONE
-        for d in range(D):
-            if pos_of[g0 + k, lo + d] >= 0:
-                v = P[lo + d + h] - P[lo + d] + G[k * D + d]
-                if v > run:
-                    run = v
-            G[(k + 1) * D + d] = run
-    best = G[K * D + S]
-    total = lengths + painted - 2 * best if best > -_NONE // 2 else _NONE
-    if not want_marginals:
-        return total
-    mb, mp = scratch[2 * n + 2: 3 * n + 2], scratch[3 * n + 2: 4 * n + 2]  # the most covered, cell blank/painted
-    for i in range(n):
-        mb[i] = -_NONE if K > 0 else 0
-        mp[i] = -_NONE
-    for k in range(K - 1, -1, -1):  # backward: H[k, d] = max over offsets d' >= d of (blocks k..K-1)
-        h, lo = glen[g0 + k], band[k, 0]
-        run = -_NONE
-        for d in range(S, -1, -1):
-            if pos_of[g0 + k, lo + d] >= 0:
-                v = P[lo + d + h] - P[lo + d] + H[(k + 1) * D + d]
-                if v > run:
-                    run = v
-                v += G[k * D + d]  # the best placement with block k at d
-                for i in range(lo + d, lo + d + h):
-                    if v > mp[i]:
-                        mp[i] = v
-            H[k * D + d] = run
-    for k in range(K + 1):  # cell i blank: blocks 0..k-1 at offsets <= a, blocks k.. at offsets >= a
-        lo = band[k, 0] if k < K else n - S + 1  # lo - 1 + a: the cell, a = 0..S
-        for a in range(max(0, 1 - lo), min(S, n - lo) + 1):
-            u = G[k * D + a] + H[k * D + a]
-            if u > mb[lo - 1 + a]:
-                mb[lo - 1 + a] = u
-    for i in range(n):  # leave out the cell's own mismatch
-        cell = base + i * step
-        marg[0, cell] = lengths + painted - 2 * mb[i] - x[i] if mb[i] > -_NONE // 2 else _NONE
-        marg[1, cell] = lengths + painted - 2 * mp[i] - (1 - x[i]) if mp[i] > -_NONE // 2 else _NONE
-    return total
-
-
-@numba.njit(cache=True)
-def _best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
-    """Set every profiled line's blocks in ``cur`` to a placement with the fewest mismatches against ``own``."""
-    prof_chain, pos_of = pmodel[0], pmodel[6]
-    glen, chain_ptr = board[1], model[7]
-    for j in range(len(prof_chain)):
-        c = prof_chain[j]
-        if c < 0:
-            continue
-        _column(j, own, pmodel, board, model, dp, scratch, marg, False)
-        g0, K = chain_ptr[c], chain_ptr[c + 1] - chain_ptr[c]
-        n, band, G = pmodel[3], pmodel[9][j], dp[0]
-        P = scratch[n + 1:]
-        S = band[0, 1] - band[0, 0] if K > 0 else 0
-        D = S + 1
-        limit = S
-        for k in range(K - 1, -1, -1):  # trace the forward pass back: the last offset that attains its maximum
-            h, lo = glen[g0 + k], band[k, 0]
-            goal = G[(k + 1) * D + limit]
-            for d in range(limit, -1, -1):
-                if pos_of[g0 + k, lo + d] >= 0 and P[lo + d + h] - P[lo + d] + G[k * D + d] == goal:
-                    cur[g0 + k] = pos_of[g0 + k, lo + d]
-                    limit = d
-                    break
-
-
-@numba.njit(cache=True)
-def _free_move(c, beta, w, table, cur, boards, marg, pcost, pmodel, board, model, weight, prefix, chosen,
-               cost, dp, scratch):
-    """Heat-bath redraw of free line ``c`` given the other free lines; returns the profile energy change."""
-    group_ptr, chain_ptr, next_limit = model[4], model[7], model[8]
-    seg_start, glen, cell0, stride, line_len = board[0], board[1], board[3], board[4], board[5]
-    cross = pmodel[4]
-    own = boards[0]
-    g0, g1 = chain_ptr[c], chain_ptr[c + 1]
-    base, step, n = cell0[c], stride[c], line_len[c]
-    span = cost.shape[0] // 2
-    cost[span] = 0
-    for j in range(n):  # painting cell j over leaving it empty: min(Mb + 1, Mp) - min(Mb, Mp + 1)
-        cell = base + j * step
-        b, p = marg[0, cell], marg[1, cell]
-        cost[span + j + 1] = cost[span + j] + min(b + 1, p) - min(b, p + 1)
-    for g in range(g0, g1):
-        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
-        lowest = 1 << 30
-        for p in range(size):
-            s = seg_start[first + p]
-            cost[p] = cost[span + s + glen[g]] - cost[span + s]
-            lowest = min(lowest, cost[p])
-        for p in range(size):
-            k = cost[p] - lowest
-            weight[first + p] = 1.0 if beta == 0.0 else (table[k] if k < len(table) else 0.0)
-    if not draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit):
-        return 0
-    old = scratch[:n]  # the line before the move (scratch is free until a column is recomputed)
-    for j in range(n):
-        old[j] = own[base + j * step]
-    other = boards[1]
-    for g in range(g0, g1):
-        if chosen[g - g0] != cur[g]:
-            _paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
-    for g in range(g0, g1):
-        if chosen[g - g0] != cur[g]:
-            cur[g] = chosen[g - g0]
-            _paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
-    changed = scratch[n + 1: 2 * n + 1]
-    count = 0
-    for j in range(n):
-        if own[base + j * step] != old[j]:
-            changed[count] = j
-            count += 1
-    change = 0
-    for t in range(count):
-        cell = base + changed[t] * step
-        col = cross[cell]
-        v = _column(col, own, pmodel, board, model, dp, scratch[2 * n + 2:], marg)
-        change += v - pcost[col]
-        pcost[col] = v
-    return change
-
-
-@numba.njit(cache=True)
-def random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix, chosen, cost, dp,
-                   scratch):
-    """Set replica ``r`` to uniformly random clue-consistent free lines (an exact draw at beta = 0),
-    its columns' fewest mismatches and their marginals; returns its profile energy."""
-    group_ptr, chain_ptr = model[4], model[7]
-    free_chains = pmodel[5]
-    boards[r, :, :] = 0
-    for g in range(len(group_ptr) - 1):
-        cur[r, g] = 0
-    for t in range(len(free_chains)):  # each line painted at its first placement, then redrawn at beta = 0
-        c = free_chains[t]
-        for g in range(chain_ptr[c], chain_ptr[c + 1]):
-            _paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
-        _free_move(c, 0.0, w, tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, weight,
-                   prefix, chosen, cost, dp, scratch)
-    e = 0
-    for j in range(len(pmodel[0])):
-        pcost[r, j] = _column(j, boards[r, 0], pmodel, board, model, dp, scratch, marg[r])
-        e += pcost[r, j]
-    return e
-
-
-@numba.njit(cache=True)
-def replica_sweep(r, beta, w, table, line_moves, cur, boards, marg, pcost, pmodel, board, model, weight, prefix,
-                  chosen, cost, dp, scratch):
-    """One sweep of replica ``r``: a heat-bath move of each free line (each with probability
-    ``line_moves``); returns the profile energy change."""
-    free_chains = pmodel[5]
-    change = 0
-    for t in range(len(free_chains)):
-        if line_moves >= 1.0 or np.random.random() < line_moves:
-            change += _free_move(free_chains[t], beta, w, table, cur[r], boards[r], marg[r], pcost[r], pmodel,
-                                 board, model, weight, prefix, chosen, cost, dp, scratch)
-    return change
-
-
-@numba.njit(cache=True)
-def returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch):
-    """Write to ``out`` the sample of free lines ``best_cur`` with each profiled line's best placement
-    against them (``boards[0]`` and ``marg[0]`` are overwritten)."""
-    group_ptr, group_vars, chain_ptr = model[4], model[5], model[7]
-    free_chains = pmodel[5]
-    own = boards[0, 0]
-    own[:] = 0
-    for t in range(len(free_chains)):
-        c = free_chains[t]
-        for g in range(chain_ptr[c], chain_ptr[c + 1]):
-            _paint(1, c, g, group_ptr[g] + best_cur[g], own, boards[0, 1], board)
-    _best_columns(own, best_cur, pmodel, board, model, dp, scratch, marg[0])
-    _positions_to_sample(best_cur, out, group_ptr, group_vars)
+def profile_work(replicas: int, units: int, slots: int, board_arrays: Board, pmodel: Profile) -> ProfileWork:
+    """Scratch and state of one restart with ``replicas`` replicas (``units``: the model's groups,
+    ``slots``: its variables)."""
+    n_cells, table_size = int(board_arrays.n_cells), int(board_arrays.table_size)
+    n_prof, blocks, longest = len(pmodel.prof_chain), int(pmodel.blocks), int(pmodel.longest)
+    return ProfileWork(
+        cur=np.zeros((replicas, units), np.int64), boards=np.zeros((replicas, 2, n_cells), np.int16),
+        marg=np.zeros((replicas, 2, n_cells), np.int64), pcost=np.zeros((replicas, n_prof), np.int64),
+        energy=np.zeros(replicas, np.int64), beta_of=np.zeros(replicas), slot_of=np.zeros(replicas, np.int64),
+        tables=np.zeros((replicas, table_size)), weight=np.zeros(slots), prefix=np.zeros(slots + 1),
+        chosen=np.zeros(units + 1, np.int64), cost=np.zeros(2 * (longest + 1), np.int64),
+        dp=np.zeros((2, (blocks + 1) * (longest + 1)), np.int64), scratch=np.zeros(6 * (longest + 1), np.int64),
+        rng=np.ones(1, np.uint64), best_cur=np.zeros(units, np.int64), order=np.zeros(replicas, np.int64))
 
 
 @numba.njit(cache=True, nogil=True)
 def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                  model, board, pmodel, w, constant, work, stop, status):
-    """One read of the profile chain, as :func:`~qpicross.samplers.blockshift.board.board_read`; same return value.
+    """One restart of the profile chain, as :func:`~qpicross.samplers.blockshift.board.board_read`; same
+    return value: :func:`~qpicross.samplers.blockshift.moves.restart_begin`, then ``num_sweeps`` of
+    :func:`~qpicross.samplers.blockshift.moves.restart_sweeps` in one piece.
 
     ``shift_probability`` and ``block_moves`` are not used (the chain has line moves only).
     """
-    cur, boards, marg, pcost, energy, beta_of, slot_of, tables, weight, prefix, chosen, cost, dp, scratch = work
-    free_chains = pmodel[5]
-    np.random.seed(seed)
-    R = cur.shape[0]
-    for r in range(R):
-        energy[r] = random_replica(r, cur, boards, marg, pcost, tables, pmodel, board, model, w, weight, prefix,
-                                   chosen, cost, dp, scratch)
-        beta_of[r] = betas[r] if R > 1 else 0.0
-        slot_of[r] = r
-        if R > 1:
-            _table(betas[r], w, tables[r])
-    best_r = 0
-    for r in range(R):
-        if energy[r] < energy[best_r]:
-            best_r = r
-    best = energy[best_r]
-    best_cur = cur[best_r].copy()
+    seed_rng(work.rng, seed)
+    best = restart_begin(betas, w, work, pmodel, board, model)
     status[1] = constant + w * best
-    done = 0
-    for s in range(num_sweeps):
-        if constant + w * best <= target + 1e-9 or stop[0] != 0:
-            break
-        for r in range(R):
-            beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
-            e = energy[r] + replica_sweep(r, beta, w, table, line_moves, cur, boards, marg, pcost, pmodel, board,
-                                          model, weight, prefix, chosen, cost, dp, scratch)
-            energy[r] = e
-            best = keep_best(e, best, r, cur, best_cur, status, constant, w, return_last)
-        if R > 1:  # replica exchange between neighbouring temperatures
-            exchange_replicas(beta_of, slot_of, energy, w)
-        done += 1
-        status[0] = done
+    done, best = restart_sweeps(0, num_sweeps, betas, best, line_moves, return_last, target, w, constant, work,
+                                pmodel, board, model, stop, status)
     if return_last:  # the replica at beta_range[1]
-        best_cur[:] = cur[coldest(beta_of, betas)]
-    returned_state(best_cur, out, boards, marg, pmodel, board, model, dp, scratch)
+        last = coldest(work.beta_of, betas)
+        for g in range(len(work.best_cur)):
+            work.best_cur[g] = work.cur[last, g]
+    returned_state(work.best_cur, out, work, pmodel, board, model)
     return done, done if constant + w * best <= target + 1e-9 else -1
+
+

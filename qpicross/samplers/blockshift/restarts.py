@@ -290,9 +290,9 @@ class ReadRunner:
         # each stream its own (streams run at once), each chain (and free axis) its own
         key = (stream, replicas, None if profile is None else id(profile))
         if key not in self._work and profile is not None:
-            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model[5]), self.board[0], profile)
+            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model.group_vars), self.board[0], profile)
         if key not in self._work and self.board is not None:
-            self._work[key] = _board.board_work(replicas, self.units, len(self.model[5]), self.board[0])
+            self._work[key] = _board.board_work(replicas, self.units, len(self.model.group_vars), self.board[0])
         if key not in self._work:
             n, units = self.n, self.units
             self._work[key] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),

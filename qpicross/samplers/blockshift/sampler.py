@@ -102,7 +102,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
-from qpicross.samplers.blockshift.board import draw_placement as _draw_placement
+from qpicross.samplers.blockshift.moves import Structure, draw_placement, randint, seed_rng, uniform
 from qpicross.samplers.blockshift.restarts import (
     MAX_RESTART_SWEEPS,
     POPULATION,
@@ -422,7 +422,7 @@ class BlockShiftSampler(dimod.Sampler):
         linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
         keep, *links = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
         adj = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
-        model = (np.asarray(linear, np.float64), *adj, group_ptr, group_vars, free, chain_ptr, *links)
+        model = Structure(np.asarray(linear, np.float64), *adj, group_ptr, group_vars, free, chain_ptr, *links)
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
@@ -462,8 +462,8 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError("schedule='population' runs the profile chain: it needs paints= of a Picross BQM "
                              "(constant + w x mismatches) with plain nonogram lines, line_moves > 0, no block "
                              "moves and no joint chain")
-        if schedule == "population" and population * int(board[0][6]) > MAX_POPULATION_CELLS:
-            raise ValueError(f"population={population} members of {int(board[0][6])} cells each is more than "
+        if schedule == "population" and population * int(board[0].n_cells) > MAX_POPULATION_CELLS:
+            raise ValueError(f"population={population} members of {int(board[0].n_cells)} cells each is more than "
                              f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
@@ -628,7 +628,7 @@ def _flip(v, on, x, field, adj_ptr, adj_idx, adj_val):
 
 
 @numba.njit(cache=True)
-def _sweep(beta, x, field, current, energy, shift_probability, constrained, blocks, model):
+def _sweep(beta, x, field, current, energy, shift_probability, constrained, blocks, model, rng):
     """One Metropolis proposal per unit (block move, if ``blocks``, or single flip); returns the new energy.
 
     With ``constrained`` (line moves on), a block move that breaks more of the
@@ -641,18 +641,18 @@ def _sweep(beta, x, field, current, energy, shift_probability, constrained, bloc
         if free[g]:
             v = group_vars[first]
             delta = field[v] if x[v] == 0 else -field[v]
-            if delta <= 0.0 or np.random.random() < math.exp(-beta * delta):
+            if delta <= 0.0 or uniform(rng) < math.exp(-beta * delta):
                 energy += _flip(v, 1 - x[v], x, field, adj_ptr, adj_idx, adj_val)
             continue
         if size < 2 or not blocks:
             continue
         pa = current[g]
-        if np.random.random() < shift_probability:
-            pb = pa + 1 if np.random.random() < 0.5 else pa - 1
+        if uniform(rng) < shift_probability:
+            pb = pa + 1 if uniform(rng) < 0.5 else pa - 1
             if pb < 0 or pb >= size:
                 continue
         else:
-            pb = np.random.randint(size - 1)
+            pb = randint(rng, size - 1)
             if pb >= pa:
                 pb += 1
         if constrained:
@@ -668,7 +668,7 @@ def _sweep(beta, x, field, current, energy, shift_probability, constrained, bloc
                 continue
         a, b = group_vars[first + pa], group_vars[first + pb]
         delta = field[b] - field[a]  # a and b are never coupled: intra-group couplings are dropped
-        if delta <= 0.0 or np.random.random() < math.exp(-beta * delta):
+        if delta <= 0.0 or uniform(rng) < math.exp(-beta * delta):
             energy += _flip(a, 0, x, field, adj_ptr, adj_idx, adj_val)
             energy += _flip(b, 1, x, field, adj_ptr, adj_idx, adj_val)
             current[g] = pb
@@ -694,7 +694,7 @@ def _line_field(g0, g1, pos, shift, field, group_ptr, group_vars):
 
 
 @numba.njit(cache=True)
-def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen):
+def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen, rng):
     """Heat-bath move of line ``c`` among its consistent placements; returns the new energy.
 
     The line's blocks are taken out, then a new placement is drawn with
@@ -723,14 +723,14 @@ def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen
             # denormal numbers (very slow arithmetic) into the partition sums
             arg = beta * (field[group_vars[first + p]] - lowest)
             weight[first + p] = math.exp(-arg) if arg < 50.0 else 0.0
-    ok = _draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit)
+    ok = draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng)
     if not ok:
         return energy + _set_line(1, g0, g1, current, 0, x, field, model)
     rest = _line_field(g0, g1, chosen, -g0, field, group_ptr, group_vars) if inner[c] else 0.0
     added = _set_line(1, g0, g1, chosen, -g0, x, field, model)
     energy += added
     d = added - rest - inner_old
-    if inner[c] and d > 1e-9 and np.random.random() >= math.exp(-beta * d):  # rejected: the old line returns
+    if inner[c] and d > 1e-9 and uniform(rng) >= math.exp(-beta * d):  # rejected: the old line returns
         energy += _set_line(0, g0, g1, chosen, -g0, x, field, model)
         return energy + _set_line(1, g0, g1, current, 0, x, field, model)
     for g in range(g0, g1):
@@ -739,16 +739,16 @@ def _line_move(c, beta, x, field, current, energy, model, weight, prefix, chosen
 
 
 @numba.njit(cache=True)
-def _random_state(x, field, current, model):
+def _random_state(x, field, current, model, rng):
     """A random one-hot state; fills the local fields and returns the energy (without offset)."""
     linear, adj_ptr, adj_idx, adj_val, group_ptr, group_vars, free, _, _, _, _, _ = model
     x[:] = 0
     for g in range(len(group_ptr) - 1):
         first = group_ptr[g]
         if free[g]:
-            x[group_vars[first]] = np.random.randint(2)
+            x[group_vars[first]] = randint(rng, 2)
         else:
-            current[g] = np.random.randint(group_ptr[g + 1] - first)
+            current[g] = randint(rng, group_ptr[g + 1] - first)
             x[group_vars[first + current[g]]] = 1
     energy = 0.0
     for v in range(len(x)):
@@ -766,16 +766,17 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
                  model, work, stop, status):
     """One read into ``out``; returns ``(sweeps done, sweeps after which it reached target or -1)``."""
     x, field, current, energy, beta_of, weight, prefix, chosen = work
-    np.random.seed(seed)
+    rng = np.empty(1, np.uint64)
+    seed_rng(rng, seed)
     R = x.shape[0]
-    n_chains = len(model[7]) - 1
+    n_chains = len(model.chain_ptr) - 1
     constrained = line_moves > 0.0
     for r in range(R):
-        energy[r] = _random_state(x[r], field[r], current[r], model)
+        energy[r] = _random_state(x[r], field[r], current[r], model, rng)
         if constrained:  # uniformly random consistent placements: line moves at beta = 0
             for c in range(n_chains):
                 energy[r] = _line_move(c, 0.0, x[r], field[r], current[r], energy[r], model, weight, prefix,
-                                       chosen)
+                                       chosen, rng)
         beta_of[r] = betas[r] if R > 1 else 0.0
     best, done = energy.min(), 0
     out[:] = x[np.argmin(energy)]
@@ -786,11 +787,11 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
         for r in range(R):
             beta = betas[s] if R == 1 else beta_of[r]
             xr, fr, cr = x[r], field[r], current[r]
-            e = _sweep(beta, xr, fr, cr, energy[r], shift_probability, constrained, block_moves, model)
+            e = _sweep(beta, xr, fr, cr, energy[r], shift_probability, constrained, block_moves, model, rng)
             if constrained:
                 for c in range(n_chains):
-                    if line_moves >= 1.0 or np.random.random() < line_moves:
-                        e = _line_move(c, beta, xr, fr, cr, e, model, weight, prefix, chosen)
+                    if line_moves >= 1.0 or uniform(rng) < line_moves:
+                        e = _line_move(c, beta, xr, fr, cr, e, model, weight, prefix, chosen, rng)
             energy[r] = e
             if e < best - 1e-9:
                 best = e
@@ -802,7 +803,7 @@ def _sample_read(out, seed, betas, num_sweeps, shift_probability, line_moves, bl
             for i in range(R - 1):
                 r1, r2 = order[i], order[i + 1]
                 d = (beta_of[r1] - beta_of[r2]) * (energy[r1] - energy[r2])
-                if d >= 0.0 or np.random.random() < math.exp(d):
+                if d >= 0.0 or uniform(rng) < math.exp(d):
                     beta_of[r1], beta_of[r2] = beta_of[r2], beta_of[r1]
                     order[i], order[i + 1] = r2, r1
         done += 1
