@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 
 .PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random readme study \
-        gpu-wheels gpu-venv bench-gpu
+        gpu-wheels gpu-data gpu-venv bench-gpu
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -260,42 +260,55 @@ bench-ablation: $(VENV)/.installed
 	$(BENCH) $(ABLATION_SET) --sampler sa --sweeps 1000 --reads 10 --time-budget 60 --encoding domain-wall \
 	    --weights one_hot=64 --label sa-domain-wall-64 --json results/ablation_sa_domain_wall.json || test $$? -eq 1
 
-# The GPU annealer (shift-batched, issue 14) on one NVIDIA GPU: the README's "The GPU annealer" figures.
-# A GPU machine without network: `make gpu-wheels` here (wheels for its Python 3.12, Linux x86-64, into
-# wheels-gpu/, ignored by git), carry wheels-gpu/ there, `make gpu-venv` there (a venv over the system's packages,
-# torch included for `sb`, with the carried wheels ahead of them), then `make bench-gpu` there (a few minutes).
-# GPU_REQS names what to carry: by default the package's dependencies and its `gpu` extra; where the machine
-# already has some (or a carry limit bites), name fewer, e.g. GPU_REQS="numba-cuda[cu12]>=0.30.4 numpy<2.5 dimod".
+# The batched annealer (shift-batched: the profile chain on the CPU sampler's restart plan, one CUDA thread per ladder)
+# on one NVIDIA GPU, against the CPU sampler on every core of the same machine, in one call of under 10 minutes.
+# A GPU machine without network: here, `make gpu-wheels` (wheels for its Python 3.12, Linux x86-64, into wheels-gpu/,
+# ignored by git) and `make gpu-data` (the puzzles it reads, into gpu-data/, ignored by git); carry both there, then
+# `make gpu-venv bench-gpu SHARED=gpu-data` there. GPU_REQS names what to carry: by default what that machine's image
+# lacks (it has numba, numba-cuda, numpy, scipy, matplotlib and tqdm); elsewhere name more, e.g. GPU_REQS="$(GPU_ALL)".
 GPU_WHEELS ?= wheels-gpu
 GPU_VENV   ?= .venv-gpu
-GPU_REQS   ?= $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+GPU_REQS   ?= 'dimod>=0.12.14' 'dwave-samplers>=1.2'
+GPU_ALL    := $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
                 print(" ".join(repr(r) for r in p["dependencies"] + p["optional-dependencies"]["gpu"]))')
-GPU_QP     := PYTHONPATH=$(CURDIR) $(GPU_VENV)/bin/python -m qpicross
-GPU_SHIFT  := --sampler shift-batched --option target_energy=0
-# shift-batched against simulated bifurcation on the same puzzles (the shipped ones, 20 tournament 25x25, kabuki, phantom)
-GPU_VS_SB  := instances $(TOURNAMENT)/taai2011.txt\#1-20 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px
+GPU_QP     := env PYTHONPATH=$(CURDIR) $(GPU_VENV)/bin/python -m qpicross
+# the hard puzzles: kabuki, phantom and the tail puzzles the issue names (the slowest of the full CPU runs)
+GPU_HARD   := $(HARD) $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
+              $(TOURNAMENT)/tcga2012.txt\#652
+GPU_TAAI   ?= $(TOURNAMENT)/taai2011.txt\#1-1000
+GPU_BATCH  := --sampler shift-batched --option target_energy=0 --time-budget 60
+# each step is cut at its limit (seconds) so that the call ends within 10 minutes whatever the GPU does
+GPU_STEP   := timeout 120
 
 gpu-wheels:
 	mkdir -p $(GPU_WHEELS)
 	printf '%s\n' $(GPU_REQS) > $(GPU_WHEELS)/requirements.txt
-	$(PYTHON) -m pip download --dest $(GPU_WHEELS) --only-binary=:all: --python-version 3.12 --implementation cp \
+	$(PYTHON) -m pip download --no-deps --dest $(GPU_WHEELS) --only-binary=:all: --python-version 3.12 --implementation cp \
 	    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_24_x86_64 \
 	    --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -r $(GPU_WHEELS)/requirements.txt
 
+gpu-data:
+	mkdir -p gpu-data/bompol gpu-data/external/NonogramRecord/question
+	cp $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px gpu-data/bompol/
+	cp $(TOURNAMENT)/taai2011.txt $(TOURNAMENT)/tcga2012.txt gpu-data/external/NonogramRecord/question/
+
 gpu-venv:
 	python3 -m venv --system-site-packages $(GPU_VENV)
-	$(GPU_VENV)/bin/python -m pip install --quiet --no-index --find-links $(GPU_WHEELS) -r $(GPU_WHEELS)/requirements.txt
+	$(GPU_VENV)/bin/python -m pip install --quiet --no-index --no-deps --find-links $(GPU_WHEELS) \
+	    -r $(GPU_WHEELS)/requirements.txt
 
+# 1. the CUDA kernel gives the CPU backend's samples on the GPU; 2. the hard puzzles, 1024 ladders each, in one call;
+# 3. all 1 000 taai2011 puzzles, 32 ladders each, in one call; 4. `shift` (the CPU sampler) on the hard puzzles, one
+# at a time, each read with one restart stream per core. Results: results/bench_gpu_*.json (the README's GPU table).
 bench-gpu:
 	mkdir -p results
-	$(GPU_QP) anneal instances/5x5.px $(GPU_SHIFT) --reads 64     # compiles and runs the kernels once
-	-$(GPU_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_gpu.py  # where pytest is there
-	-$(GPU_QP) bench --force $(TOURNAMENT)/taai2011.txt\#1-1000 $(GPU_SHIFT) --reads 64 --sweeps 20000 \
-	    --time-budget 120 --json results/bench_gpu_taai2011.json
-	-$(GPU_QP) bench --force $(GPU_VS_SB) $(GPU_SHIFT) --reads 1024 --sweeps 20000 --time-budget 120 \
-	    --json results/bench_gpu.json
-	-$(GPU_QP) bench --force $(GPU_VS_SB) --sampler sb --reads 4096 --sweeps 10000 --time-budget 60 \
-	    --json results/bench_gpu_sb.json
+	-$(GPU_STEP) $(GPU_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_batched_profile.py -k gpu
+	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 --json results/bench_gpu_hard.json \
+	    || test $$? -eq 1
+	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 --json results/bench_gpu_taai2011.json \
+	    || test $$? -eq 1
+	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
+	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
 # Rewrite the README's generated tables from results/*.json (the tests check that they agree).
 readme: $(VENV)/.installed

@@ -107,13 +107,29 @@ SIMULATED = textwrap.dedent("""
 """)
 
 
-def test_cuda_kernel_in_the_simulator_gives_the_cpu_backends_samples():
-    if importlib.util.find_spec("numba.cuda") is None:
-        pytest.skip("numba has no CUDA target (numba.cuda) here, so no simulator; install numba-cuda")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_ENABLE_CUDASIM": "1"}
+def _cuda_against_cpu(simulator: bool) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
     out = subprocess.run([sys.executable, "-c", SIMULATED], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
-    report = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_cuda_kernel_in_the_simulator_gives_the_cpu_backends_samples():
+    if importlib.util.find_spec("numba.cuda") is None:
+        pytest.skip("numba has no CUDA target (numba.cuda) here, so no simulator; install numba-cuda")
+    report = _cuda_against_cpu(simulator=True)
     assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
     assert min(report["restarts"]) >= 2  # the plan's restarts ran (and so did both free axes)
+
+
+def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
+    from qpicross.samplers.blockshift import cuda_available
+
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
+        pytest.skip("no CUDA GPU here (the simulator test above runs the same kernel); make bench-gpu runs this")
+    report = _cuda_against_cpu(simulator=False)
+    assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
