@@ -208,7 +208,10 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
         # a read that did not is censored at its run time (survival data, Kaplan-Meier), not a miss forever.
         times = np.asarray(info["time_to_target_s"], float)
         times = np.where(evaluation.read_solved, times, np.inf)
-        durations = read_durations(times, sample_s, parallel=bool(info.get("parallel_reads")))
+        if "read_s" in info:  # the sampler timed each read: exact censoring times
+            durations = np.maximum(np.asarray(info["read_s"], float), np.where(np.isfinite(times), times, 0.0))
+        else:
+            durations = read_durations(times, sample_s, parallel=bool(info.get("parallel_reads")))
         ttt = survival_tts(times, durations)
         naive = time_to_target_tts(times)
         tts, tts_low, tts_high = ttt.tts99_s, ttt.tts99_low_s, ttt.tts99_high_s
@@ -575,7 +578,10 @@ def _git_commit() -> str | None:
 
 
 def machine_info() -> dict:
-    """Where the measurement ran: CPU count, source commit, load average, Python, time."""
+    """Where the measurement ran: CPU count, source commit, load average, Python, time, and which code
+    (the package version and the sampler modules' hash: :mod:`qpicross.experiments.provenance`)."""
+    from qpicross.experiments.provenance import provenance
+
     try:
         load = os.getloadavg()
     except OSError:  # pragma: no cover
@@ -587,6 +593,7 @@ def machine_info() -> dict:
         "python": sys.version.split()[0],
         "platform": sys.platform,
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **provenance(),
     }
 
 

@@ -388,10 +388,13 @@ def survival_tts(
 
     (Rønnow et al. 2014), only event times being tried: :math:`\hat p` rises only there, and
     never beyond the longest observed time. Without censoring before the last hit it equals
-    :func:`time_to_target_tts`. The interval is ``scipy.stats.bootstrap``'s percentile interval
-    over reads resampled with their censoring (``n_resamples``, fixed ``seed``): it includes the
-    choice of :math:`\tau^*` on the same data, which the Wilson bounds of
-    :func:`time_to_target_tts` leave out. One read gives no interval: ``(tts, inf)``.
+    :func:`time_to_target_tts`. The interval is the union of ``scipy.stats.bootstrap``'s
+    percentile interval over reads resampled with their censoring (``n_resamples``, fixed
+    ``seed``), which includes the choice of :math:`\tau^*` on the same data, and the TTS at
+    :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective number
+    of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
+    cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is
+    the estimate itself. One read gives no bootstrap, only the Wilson part.
 
     Raises:
         ValueError: Lengths differ, no reads, nan, a negative duration, or a hit after its read's end.
@@ -427,7 +430,7 @@ def survival_tts(
         reached = np.flatnonzero(sf.probabilities >= q - 1e-12)
         return float(sf.quantiles[reached[0]]) if reached.size else math.inf
 
-    low, high = tts, math.inf
+    low, high = tts, tts
     if at.size > 1 and observed.any():
         cache: dict[tuple, float] = {}
         huge = 1e100  # percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf below
@@ -445,6 +448,11 @@ def survival_tts(
         high = math.inf if not math.isfinite(high_b) or high_b >= huge / 10 else max(high_b, tts)
     elif not observed.any():
         low = high = math.inf
+    if observed.any():  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
+        z = float(stats.norm.ppf(0.5 + confidence / 2))
+        p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
+        low = min(low, cutoff * repetitions(p_high, target))
+        high = max(high, cutoff * repetitions(p_low, target) if p_low > 0 else math.inf)
     return SurvivalTTS(
         tts99_s=tts, tts99_low_s=low, tts99_high_s=high, cutoff_s=cutoff, p_at_cutoff=p, events_at_cutoff=k,
         few_events=k < min_events, num_reads=int(t.size), num_events=int(observed.sum()),
