@@ -224,7 +224,12 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
                 elif math.isinf(mine_tts):
                     cells.append("never solves")
                 else:
-                    cells.append(f"{base / mine_tts:.3g}×")
+                    ratio = base / mine_tts
+                    b_cores, c_cores = _threads(mine[baseline]), _threads(mine[c])
+                    if b_cores != c_cores and None not in (b_cores, c_cores):  # the same ratio at equal cores
+                        cells.append(f"{ratio:.3g}× ({ratio * b_cores / c_cores:.3g}× in core-s)")
+                    else:
+                        cells.append(f"{ratio:.3g}×")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + legend([r for r in rows if r["config"] in configs])
 
