@@ -170,7 +170,8 @@ class SampleEvaluation:
         valid_board: Whether the row board passes :func:`check`.
         solved: ``ground_state & valid_board``.
         num_occurrences: How often it was drawn.
-        read_index: For each read in the order drawn, its distinct index ``d``.
+        read_index: For each read in the order drawn, its distinct index ``d`` (a sample set row with
+            ``num_occurrences`` k stands for k reads in a row).
     """
 
     samples: np.ndarray
@@ -228,11 +229,20 @@ def evaluate_samples(formulation: PicrossFormulation, sampleset: dimod.SampleSet
         >>> ev = evaluate_samples(f, ss)
         >>> ev.num_solved, ev.num_valid_board_only, ev.read_solved.tolist()
         (2, 1, [True, False, True])
+
+        Each row of the sample set counts ``num_occurrences`` times (an aggregated set's nine good reads and
+        one bad one are ten reads, not two):
+
+        >>> ss = dimod.SampleSet.from_samples_bqm([good, rows_only], f.bqm(), num_occurrences=[9, 1])
+        >>> ev = evaluate_samples(f, ss)
+        >>> ev.num_reads, ev.num_solved, ev.success_probability
+        (10, 9, 0.9)
     """
     all_samples = formulation.samples_to_array(sampleset)
-    samples, first, inverse, counts = np.unique(all_samples, axis=0, return_index=True, return_inverse=True,
-                                                return_counts=True)
+    samples, first, inverse = np.unique(all_samples, axis=0, return_index=True, return_inverse=True)
     inverse = inverse.ravel()
+    # an aggregated sample set (QPU, hybrid, dimod's aggregate()) holds one row for many reads
+    occurrences = np.asarray(sampleset.record.num_occurrences, dtype=np.int64)
     energy = np.asarray(sampleset.record.energy, dtype=float)[first]
     boards = formulation.boards(samples)
     ground = np.ones(len(samples), bool)
@@ -251,6 +261,6 @@ def evaluate_samples(formulation: PicrossFormulation, sampleset: dimod.SampleSet
         energy=energy,
         ground_state=ground,
         valid_board=verdict[board_inverse] if len(unique) else np.zeros(0, bool),
-        num_occurrences=counts.astype(np.int64) * 0 + np.bincount(inverse, minlength=len(samples)),
-        read_index=inverse,
+        num_occurrences=np.bincount(inverse, weights=occurrences, minlength=len(samples)).astype(np.int64),
+        read_index=np.repeat(inverse, occurrences),
     )

@@ -259,3 +259,98 @@ def test_a_read_cut_short_by_ctrl_c_stops_the_bench_instead_of_becoming_a_result
         bench_puzzle(puzzle, SolverConfig(sampler=StoppedByCtrlC(), num_reads=1))
     with pytest.raises(KeyboardInterrupt):
         run_bench([puzzle, puzzle], [SolverConfig(sampler=StoppedByCtrlC(), num_reads=1)], check_sizes=False)
+
+
+# --- the time-to-target path (early-stopping samplers) and num_occurrences ------------------------------------------
+
+import dimod  # noqa: E402
+import numpy as np  # noqa: E402
+
+from qpicross import build_formulation  # noqa: E402
+from qpicross.experiments.tts import survival_tts, time_to_target_tts  # noqa: E402
+
+LETTER_A_BOARD = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+
+
+class ScriptedEarlyStop(dimod.Sampler):
+    """An early-stopping sampler with a script: reads (good or bad), their times to target and run times."""
+
+    parameters = {"num_reads": [], "target_energy": [], "seed": []}
+    properties = {}
+
+    def __init__(self, good, bad, reads, read_s=None):
+        self.good, self.bad, self.reads, self.read_s = good, bad, reads, read_s
+
+    def sample(self, bqm, num_reads=1, target_energy=None, seed=None):
+        samples = [self.good if t < math.inf else self.bad for t in self.reads]
+        ss = dimod.SampleSet.from_samples_bqm(samples, bqm)
+        ss.info["time_to_target_s"] = list(self.reads)
+        if self.read_s is not None:
+            ss.info["read_s"] = list(self.read_s)
+        return ss
+
+
+def _letter_a_samples():
+    f = build_formulation(LETTER_A)
+    good = f.sample_from_board(LETTER_A_BOARD)
+    bad = dict.fromkeys(good, 0)  # every one-hot group empty
+    return good, bad
+
+
+def test_time_to_target_row_treats_a_read_cut_short_as_censored():
+    """Hits at 1 s and 4 s, a read stopped at 2 s, one at 5 s (the sampler timed each read): the bench row
+    is the hand-computed Kaplan-Meier TTS99 (p(1) = 1/4, p(4) = 5/8: tau* = 1 s, 16.0 s), not the naive
+    one that counts the read stopped at 2 s as a miss at 4 s."""
+    good, bad = _letter_a_samples()
+    stub = ScriptedEarlyStop(good, bad, [1.0, math.inf, 4.0, math.inf], read_s=[1.0, 2.0, 4.0, 5.0])
+    row = bench_puzzle(LETTER_A, SolverConfig(sampler=stub, num_reads=4, seed=1))
+    assert row.tts_method == "time-to-target" and row.tts_estimator == "kaplan-meier"
+    assert (row.num_reads, row.num_solved) == (4, 2)
+    assert row.read_s == [1.0, 2.0, 4.0, 5.0] and row.cutoff_s == 1.0 and row.p_at_cutoff == pytest.approx(0.25)
+    assert row.tts99_s == pytest.approx(math.log(0.01) / math.log(0.75), rel=1e-12)
+    assert row.few_events and row.events_at_cutoff == 1
+    assert row.tts99_naive_s == pytest.approx(time_to_target_tts([1.0, math.inf, 4.0, math.inf]).tts99_s)
+    assert row.tts99_low_s <= row.tts99_s <= row.tts99_high_s
+    data = row.to_dict()
+    assert data["time_to_target_s"] == [1.0, "inf", 4.0, "inf"] and data["threads"] == 1
+
+
+def test_time_to_target_row_derives_the_censoring_time_when_reads_are_not_timed():
+    """Without per-read times, a read that never reached the target is censored at what the hits left of
+    the sampling time; a read that reached energy 0 with a board the check refuses is no hit."""
+    good, bad = _letter_a_samples()
+    stub = ScriptedEarlyStop(good, bad, [0.01, 0.02, math.inf])
+    row = bench_puzzle(LETTER_A, SolverConfig(sampler=stub, num_reads=3, seed=1))
+    assert row.read_s[:2] == [0.01, 0.02]
+    assert row.read_s[2] == pytest.approx(max(row.sample_s - 0.03, 0.0))
+    expected = survival_tts([0.01, 0.02, math.inf], row.read_s)
+    assert row.tts99_s == pytest.approx(expected.tts99_s) and row.cutoff_s == expected.cutoff_s
+
+
+def test_structured_annealer_row_is_the_survival_estimate_of_its_own_reads(letter_a):
+    row = bench_puzzle(letter_a, SolverConfig(sampler="shift", num_reads=6, seed=3, options={"threads": 1}))
+    assert row.tts_method == "time-to-target" and row.num_solved == 6
+    times = row.time_to_target_s
+    assert all(0 < t < math.inf for t in times) and row.read_s == times  # every read stopped at its hit
+    expected = survival_tts(times, times)
+    assert (row.tts99_s, row.cutoff_s, row.p_at_cutoff) == (expected.tts99_s, expected.cutoff_s, expected.p_at_cutoff)
+    assert row.cutoff_s in times and row.threads == 1
+    assert row.tts99_s == pytest.approx(time_to_target_tts(times).tts99_s)  # nothing censored: the naive figure
+
+
+def test_aggregated_reads_count_by_their_occurrences():
+    """Nine good reads and one bad one, aggregated into two rows: p = 0.9 over 10 reads, not 0.5 over 2."""
+    good, bad = _letter_a_samples()
+
+    class Aggregated(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+
+        def sample(self, bqm, num_reads=1):
+            return dimod.SampleSet.from_samples_bqm([good, bad], bqm, num_occurrences=[9, 1])
+
+    row = bench_puzzle(LETTER_A, SolverConfig(sampler=Aggregated(), num_reads=10))
+    assert (row.num_reads, row.num_solved, row.p) == (10, 9, 0.9)
+    assert (row.p_low, row.p_high) == wilson_interval(9, 10)
+    assert sum(row.residual_histogram.values()) == 10 and row.residual_histogram["0"] == 9
+    assert row.tts99_s == pytest.approx(tts99(row.t_read_s, 0.9))

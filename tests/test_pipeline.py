@@ -1,6 +1,7 @@
 """One configuration, one run function: anneal, bench and tune agree; presolve is one composite."""
 
 import json
+import math
 
 import dimod
 import numpy as np
@@ -9,7 +10,9 @@ import pytest
 from qpicross import PresolveComposite, Puzzle, SolverConfig, anneal, build_formulation, evaluate_samples, run
 from qpicross.classical.presolve import fix_variables, presolve
 from qpicross.cli import main
-from qpicross.experiments.bench import bench_puzzle, run_bench
+from qpicross.experiments.bench import bench_puzzle, result_from_run, run_bench
+from qpicross.experiments.tts import survival_tts, wilson_interval
+from qpicross.puzzle import check
 from qpicross.samplers.blockshift.sampler import default_threads
 
 from conftest import INSTANCES
@@ -24,14 +27,31 @@ PARTLY_LOGICAL = Puzzle.from_board(["#....", ".##..", "##..#", ".#.##", ".#.#."]
     SolverConfig(num_reads=40, num_sweeps=100, seed=9, presolve=True),
     SolverConfig(num_reads=30, num_sweeps=200, seed=2, encoding="domain_wall", bounds="published"),
 ])
-def test_anneal_and_bench_give_the_same_result_for_the_same_configuration(config):
+def test_bench_statistics_agree_with_an_independent_judgement_of_the_same_reads(config):
+    """The bench row of a run, against the run's reads judged here without the decode module: each read's
+    energy on the full one-hot model (dimod), its row board checked by the puzzle's own checker, and the
+    formulas of p, its Wilson interval and TTS99 written out."""
     result = run(PARTLY_LOGICAL, config)
-    measured = bench_puzzle(PARTLY_LOGICAL, config)
-    assert measured.num_reads == result.num_reads
-    assert measured.num_solved == result.evaluation.num_solved
-    assert measured.best_energy == float(result.evaluation.energy.min())
-    residual = np.repeat(result.evaluation.energy, result.evaluation.num_occurrences)
-    assert sum(measured.residual_histogram.values()) == len(residual)
+    row = result_from_run(result)
+    f, ss = result.formulation, result.sampleset
+    x = f.samples_to_array(ss)
+    energy = result.bqm.energies((x, f.labels))
+    boards = f.boards(x)
+    occurrences = ss.record.num_occurrences
+    ok = np.array([abs(e) < 1e-9 and not check(PARTLY_LOGICAL, b) for e, b in zip(energy, boards)])
+    reads, solved = int(occurrences.sum()), int(occurrences[ok].sum())
+    assert (row.num_reads, row.num_solved) == (reads, solved) and reads == config.num_reads
+    assert row.p == solved / reads and (row.p_low, row.p_high) == wilson_interval(solved, reads)
+    assert row.best_energy == pytest.approx(float(np.min(ss.record.energy)))
+    assert sum(row.residual_histogram.values()) == reads
+    if row.tts_method == "fixed":
+        p = solved / reads
+        repetitions = math.inf if p == 0 else 1.0 if p == 1 else max(1.0, math.log(0.01) / math.log(1 - p))
+        assert row.tts99_s == pytest.approx(row.presolve_s + row.t_read_s * repetitions)
+    else:  # early stopping: the Kaplan-Meier estimate of the reads' own times
+        expected = survival_tts(row.time_to_target_s, row.read_s)
+        assert row.tts99_s == pytest.approx(row.presolve_s + expected.tts99_s)
+    assert bench_puzzle(PARTLY_LOGICAL, config).num_solved == solved  # same seed, same reads, same verdict
 
 
 def test_cli_anneal_reaches_every_setting_bench_uses(capsys):

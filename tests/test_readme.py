@@ -143,3 +143,23 @@ def test_the_command_line_adds_the_slow_puzzles_with_above(tmp_path, capsys):
     with pytest.raises(SystemExit) as error:  # --above alone is a usage error
         report.main(["--above", "30"])
     assert error.value.code == 2
+
+
+def test_tables_carry_intervals_core_seconds_and_what_censoring_moved():
+    def row(puzzle, tts, naive, low, high, threads=2, few=False):
+        return {"puzzle": puzzle, "source": "q/t.txt#1-3", "config": "shift", "rows": 25, "cols": 25,
+                "num_variables": 100, "num_reads": 3, "num_solved": 2, "p": 0.67, "p_low": 0.2, "p_high": 0.9,
+                "tts99_s": tts, "tts99_low_s": low, "tts99_high_s": high, "tts99_naive_s": naive,
+                "tts_method": "time-to-target", "threads": threads, "few_events": few, "best_energy": 0.0}
+
+    rows = [row("t#1", 29.6, 107.7, 9.5, "inf", few=True), row("t#2", 2.0, 2.0, 1.0, 4.0), row("t#3", 1.0, 1.0, 0.5, 3.0)]
+    table = report.summary_table(rows)
+    line = table.splitlines()[2]
+    # median 2 s with the medians of the interval ends; worst with its own interval; 2 cores: 4 and 59.2 core-s
+    assert "| 2 s [1 s, 4 s] | 29.6 s [9.5 s, ∞] (t#1) | 2 | 4 core-s / 59.2 core-s | 1 | 1 puzzles; worst was 108 s |" in line
+    cells = report.puzzle_table(rows, ["shift"])
+    assert "29.6 s [9.5 s, ∞] † (59.2 core-s) (was 108 s)" in cells
+    assert cells.rstrip().endswith("treated as censored.") and "† the optimal cutoff rests on fewer than 3" in cells
+    line = report.distribution_line(rows)
+    assert "median 2 s [1 s, 4 s]" in line and "(4 core-s, worst 59.2 core-s on 2 cores)" in line
+    assert "1 moved by censoring (before: median 2 s, 1 above 30 s, worst 108 s)" in line

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from qpicross.experiments.study import COMBINATIONS, LADDER, Combination, main, plot_study, run_study, study_table
+from qpicross.experiments.study import COMBINATIONS, _fmt_time, LADDER, Combination, main, plot_study, run_study, study_table
 
 TINY = [r for r in LADDER if r.label in ("5x5", "smile7")]
 
@@ -33,14 +33,32 @@ def test_table_quotes_the_results(results):
     path, data = results
     table = study_table(path)
     assert table.splitlines()[0].startswith("| sampler / encoding |")
-    row = next(line for line in table.splitlines() if line.startswith("| sa/thermometer"))
-    assert "smile7 (7×7)" in row
+    saved = json.loads(path.read_text())
+    for combo in saved["combinations"][:2]:
+        row = next(line for line in table.splitlines() if line.startswith(f"| {combo['label']} |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        top = [r for r in combo["rungs"] if r["status"] == "solved"][-1]  # the largest solved rung
+        assert cells[2] == f"{top['puzzle']} ({top['rows']}×{top['cols']})" == "smile7 (7×7)"
+        assert cells[3] == _fmt_time(top["tts99_s"])  # the TTS99 the file holds, not another
+        w = combo.get("weights")
+        assert cells[1] == ("–" if not w else f"{w['one_hot']:g}, {w['order']:g}, {w['match']:g}")
+        assert cells[-1] == "none (all solved)"
 
 
-def test_plot(results, tmp_path):
+def test_plot_draws_every_combination_through_its_rungs(results, tmp_path):
     _, data = results
     fig = plot_study(data, tmp_path / "study.png")
-    assert (tmp_path / "study.png").stat().st_size > 0 and fig.axes
+    assert (tmp_path / "study.png").stat().st_size > 0
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    for combo in data["combinations"]:
+        rungs = [r for r in combo["rungs"] if r.get("status") in ("solved", "unsolved")]
+        if not rungs:
+            continue
+        drawn = lines[combo["label"]].get_ydata()
+        assert list(drawn) == [r["tts99_s"] for r in rungs]  # one point per rung, at its TTS99
+    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["5x5", "smile7"]
+    assert ax.get_yscale() == "log"
 
 
 def test_unsolved_rungs_stop_the_climb(tmp_path):

@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 
 from qpicross.experiments.tts import (
+    MIN_EVENTS,
     TimeToTarget,
+    read_durations,
     repetitions,
+    survival_tts,
     time_to_target_tts,
     tts99,
     wilson_interval,
@@ -222,3 +225,72 @@ def test_target_and_tie_keeps_smallest_cutoff():
     assert r.tts99_s == 2.0
     assert r.cutoff_s == 1.0
     assert r.p_at_cutoff == 0.5
+
+
+# --- censored reads: survival_tts -------------------------------------------------------------------------------
+
+
+def test_censored_estimate_is_right_where_the_naive_one_is_biased():
+    """Half the reads reach the target at a time uniform on (1, 2) s, the others never: p(tau) = (tau - 1) / 2
+    up to 1/2 at tau = 2, where tau R(p(tau)) is least, TTS99 = 2 R(1/2) = 13.29 s. Each read is cut at an
+    independent budget uniform on (0, 3) s; a cut read is censored at its budget. Counted as misses, half the
+    hits are lost (a read hitting at T survives the cut with probability 1 - T/3): p(2) ~ 1/4, TTS99 ~ 32 s."""
+    rng = np.random.default_rng(12)
+    n = 20000
+    hit = np.where(rng.random(n) < 0.5, rng.uniform(1.0, 2.0, n), math.inf)
+    budget = rng.uniform(0.0, 3.0, n)
+    times = np.where(hit <= budget, hit, math.inf)
+    durations = np.minimum(hit, budget)
+    truth = 2 * R(0.5)
+    censored = survival_tts(times, durations, n_resamples=99)
+    naive = time_to_target_tts(times)
+    assert censored.num_censored > 10000 and censored.num_events + censored.num_censored == n
+    assert censored.tts99_s == pytest.approx(truth, rel=0.05)
+    assert censored.cutoff_s == pytest.approx(2.0, abs=0.05) and censored.p_at_cutoff == pytest.approx(0.5, abs=0.025)
+    assert censored.tts99_low_s <= truth <= censored.tts99_high_s
+    assert naive.tts99_s > 1.8 * truth and naive.p_at_cutoff < 0.3  # every cut read a miss forever
+    assert naive.tts99_s == pytest.approx(2 * R(0.25), rel=0.15)
+
+
+def test_censored_estimate_by_hand():
+    """Hand-computed Kaplan-Meier: events at 1 and 4, a read cut at 2, one at 5 (n = 4).
+    p(1) = 1/4; at 4 the reads still running are 2 (the one cut at 2 has left), one hits: S = 3/4 * 1/2,
+    p(4) = 5/8. TTS(1) = R(1/4) = 16.0, TTS(4) = 4 R(5/8) = 18.78: the optimum is tau = 1.
+    Counted as misses: p(4) = 1/2, TTS(4) = 26.6."""
+    times = [1.0, math.inf, 4.0, math.inf]
+    r = survival_tts(times, [1.0, 2.0, 4.0, 5.0])
+    assert r.cutoff_s == 1.0 and r.p_at_cutoff == pytest.approx(0.25)
+    assert r.tts99_s == pytest.approx(R(0.25), rel=1e-12)
+    assert r.events_at_cutoff == 1 and r.few_events and MIN_EVENTS > 1
+    assert r.median_s == 4.0 and r.p99_s == math.inf  # KM reaches 5/8 at 4 and never 0.99
+    # with the read cut at 2 moved past 4, nothing is censored before a hit: the naive estimate again
+    same = survival_tts(times, [1.0, 4.5, 4.0, 5.0])
+    assert same.tts99_s == pytest.approx(time_to_target_tts(times).tts99_s, rel=1e-12)
+    # a cut before the last hit raises p there: 4 reads, hits at 1, 2, 3, one cut at 0.5
+    r = survival_tts([1.0, 2.0, 3.0, math.inf], [1.0, 2.0, 3.0, 0.5])
+    assert r.p_at_cutoff == 1.0 and r.tts99_s == 3.0
+    assert time_to_target_tts([1.0, 2.0, 3.0, math.inf]).tts99_s == pytest.approx(3 * R(0.75))
+
+
+def test_censored_interval_and_edge_cases():
+    r = survival_tts([math.inf, math.inf], [60.0, 60.0])
+    assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s, r.num_events) == (math.inf, math.inf, math.inf, 0)
+    one = survival_tts([2.0], [2.0])  # no bootstrap of one read: the Wilson interval of 1 in 1 at the cutoff
+    assert one.tts99_s == 2.0 and one.tts99_high_s == pytest.approx(2.0 * R(wilson_interval(1, 1)[0])) and one.few_events
+    many = survival_tts([1.0] * 20, [1.0] * 20)  # every resample says 1.0; 20 of 20 still allows p = 0.84
+    assert (many.tts99_s, many.tts99_low_s, many.few_events) == (1.0, 1.0, False)
+    assert many.tts99_high_s == pytest.approx(R(wilson_interval(20, 20)[0]))
+    again = survival_tts([0.3, 1.2, 0.8, math.inf, 2.5], [0.3, 1.2, 0.8, 0.9, 2.5])
+    assert again == survival_tts([0.3, 1.2, 0.8, math.inf, 2.5], [0.3, 1.2, 0.8, 0.9, 2.5])  # fixed seed
+    assert again.tts99_low_s <= again.tts99_s <= again.tts99_high_s
+    with pytest.raises(ValueError, match="after it ended"):
+        survival_tts([3.0], [2.0])
+    with pytest.raises(ValueError, match="one length"):
+        survival_tts([1.0, 2.0], [1.0])
+
+
+def test_read_durations_share_what_the_hits_left():
+    assert read_durations([1.0, math.inf, 2.0, math.inf], 9.0).tolist() == [1.0, 3.0, 2.0, 3.0]
+    assert read_durations([1.0, 2.0], 9.0).tolist() == [1.0, 2.0]
+    assert read_durations([5.0, math.inf], 4.0).tolist() == [5.0, 0.0]  # never negative
+    assert read_durations([1.0, math.inf], 7.0, parallel=True).tolist() == [1.0, 7.0]

@@ -19,7 +19,12 @@ anneal`` does with that configuration -- and reports:
     over the cutoff :math:`\tau` of :math:`\tau \ln(0.01)/\ln(1-p(\tau))`
     (Rønnow et al. 2014; optimal annealing time as in Albash & Lidar 2018), with
     the optimal cutoff, :math:`p(\tau^*)`, and the median and 99th percentile
-    of the time to target;
+    of the time to target. A read that stopped before it reached the target (the time
+    budget ran out) is right-censored at its run time, not a miss at every cutoff:
+    :math:`p(\tau)` is the Kaplan--Meier estimate and the interval a bootstrap over reads
+    (:func:`~qpicross.experiments.tts.survival_tts`); ``few_events`` flags a cutoff resting on
+    fewer than :data:`~qpicross.experiments.tts.MIN_EVENTS` reads, ``tts99_naive_s`` keeps the
+    figure that counted censored reads as misses;
 
   infinite when no read succeeds, plus the presolve time when the configuration presolves;
 * the best energy and the distribution of residual energies (the energy of a
@@ -58,7 +63,7 @@ import dimod
 import numpy as np
 
 from qpicross.experiments.runner import run_tasks
-from qpicross.experiments.tts import time_to_target_tts, tts99, wilson_interval
+from qpicross.experiments.tts import read_durations, survival_tts, time_to_target_tts, tts99, wilson_interval
 from qpicross.pipeline.batch import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult, run
@@ -81,6 +86,9 @@ __all__ = [
     "machine_info",
     "CSV_FIELDS",
 ]
+
+#: What ``tts_estimator`` says of time-to-target rows: reads cut short are censored.
+TTS_ESTIMATOR = "kaplan-meier"
 
 #: The published formulation, exactly: all starts, weights 1, SA defaults.
 BASELINE = SolverConfig(sampler="sa", bounds="published", name="baseline")
@@ -140,6 +148,19 @@ class BenchResult:
     seed: int | None = None
     #: Batched samplers (qpicross.experiments.batch): wall seconds of the one call that sampled every puzzle.
     batch_wall_s: float | None = None
+    #: Cores each read ran on (``None``: a GPU); core-seconds are ``threads`` × wall seconds.
+    threads: int | None = 1
+    #: Per read, how long it ran (its time to target, or for a read that never reached it, the time it
+    #: is censored at: :func:`~qpicross.experiments.tts.read_durations`).
+    read_s: list[float] | None = None
+    #: ``"kaplan-meier"``: the time-to-target figures treat reads cut short as censored
+    #: (:func:`~qpicross.experiments.tts.survival_tts`); empty for the other methods.
+    tts_estimator: str = ""
+    #: Reads that reached the target by the optimal cutoff, and whether that is under ``MIN_EVENTS``.
+    events_at_cutoff: int | None = None
+    few_events: bool | None = None
+    #: The TTS99 that counted every read cut short as a miss at every cutoff (the estimator before).
+    tts99_naive_s: float | None = None
 
     @property
     def solved(self) -> bool:
@@ -183,14 +204,22 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
     histogram = Counter(f"{e:g}" for e in np.round(residual, 6))
     extra: dict = {}
     if "time_to_target_s" in info and annealed:
-        # Early stopping: a read's time to target counts only if the read succeeded by our definition.
+        # Early stopping: a read's time to target counts only if the read succeeded by our definition;
+        # a read that did not is censored at its run time (survival data, Kaplan-Meier), not a miss forever.
         times = np.asarray(info["time_to_target_s"], float)
         times = np.where(evaluation.read_solved, times, np.inf)
-        ttt = time_to_target_tts(times)
+        if "read_s" in info:  # the sampler timed each read: exact censoring times
+            durations = np.maximum(np.asarray(info["read_s"], float), np.where(np.isfinite(times), times, 0.0))
+        else:
+            durations = read_durations(times, sample_s, parallel=bool(info.get("parallel_reads")))
+        ttt = survival_tts(times, durations)
+        naive = time_to_target_tts(times)
         tts, tts_low, tts_high = ttt.tts99_s, ttt.tts99_low_s, ttt.tts99_high_s
         extra = dict(tts_method="time-to-target", cutoff_s=ttt.cutoff_s, p_at_cutoff=ttt.p_at_cutoff,
-                     ttt_median_s=ttt.median_s, ttt_p99_s=ttt.p99_s, ttt_mean_s=ttt.mean_s,
-                     time_to_target_s=times.tolist())
+                     ttt_median_s=ttt.median_s, ttt_p99_s=ttt.p99_s, ttt_mean_s=naive.mean_s,
+                     time_to_target_s=times.tolist(), read_s=durations.tolist(),
+                     tts_estimator=TTS_ESTIMATOR, events_at_cutoff=ttt.events_at_cutoff,
+                     few_events=ttt.few_events, tts99_naive_s=presolve_s + naive.tts99_s)
     else:
         # a higher p gives a lower TTS: the interval's ends swap
         tts, tts_low, tts_high = tts99(t_read, p), tts99(t_read, high), tts99(t_read, low)
@@ -230,8 +259,16 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
         num_valid_board_only=evaluation.num_valid_board_only,
         encoding=config.encoding,
         seed=config.seed,
+        threads=_threads(config, info),
         **extra,
     )
+
+
+def _threads(config: SolverConfig, info: dict) -> int | None:
+    """Cores a read ran on: the sampler's ``threads`` (1 for a single-threaded sampler); ``None`` on a GPU."""
+    if info.get("backend") not in (None, "cpu") or info.get("parallel_reads"):
+        return None
+    return int(info.get("threads", config.sampler_options.get("threads", 1)))
 
 
 def bench_puzzle(
@@ -486,8 +523,9 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
         for r in results:
             row = dataclasses.asdict(r)
             row["residual_histogram"] = json.dumps(row["residual_histogram"])
-            if row["time_to_target_s"] is not None:
-                row["time_to_target_s"] = json.dumps([t if math.isfinite(t) else "inf" for t in row["time_to_target_s"]])
+            for key in ("time_to_target_s", "read_s"):
+                if row[key] is not None:
+                    row[key] = json.dumps([t if math.isfinite(t) else "inf" for t in row[key]])
             writer.writerow(row)
 
 
@@ -540,7 +578,10 @@ def _git_commit() -> str | None:
 
 
 def machine_info() -> dict:
-    """Where the measurement ran: CPU count, source commit, load average, Python, time."""
+    """Where the measurement ran: CPU count, source commit, load average, Python, time, and which code
+    (the package version and the sampler modules' hash: :mod:`qpicross.experiments.provenance`)."""
+    from qpicross.experiments.provenance import provenance
+
     try:
         load = os.getloadavg()
     except OSError:  # pragma: no cover
@@ -552,6 +593,7 @@ def machine_info() -> dict:
         "python": sys.version.split()[0],
         "platform": sys.platform,
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **provenance(),
     }
 
 

@@ -29,6 +29,16 @@ time :math:`T \equiv t` gives :math:`TTS_{99} = \bar T = t`; a memoryless
 a heavy tail (90 reads at 1 s, 10 at 1000 s) gives :math:`\bar T = 100.9` s
 but :math:`TTS_{99} = 2` s (restart every second).
 
+*Censored reads.* A read stopped by the time budget (or by Ctrl-C) before it reached the
+target says only that its time to target is *above* its run time: it is right-censored, not a
+miss at every cutoff. :func:`time_to_target_tts` counts it as a miss (:math:`T_i = \infty`),
+which biases :math:`p(\tau)` low wherever a read was cut before another read's hit time;
+:func:`survival_tts` treats the reads as survival data, estimating :math:`p(\tau)` by
+Kaplan--Meier (``scipy.stats.ecdf`` on ``scipy.stats.CensoredData``), minimises
+:math:`\tau R(p(\tau))` over the event times within the observed range, and gives a
+bootstrap interval (``scipy.stats.bootstrap``, reads resampled with their censoring) and a
+flag where the optimal cutoff rests on fewer than :data:`MIN_EVENTS` events.
+
 References:
     T. F. Rønnow et al., "Defining and detecting quantum speedup",
     Science 345, 420 (2014).
@@ -50,10 +60,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Z95", "TimeToTarget", "repetitions", "time_to_target_tts", "tts99", "wilson_interval"]
+__all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
+           "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """Two-sided 95 % standard-normal quantile."""
+
+MIN_EVENTS = 3
+"""Events (reads that reached the target) at or below the optimal cutoff under which a
+:class:`SurvivalTTS` is flagged ``few_events``: its cutoff, and so its TTS99, rests on one or two reads."""
+
+BOOTSTRAP_RESAMPLES = 999
+"""Resamples of :func:`survival_tts`'s bootstrap interval."""
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -265,4 +283,178 @@ def time_to_target_tts(
         median_s=median,
         p99_s=p99,
         mean_s=float(hits.mean()),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class SurvivalTTS:
+    r"""Optimal-cutoff TTS of early-stopping reads with censoring (see :func:`survival_tts`).
+
+    Attributes:
+        tts99_s: :math:`\min_\tau \tau R(\hat p(\tau))` over the event times, :math:`\hat p` the
+            Kaplan--Meier estimate; inf when no read reached the target.
+        tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method).
+        tts99_high_s: High end (inf where more than the tail share of resamples has no event).
+        cutoff_s: The optimal cutoff :math:`\tau^*` (inf when no event).
+        p_at_cutoff: :math:`\hat p(\tau^*)` (0.0 when no event).
+        events_at_cutoff: Events at or below :math:`\tau^*`.
+        few_events: ``events_at_cutoff < min_events``: the cutoff rests on too few reads.
+        num_reads: Reads.
+        num_events: Reads that reached the target.
+        num_censored: Reads stopped before they reached it.
+        median_s: Kaplan--Meier median time to target (inf where :math:`\hat p` stays below 1/2).
+        p99_s: Kaplan--Meier 99th percentile (inf where :math:`\hat p` stays below 0.99).
+    """
+
+    tts99_s: float
+    tts99_low_s: float
+    tts99_high_s: float
+    cutoff_s: float
+    p_at_cutoff: float
+    events_at_cutoff: int
+    few_events: bool
+    num_reads: int
+    num_events: int
+    num_censored: int
+    median_s: float
+    p99_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields: infinity as ``"inf"``."""
+        return {k: ("inf" if isinstance(v, float) and math.isinf(v) else v)
+                for k, v in dataclasses.asdict(self).items()}
+
+
+def read_durations(times: Sequence[float] | np.ndarray, sample_s: float, *, parallel: bool = False) -> np.ndarray:
+    r"""Each read's run time from its time to target and the run's sampling time.
+
+    A read that reached the target stopped there: its run time is its time to target. A read
+    that did not (``inf``) ran until the budget or its own end; the samplers record no per-read
+    run time, so it is derived: reads drawn one after another (``parallel=False``) share what is
+    left of ``sample_s`` after the hits, equally; reads run side by side (a batched GPU call) each
+    ran the whole ``sample_s``. ``sample_s`` also holds the sampler's set-up, so a derived run time
+    is an upper bound: a censored read is kept at risk a little longer than it ran, which can only
+    lower :math:`\hat p(\tau)`, never raise it.
+
+    Examples:
+        >>> read_durations([29.6, 9.5, math.inf], 60.2).round(2).tolist()
+        [29.6, 9.5, 21.1]
+        >>> read_durations([2.0, math.inf, math.inf], 10.0, parallel=True).tolist()
+        [2.0, 10.0, 10.0]
+    """
+    arr = np.asarray(times, dtype=float)
+    hit = np.isfinite(arr)
+    misses = int((~hit).sum())
+    if misses == 0:
+        return arr.copy()
+    left = float(sample_s) if parallel else max(float(sample_s) - float(arr[hit].sum()), 0.0) / misses
+    return np.where(hit, arr, max(left, float(arr[hit].max()) if parallel and hit.any() else left))
+
+
+def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[float, float, float, int]:
+    """``(tts, cutoff, p at cutoff, events at or below it)`` from scipy's Kaplan--Meier estimate."""
+    from scipy import stats
+
+    events = times[observed]
+    if events.size == 0:
+        return math.inf, math.inf, 0.0, 0
+    data = stats.CensoredData(uncensored=events, right=times[~observed])
+    cutoffs = np.unique(events)
+    p = np.clip(stats.ecdf(data).cdf.evaluate(cutoffs), 0.0, 1.0)
+    values = np.array([tau * repetitions(float(q), target) for tau, q in zip(cutoffs.tolist(), p.tolist())])
+    best = int(np.argmin(values))  # first of equal values: the smallest cutoff
+    return float(values[best]), float(cutoffs[best]), float(p[best]), int(np.searchsorted(np.sort(events), cutoffs[best], side="right"))
+
+
+def survival_tts(
+    times: Sequence[float] | np.ndarray,
+    durations: Sequence[float] | np.ndarray,
+    *,
+    target: float = 0.99,
+    min_events: int = MIN_EVENTS,
+    confidence: float = 0.95,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> SurvivalTTS:
+    r"""TTS99 of early-stopping reads whose misses are right-censored at their run time.
+
+    ``times[i]`` is when read ``i`` reached the target (``inf``: it did not), ``durations[i]``
+    how long it ran (:func:`read_durations`); a miss is censored at its duration. The success
+    probability within :math:`\tau` is the Kaplan--Meier estimate
+    :math:`\hat p(\tau) = 1 - \prod_{t_j \le \tau} (1 - d_j / n_j)` (``scipy.stats.ecdf``), with
+    :math:`d_j` events at :math:`t_j` among the :math:`n_j` reads still running, and
+
+    .. math:: TTS_{99} = \min_{\tau \in \{t_j\}} \tau\,\frac{\ln(1 - 0.99)}{\ln(1 - \hat p(\tau))}
+
+    (Rønnow et al. 2014), only event times being tried: :math:`\hat p` rises only there, and
+    never beyond the longest observed time. Without censoring before the last hit it equals
+    :func:`time_to_target_tts`. The interval is the union of ``scipy.stats.bootstrap``'s
+    percentile interval over reads resampled with their censoring (``n_resamples``, fixed
+    ``seed``), which includes the choice of :math:`\tau^*` on the same data, and the TTS at
+    :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective number
+    of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
+    cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is
+    the estimate itself. One read gives no bootstrap, only the Wilson part.
+
+    Raises:
+        ValueError: Lengths differ, no reads, nan, a negative duration, or a hit after its read's end.
+
+    Examples:
+        Two hits, at 9.5 s and 29.6 s, and a read cut by the budget at 21.1 s: counted as a
+        miss, :math:`p(29.6) = 2/3`; censored, the only read still running at 29.6 s hits, so
+        :math:`\hat p(29.6) = 1`:
+
+        >>> naive = time_to_target_tts([29.6, 9.5, math.inf])
+        >>> r = survival_tts([29.6, 9.5, math.inf], [29.6, 9.5, 21.1])
+        >>> round(naive.tts99_s, 1), r.tts99_s, r.p_at_cutoff, r.events_at_cutoff, r.few_events
+        (107.9, 29.6, 1.0, 2, True)
+    """
+    from scipy import stats
+
+    t = np.asarray(times, dtype=float)
+    d = np.asarray(durations, dtype=float)
+    if t.ndim != 1 or t.shape != d.shape or t.size == 0:
+        raise ValueError(f"times and durations must be non-empty 1-D of one length, got {t.shape} and {d.shape}")
+    if np.isnan(t).any() or np.isnan(d).any() or (d < 0).any() or (t < 0).any():
+        raise ValueError("times and durations must be non-negative, without nan")
+    observed = np.isfinite(t)
+    if (t[observed] > d[observed] * (1 + 1e-9) + 1e-12).any():
+        raise ValueError("a read reached the target after it ended (time above its duration)")
+    at = np.where(observed, t, d)
+    tts, cutoff, p, k = _km_tts(at, observed, target)
+    sf = stats.ecdf(stats.CensoredData(uncensored=at[observed], right=at[~observed])).cdf if observed.any() else None
+
+    def quantile(q: float) -> float:
+        if sf is None:
+            return math.inf
+        reached = np.flatnonzero(sf.probabilities >= q - 1e-12)
+        return float(sf.quantiles[reached[0]]) if reached.size else math.inf
+
+    low, high = tts, tts
+    if at.size > 1 and observed.any():
+        cache: dict[tuple, float] = {}
+        huge = 1e100  # percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf below
+
+        def statistic(x, o):  # a resample of (time, observed) pairs; few distinct ones with few reads
+            key = tuple(sorted(zip(x.tolist(), o.tolist())))
+            if key not in cache:
+                cache[key] = min(_km_tts(np.asarray(x, float), np.asarray(o, bool), target)[0], huge)
+            return cache[key]
+
+        res = stats.bootstrap((at, observed), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
+                              confidence_level=confidence, method="percentile", rng=np.random.default_rng(seed))
+        low_b, high_b = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        low = math.inf if low_b >= huge / 10 else min(low_b, tts)
+        high = math.inf if not math.isfinite(high_b) or high_b >= huge / 10 else max(high_b, tts)
+    elif not observed.any():
+        low = high = math.inf
+    if observed.any():  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
+        z = float(stats.norm.ppf(0.5 + confidence / 2))
+        p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
+        low = min(low, cutoff * repetitions(p_high, target))
+        high = max(high, cutoff * repetitions(p_low, target) if p_low > 0 else math.inf)
+    return SurvivalTTS(
+        tts99_s=tts, tts99_low_s=low, tts99_high_s=high, cutoff_s=cutoff, p_at_cutoff=p, events_at_cutoff=k,
+        few_events=k < min_events, num_reads=int(t.size), num_events=int(observed.sum()),
+        num_censored=int((~observed).sum()), median_s=quantile(0.5), p99_s=quantile(0.99),
     )

@@ -1,0 +1,127 @@
+"""Which code wrote a results file, and which results files the current code would not reproduce.
+
+Every results file's ``meta`` (:func:`~qpicross.experiments.bench.machine_info`) records
+:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over the sampler modules
+(``qpicross/samplers/**/*.py``, by path and content: what decides the samples and their times).
+:func:`results_status` sorts the committed results files:
+
+* ``current``: recorded hash = the tree's;
+* ``stale``: recorded hash differs: the sampler changed since the file was written;
+* ``acknowledged``: stale, but named in ``results/STALE.txt`` (one ``FILE.json reason`` a line) by
+  whoever changed the sampler and judged the change not to move the file's figures (a refactor
+  that gives the same samples), or has not re-run it yet;
+* ``no hash``: written before provenance was recorded: which code wrote it is unknown (its
+  ``meta.commit`` says at which commit).
+
+``make stale-results`` (``python -m qpicross.experiments.provenance``) lists them and exits 1 when a
+file is ``stale``; ``tests/test_provenance.py`` runs the same check on the committed files, so a
+sampler change fails the suite until its results are re-run or acknowledged. ``no hash`` files are
+listed, never failed: no re-run can give them a hash they did not record.
+
+Examples:
+    >>> len(code_hash()) == 64 and provenance()["version"] == __import__("qpicross").__version__
+    True
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["HASHED", "code_hash", "provenance", "results_status", "stale_files", "main"]
+
+PACKAGE = Path(__file__).resolve().parents[1]
+ROOT = PACKAGE.parent
+#: The modules :func:`code_hash` covers, as globs relative to the package.
+HASHED = ("samplers/**/*.py",)
+#: Results the check accepts although their hash is not the tree's (``FILE.json reason`` a line).
+ACKNOWLEDGED = "STALE.txt"
+
+
+def code_hash(package: str | Path | None = None) -> str:
+    """SHA-256 (hex) of the modules of :data:`HASHED`, each by its path in the package and its bytes.
+
+    Args:
+        package: The package folder (default: this ``qpicross``).
+    """
+    package = PACKAGE if package is None else Path(package)
+    digest = hashlib.sha256()
+    files = sorted({f for pattern in HASHED for f in package.glob(pattern) if f.is_file()})
+    for f in files:
+        rel = f.relative_to(package).as_posix().encode()
+        digest.update(len(rel).to_bytes(4, "big") + rel)
+        data = f.read_bytes()
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def provenance() -> dict:
+    """What a results file's ``meta`` records of the code that wrote it."""
+    from qpicross import __version__
+
+    return {"version": __version__, "code_hash": code_hash(), "code_hashed": list(HASHED)}
+
+
+def _acknowledged(folder: Path) -> dict[str, str]:
+    path = folder / ACKNOWLEDGED
+    if not path.is_file():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, reason = line.partition(" ")
+            out[name] = reason.strip()
+    return out
+
+
+def results_status(folder: str | Path | None = None, current: str | None = None) -> list[tuple[str, str, str]]:
+    """``(file name, status, detail)`` for each ``*.json`` of ``folder`` (default: ``results/``), by name.
+
+    ``status`` is ``current``, ``stale``, ``acknowledged`` or ``no hash`` (see the module docstring);
+    ``detail`` the recorded hash's first 12 digits and commit, or the acknowledgement's reason.
+    """
+    folder = ROOT / "results" if folder is None else Path(folder)
+    current = code_hash() if current is None else current
+    ack = _acknowledged(folder)
+    out = []
+    for path in sorted(folder.glob("*.json")):
+        meta = json.loads(path.read_text()).get("meta") or {}
+        recorded = meta.get("code_hash")
+        commit = meta.get("commit") or "?"
+        if recorded is None:
+            out.append((path.name, "no hash", f"written at commit {commit}"))
+        elif recorded == current:
+            out.append((path.name, "current", f"{recorded[:12]} (commit {commit})"))
+        elif path.name in ack:
+            out.append((path.name, "acknowledged", ack[path.name] or "named in " + ACKNOWLEDGED))
+        else:
+            out.append((path.name, "stale", f"{recorded[:12]} (commit {commit}) is not the tree's {current[:12]}"))
+    return out
+
+
+def stale_files(folder: str | Path | None = None) -> list[str]:
+    """The results files whose recorded code hash differs from the tree's and are not acknowledged."""
+    return [name for name, status, _ in results_status(folder) if status == "stale"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m qpicross.experiments.provenance [FOLDER]``: list every results file's status; 1 if any is stale."""
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.provenance",
+                                     description="List the results files the current sampler code did not write.")
+    parser.add_argument("folder", nargs="?", default=str(ROOT / "results"))
+    args = parser.parse_args(argv)
+    rows = results_status(args.folder)
+    for name, status, detail in rows:
+        print(f"{status:12} {name}  {detail}")
+    counts = {s: sum(status == s for _, status, _ in rows) for s in ("current", "stale", "acknowledged", "no hash")}
+    print(f"code hash {code_hash()[:12]}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    return 1 if counts["stale"] else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
