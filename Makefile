@@ -264,14 +264,17 @@ bench-ablation: $(VENV)/.installed
 # on one NVIDIA GPU, against the CPU sampler on every core of the same machine, in one call of under 10 minutes.
 # A GPU machine without network: here, `make gpu-wheels` (wheels for its Python 3.12, Linux x86-64, into wheels-gpu/,
 # ignored by git) and `make gpu-data` (the puzzles it reads, into gpu-data/, ignored by git); carry both there, then
-# `make gpu-venv bench-gpu SHARED=gpu-data` there. GPU_REQS names what to carry: by default what that machine's image
-# lacks (it has numba, numba-cuda, numpy, scipy, matplotlib and tqdm); elsewhere name more, e.g. GPU_REQS="$(GPU_ALL)".
+# `make gpu-site bench-gpu SHARED=gpu-data` there. The carried wheels are installed into GPU_SITE and put on
+# PYTHONPATH ahead of the machine's python3 (no venv: on this workplace's GPU image python3 is itself a venv, and
+# a venv made from it does not see its packages). GPU_REQS names what to carry: by default what that image lacks
+# (it has numba, numba-cuda, numpy, scipy, matplotlib, tqdm and pytest); elsewhere name more, e.g. GPU_REQS="$(GPU_ALL)".
 GPU_WHEELS ?= wheels-gpu
-GPU_VENV   ?= .venv-gpu
+GPU_SITE   ?= /tmp/qpicross-site
+GPU_PYTHON ?= python3
 GPU_REQS   ?= 'dimod>=0.12.14' 'dwave-samplers>=1.2'
 GPU_ALL    := $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
                 print(" ".join(repr(r) for r in p["dependencies"] + p["optional-dependencies"]["gpu"]))')
-GPU_QP     := env PYTHONPATH=$(CURDIR) $(GPU_VENV)/bin/python -m qpicross
+GPU_PY     := env PYTHONPATH=$(CURDIR):$(GPU_SITE) PYTHONUNBUFFERED=1 $(GPU_PYTHON)
 # the hard puzzles: kabuki, phantom and the tail puzzles the issue names (the slowest of the full CPU runs)
 GPU_HARD   := $(HARD) $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
               $(TOURNAMENT)/tcga2012.txt\#652
@@ -292,22 +295,24 @@ gpu-data:
 	cp $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px gpu-data/bompol/
 	cp $(TOURNAMENT)/taai2011.txt $(TOURNAMENT)/tcga2012.txt gpu-data/external/NonogramRecord/question/
 
-gpu-venv:
-	python3 -m venv --system-site-packages $(GPU_VENV)
-	$(GPU_VENV)/bin/python -m pip install --quiet --no-index --no-deps --find-links $(GPU_WHEELS) \
-	    -r $(GPU_WHEELS)/requirements.txt
+gpu-site:
+	$(GPU_PYTHON) -m pip install --quiet --upgrade --no-index --no-deps --no-compile --target $(GPU_SITE) \
+	    $(GPU_WHEELS)/*.whl
 
-# 1. the CUDA kernel gives the CPU backend's samples on the GPU; 2. the hard puzzles, 1024 ladders each, in one call;
-# 3. all 1 000 taai2011 puzzles, 32 ladders each, in one call; 4. `shift` (the CPU sampler) on the hard puzzles, one
-# at a time, each read with one restart stream per core. Results: results/bench_gpu_*.json (the README's GPU table).
+# 0. what runs (a hang here shows at once); 1. the CUDA kernel gives the CPU backend's samples on the GPU; 2. the hard
+# puzzles, 1024 ladders each, in one call; 3. all 1 000 taai2011 puzzles, 32 ladders each, in one call; 4. `shift` (the
+# CPU sampler) on the hard puzzles, one at a time, each read with one restart stream per core.
+# Results: results/bench_gpu_*.json.
 bench-gpu:
 	mkdir -p results
-	-$(GPU_STEP) $(GPU_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_batched_profile.py -k gpu
-	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 --json results/bench_gpu_hard.json \
-	    || test $$? -eq 1
-	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 --json results/bench_gpu_taai2011.json \
-	    || test $$? -eq 1
-	$(GPU_STEP) $(GPU_QP) bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
+	timeout 60 $(GPU_PY) -c 'import numba, numpy, dimod; from numba import cuda; \
+	    print("numba", numba.__version__, "numpy", numpy.__version__, "dimod", dimod.__version__, cuda.is_available())'
+	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/test_batched_profile.py -k gpu
+	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 \
+	    --json results/bench_gpu_hard.json || test $$? -eq 1
+	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 \
+	    --json results/bench_gpu_taai2011.json || test $$? -eq 1
+	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
 	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
 # Rewrite the README's generated tables from results/*.json (the tests check that they agree).
