@@ -222,7 +222,7 @@ def test_with_line_moves_order_and_at_most_one_are_hard_constraints(letter_bqm, 
 
 
 def test_formulation_lines_need_no_metropolis_correction(letter_bqm):
-    from qpicross.samplers.blockshift.sampler import _structure, _units
+    from qpicross.samplers.blockshift.structure import _structure, _units
 
     f, bqm = letter_bqm
     index = {v: i for i, v in enumerate(bqm.variables)}
@@ -389,14 +389,14 @@ def test_annealing_runs_one_replica(monkeypatch):
     """``num_replicas=1`` is one chain along the beta schedule, not one replica per sweep."""
     f = build_formulation(load_puzzle(STAR))
     seen = []
-    original = structured._sample_read
+    original = structured.sample_read
 
     def spy(out, seed, betas, num_sweeps, *rest):
         work = rest[-3]
         seen.append((len(betas), work[0].shape[0]))
         return original(out, seed, betas, num_sweeps, *rest)
 
-    monkeypatch.setattr(structured, "_sample_read", spy)
+    monkeypatch.setattr(structured, "sample_read", spy)
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)
     assert seen and all(replicas == 1 for _, replicas in seen)
     assert all(length == 50 for length, _ in seen)

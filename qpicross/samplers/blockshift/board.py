@@ -267,7 +267,7 @@ def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of
 @numba.njit(cache=True, nogil=True)
 def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
                model, board, w, constant, work, stop, status):
-    """One read, as :func:`~qpicross.samplers.blockshift.sampler._sample_read` with line moves on; same return value.
+    """One read, as :func:`~qpicross.samplers.blockshift.bqm_kernel.sample_read` with line moves on; same return value.
 
     ``target`` and ``status[1]`` are energies without the BQM's offset, as there.
     """

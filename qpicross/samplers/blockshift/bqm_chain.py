@@ -144,7 +144,7 @@ def line_move(c, p, line, beta, e, x, field, current, rng, var_off, x_off, cur_o
     fitting placement. Couplings between blocks of the line (none on fitting
     placements of the formulation; ``inner[line]`` says whether there are) are
     left out of that draw and corrected by a Metropolis test, as in
-    :func:`qpicross.samplers.blockshift.sampler._line_move`. Returns the chain's new
+    :func:`qpicross.samplers.blockshift.bqm_kernel._line_move`. Returns the chain's new
     energy ``e``; should every weight underflow, the line keeps its placement.
     """
     vo = var_off[p]

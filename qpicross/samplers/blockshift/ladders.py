@@ -44,7 +44,7 @@ from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.moves import (MAX_RUNGS, SIZES, Ladders, Puzzles, Structure, ladder_close,
                                                 ladder_run, seed_rng)
 from qpicross.samplers.blockshift.restarts import ladder
-from qpicross.samplers.blockshift.sampler import _structure, _symmetric_csr, _units, default_beta_range
+from qpicross.samplers.blockshift.structure import _structure, _symmetric_csr, _units, default_beta_range
 
 __all__ = ["PicrossModel", "prepare", "pack", "run", "LEVELS"]
 

@@ -2,7 +2,7 @@
 
 * :func:`prepare` flattens one model (its BQM's couplings as CSR, its one-hot
   groups and lines, and the line structure of
-  :func:`qpicross.samplers.blockshift.sampler._structure`), :func:`pack` concatenates
+  :func:`qpicross.samplers.blockshift.structure._structure`), :func:`pack` concatenates
   the models of a launch and lays out every chain's and ladder's state (names
   as in :mod:`qpicross.samplers.blockshift.bqm_chain`);
 * :func:`run` launches sweeps until every model has stopped, on one of two
@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift.bqm_chain import chain_beta, chain_sweep, init_chain, ladder_update
-from qpicross.samplers.blockshift.sampler import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
+from qpicross.samplers.blockshift.structure import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
 
 
 @dataclasses.dataclass

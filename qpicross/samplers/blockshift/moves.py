@@ -59,7 +59,7 @@ __all__ = ["Structure", "Board", "Profile", "ProfileWork", "uniform", "randint",
            "positions_to_sample", "sweep_table", "column", "best_columns", "free_move", "random_replica",
            "replica_sweep", "returned_state", "restart_begin", "restart_sweeps", "NONE"]
 
-#: The structure of a BQM's one-hot lines (:func:`~qpicross.samplers.blockshift.sampler._structure`):
+#: The structure of a BQM's one-hot lines (:func:`~qpicross.samplers.blockshift.structure._structure`):
 #: ``group_ptr``/``group_vars`` the one-hot groups (blocks) and their variables, ``chain_ptr`` each
 #: line's groups, ``next_limit`` the first start of the next block each start allows.
 Structure = namedtuple("Structure", "linear adj_ptr adj_idx adj_val group_ptr group_vars free chain_ptr "

@@ -2,7 +2,7 @@ r"""How the structured annealer's reads run: the Luby restart plan, restart stre
 
 :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` builds its model and
 hands each read to a :class:`ReadRunner`. A read is a sequence of independent
-restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.sampler._sample_read`
+restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.bqm_kernel.sample_read`
 on the BQM, :func:`~qpicross.samplers.blockshift.board.board_read` on the board) along
 :func:`restart_plan`, until one reaches the target energy or the plan's sweeps are
 spent. The runner
@@ -244,7 +244,7 @@ class ReadRunner:
 
     def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
                  long_joint=False):
-        self.bqm_kernel = bqm_kernel  # the BQM kernel's read (structured._sample_read)
+        self.bqm_kernel = bqm_kernel  # the BQM kernel's read (bqm_kernel.sample_read)
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
         self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
         self.profiles = [None] if profiles is None else list(profiles)
