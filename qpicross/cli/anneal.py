@@ -36,11 +36,17 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "agree on with line logic and keep what it proves (qpicross.pipeline.hybrid)")
     p.add_argument("--force", action="store_true",
                    help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
+    p.add_argument("--scheduler", default=None, metavar="local:N|ADDRESS",
+                   help="run each read's restart streams on a Dask cluster, one per worker: local:N (N local "
+                        "processes) or a scheduler address (tcp://host:8786); the shift sampler only, the 'tune' "
+                        "extra (the same as --option scheduler=...)")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if args.scheduler is not None:
+        config = with_scheduler(config, args.scheduler)
     if args.logic_rounds < 0:
         raise UsageError(f"--logic-rounds must be at least 0, got {args.logic_rounds}")
     if args.plot:
@@ -140,3 +146,20 @@ def next_step(result) -> str:
     if not config.presolve:
         tips.append("--presolve (line logic first)")
     return "try: " + ", or ".join(tips)
+
+
+def with_scheduler(config, scheduler: str):
+    """``config`` whose reads run their restart streams on ``scheduler`` (``--scheduler``).
+
+    Raises:
+        UsageError: For a sampler other than ``shift`` or a malformed scheduler.
+    """
+    from qpicross.samplers.blockshift.cluster import parse_scheduler
+
+    if config.sampler_name != "shift":
+        raise UsageError(f"--scheduler runs the restart streams of the shift sampler, not {config.sampler_name!r}")
+    try:
+        parse_scheduler(scheduler)
+    except ValueError as exc:
+        raise UsageError(f"--scheduler: {exc}") from None
+    return config.replace(options={**config.sampler_options, "scheduler": scheduler})

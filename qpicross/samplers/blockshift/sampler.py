@@ -161,7 +161,7 @@ class BlockShiftSampler(dimod.Sampler):
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
                  "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain",
-                 "stream_chains", "profile_lines", "population", "population_steps")
+                 "stream_chains", "profile_lines", "population", "population_steps", "scheduler")
         return {name: [] for name in names}
 
     @property
@@ -206,6 +206,7 @@ class BlockShiftSampler(dimod.Sampler):
         profile_lines: str = "alternate",
         population: int = POPULATION,
         population_steps: int = POPULATION_STEPS,
+        scheduler=None,
         **kwargs,
     ) -> dimod.SampleSet:
         """Sample a BQM.
@@ -294,6 +295,10 @@ class BlockShiftSampler(dimod.Sampler):
                 :data:`MAX_POPULATION`; their states together at most :data:`MAX_POPULATION_CELLS` cells).
             population_steps: With ``schedule="population"``: the inverse temperatures of each run, linear
                 from half of ``beta_range[0]`` to ``beta_range[1]``; the population is resampled at each.
+            scheduler: Run each read's restart streams on a Dask cluster instead of threads, one stream per
+                worker: ``"local:N"`` (``N`` local processes), a scheduler address or a
+                :class:`distributed.Client` (:mod:`~qpicross.samplers.blockshift.cluster`; ``threads`` is then
+                not used). ``info`` adds ``core_s`` and ``read_s`` per read.
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -356,6 +361,18 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
         if stream_plans not in ("mixed", "same", "long"):
             raise ValueError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
+        if scheduler is not None:  # one restart stream per worker of a Dask cluster
+            from qpicross.samplers.blockshift import cluster
+
+            params = dict(num_sweeps=num_sweeps, beta_range=beta_range, shift_probability=shift_probability,
+                          line_moves=line_moves, block_moves=block_moves, lines=lines, groups=groups,
+                          target_energy=target_energy, return_state=return_state, schedule=schedule,
+                          restart_sweeps=restart_sweeps, paints=paints, chain=chain, profile_lines=profile_lines,
+                          population=population, population_steps=population_steps)
+            if schedule == "fixed":
+                params["num_replicas"] = num_replicas
+            return cluster.sample_streams(bqm, scheduler, num_reads=num_reads, seed=seed, target_energy=target_energy,
+                                          time_budget=time_budget, progress=progress, params=params)
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)

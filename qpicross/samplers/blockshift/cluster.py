@@ -1,0 +1,234 @@
+r"""Independent restart streams of one read, side by side on processes or machines: a Dask cluster.
+
+``BlockShiftSampler().sample(bqm, scheduler=...)`` runs each read as one restart
+stream per worker of a Dask cluster instead of one per thread: ``"local:N"``
+starts ``N`` local worker processes (kept for the life of this process), an
+address (``"tcp://host:8786"``) or a :class:`distributed.Client` uses a running
+cluster. Each stream is the one-thread read of
+:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` (Luby restarts
+of tempering on the profile chain) from a seed of its own; the first stream to
+reach ``target_energy`` stops the others (a :class:`distributed.Event` they poll
+every :data:`~qpicross.samplers.blockshift.restarts.PROGRESS_INTERVAL_S`), and
+the read returns its state.
+
+Restarts are independent, so a read whose time to target is exponential
+(the tail of the tournament puzzles) is ``N`` times faster in wall time on ``N``
+streams at the same core-seconds: ``info["core_s"]`` counts the seconds of every
+stream of each read, ``info["read_s"]`` its wall seconds. Which stream wins
+depends on the clock, so a read's state is not fixed by the seed (the seeds of
+the streams are).
+
+Needs the ``tune`` extra (``dask[distributed]``).
+
+Examples:
+    >>> parse_scheduler("local:4"), parse_scheduler("tcp://10.0.0.1:8786")
+    (4, 'tcp://10.0.0.1:8786')
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import math
+import time
+import uuid
+
+import dimod
+import numpy as np
+
+from qpicross.exceptions import SamplerUnavailableError
+from qpicross.samplers.blockshift.restarts import PROGRESS_INTERVAL_S
+
+__all__ = ["parse_scheduler", "client_for", "sample_streams", "MAX_LOCAL_WORKERS", "CONNECT_TIMEOUT_S"]
+
+#: Most local worker processes ``"local:N"`` may ask for.
+MAX_LOCAL_WORKERS = 1024
+#: Seconds to reach a scheduler at an address before giving up.
+CONNECT_TIMEOUT_S = 5
+_CLIENTS: dict = {}
+
+
+def parse_scheduler(scheduler) -> int | str:
+    """``"local:N"`` -> ``N`` local processes; an address -> itself (checked by Dask when connecting).
+
+    Raises:
+        ValueError: For a malformed ``local:N``.
+    """
+    if not isinstance(scheduler, str):
+        raise ValueError(f"scheduler must be 'local:N' or a scheduler address, got {scheduler!r}")
+    if scheduler.startswith("local:"):
+        text = scheduler[len("local:"):]
+        if not text.isdigit() or not 1 <= int(text) <= MAX_LOCAL_WORKERS:
+            raise ValueError(f"scheduler local:N takes N from 1 to {MAX_LOCAL_WORKERS}, got {scheduler!r}")
+        return int(text)
+    if "://" not in scheduler and ":" not in scheduler:
+        raise ValueError(f"scheduler must be 'local:N' or an address such as tcp://host:8786, got {scheduler!r}")
+    return scheduler
+
+
+def client_for(scheduler):
+    """A :class:`distributed.Client` for ``scheduler`` (a client, ``"local:N"`` or an address), made once
+    per process and warmed up: every worker has run a small read, so its kernels are compiled.
+
+    Raises:
+        SamplerUnavailableError: Without ``dask[distributed]``, or when no scheduler answers.
+        ValueError: For a malformed scheduler.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise SamplerUnavailableError("restart streams on a cluster need dask.distributed: "
+                                      "pip install 'qpicross[tune]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    where = parse_scheduler(scheduler)
+    if scheduler in _CLIENTS:
+        return _CLIENTS[scheduler]
+    try:
+        if isinstance(where, int):
+            cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(where, timeout=f"{CONNECT_TIMEOUT_S}s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SamplerUnavailableError(f"no Dask scheduler answered at {scheduler!r}: {exc}") from None
+    client.run(_warm_up)
+    if not _CLIENTS:  # registered after dask's own exit handlers, so it runs before them
+        atexit.register(_close_clients)
+    _CLIENTS[scheduler] = client
+    return client
+
+
+def _close_clients() -> None:  # pragma: no cover - at interpreter exit
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # workers leaving at exit are no news
+    for client in _CLIENTS.values():
+        cluster = getattr(client, "cluster", None)
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    _CLIENTS.clear()
+
+
+def _warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels a stream runs, on a worker."""
+    from qpicross import Puzzle, build_formulation
+    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
+
+    f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=0,
+                               num_sweeps=10, target_energy=0)
+
+
+class _Stopped(Exception):
+    """Another stream of the read reached the target first."""
+
+
+def _stream(bqm, params: dict, seed: int, stop_name: str, time_budget: float | None) -> dict:
+    """One restart stream of a read, on a worker: a one-thread read that polls the read's stop event."""
+    from distributed import Event
+
+    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
+
+    stop = Event(stop_name)
+
+    def poll(sweeps, energy):
+        if stop.is_set():
+            raise _Stopped
+
+    started = time.perf_counter()
+    try:
+        ss = BlockShiftSampler().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
+                                        time_budget=time_budget, **params)
+    except _Stopped:
+        return {"stopped": True, "seconds": time.perf_counter() - started}
+    to_target = ss.info.get("time_to_target_s", [math.inf])[0]
+    return {"stopped": False, "seconds": time.perf_counter() - started, "sample": ss.record.sample[0],
+            "variables": list(ss.variables),
+            "energy": float(ss.record.energy[0]), "reached": math.isfinite(to_target), "to_target_s": to_target,
+            "sweeps": int(ss.info["sweeps"][0])}
+
+
+def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
+                   target_energy: float | None, time_budget: float | None, progress, params: dict) -> dimod.SampleSet:
+    """``num_reads`` reads of :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`, each one restart
+    stream per worker of ``scheduler`` (see the module docstring); ``params`` are the sampler's other parameters.
+
+    ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
+    return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (seconds of all its
+    streams together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the best stream's); and
+    ``streams`` and ``threads`` (the workers: one core each), ``scheduler``, ``timed_out``, ``interrupted``.
+    """
+    from distributed import Event, wait
+
+    client = client_for(scheduler)
+    workers = sorted(client.scheduler_info()["workers"])
+    if not workers:
+        raise SamplerUnavailableError(f"the Dask cluster at {scheduler!r} has no workers")
+    root = np.random.SeedSequence(seed)
+    shared = client.scatter(bqm, broadcast=True)
+    variables = list(bqm.variables)
+    position = {v: i for i, v in enumerate(variables)}
+    samples = np.zeros((num_reads, len(variables)), np.int8)
+    to_target, read_s, core_s, winners, sweeps = [], [], [], [], []
+    started = time.perf_counter()
+    timed_out = interrupted = False
+    best = math.inf
+    for read in range(num_reads):
+        left = None if time_budget is None else time_budget - (time.perf_counter() - started)
+        if read and left is not None and left <= 0:
+            timed_out = True
+            break
+        stop = Event(f"qpicross-stop-{uuid.uuid4().hex}", client=client)
+        seeds = [int(s.generate_state(1)[0] >> 1) for s in root.spawn(len(workers))]
+        t0 = time.perf_counter()
+        futures = [client.submit(_stream, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
+                   for i, w in enumerate(workers)]
+        hit, results = None, {}
+        try:
+            pending = set(futures)
+            while pending:
+                try:
+                    done, pending = wait(pending, timeout=PROGRESS_INTERVAL_S, return_when="FIRST_COMPLETED")
+                except TimeoutError:  # none finished meanwhile
+                    done = set()
+                if time_budget is not None and time.perf_counter() - started > time_budget + PROGRESS_INTERVAL_S:
+                    stop.set()  # the streams end at their own budget; this is for those that could not start
+                for future in done:
+                    result = future.result()
+                    results[futures.index(future)] = result
+                    if result.get("reached") and hit is None:
+                        hit = (futures.index(future), time.perf_counter() - t0)
+                        stop.set()
+                if progress is not None:
+                    energies = [r["energy"] for r in results.values() if "energy" in r]
+                    progress(0, min(energies + [best]))
+        except KeyboardInterrupt:
+            interrupted = True
+            stop.set()
+            wait(futures, timeout=5)
+            results.update({i: f.result() for i, f in enumerate(futures) if f.done() and f.status == "finished"})
+        finished = {i: r for i, r in results.items() if not r["stopped"]}
+        if not finished:  # every stream was stopped (Ctrl-C before any returned): nothing to report for this read
+            break
+        win = hit[0] if hit is not None else min(finished, key=lambda i: finished[i]["energy"])
+        samples[read, [position[v] for v in finished[win]["variables"]]] = finished[win]["sample"]  # by label
+        best = min(best, finished[win]["energy"])
+        to_target.append(hit[1] if hit is not None else math.inf)
+        read_s.append(time.perf_counter() - t0)
+        core_s.append(sum(r["seconds"] for r in results.values()))
+        winners.append(win if hit is not None else -1)
+        sweeps.append(finished[win]["sweeps"])
+        if interrupted:
+            break
+    client.cancel(shared)
+    drawn = len(read_s)
+    if bqm.vartype is dimod.SPIN:
+        samples = 2 * samples - 1
+    sampleset = dimod.SampleSet.from_samples_bqm((samples[:drawn], variables), bqm)
+    sampleset.info.update(
+        timing={"sample_s": time.perf_counter() - started}, sweeps=sweeps, read_s=read_s, core_s=core_s,
+        winner=winners, streams=len(workers), threads=len(workers), scheduler=str(scheduler),
+        timed_out=timed_out, interrupted=interrupted)
+    if target_energy is not None:
+        sampleset.info["time_to_target_s"] = to_target
+    return sampleset

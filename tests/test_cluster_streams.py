@@ -1,0 +1,81 @@
+"""Restart streams of one read on a Dask cluster (:mod:`qpicross.samplers.blockshift.cluster`)."""
+
+import math
+import time
+
+import pytest
+
+from qpicross import Puzzle, build_formulation, check
+from qpicross.decode import decode_sample
+from qpicross.samplers.blockshift import BlockShiftSampler, cluster
+
+distributed = pytest.importorskip("distributed", reason="restart streams on a cluster need the 'tune' extra")
+
+KNIFE = Puzzle.from_board(["..##.", ".###.", "##.##", ".###.", "..#..", "#####", "#...#"])
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+        with distributed.Client(lc) as c:
+            yield c
+
+
+def test_each_read_runs_one_stream_per_worker_and_returns_a_solution(client):
+    f = build_formulation(KNIFE)
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=3, seed=4,
+                                    target_energy=0, scheduler=client)
+    assert len(ss) == 3 and ss.info["streams"] == 2 and ss.info["threads"] == 2
+    for row in range(3):
+        sample = dict(zip(ss.variables, ss.record.sample[row]))
+        assert check(f.puzzle, decode_sample(f, sample).board) == []
+    assert ss.record.energy.max() == 0.0  # energies are the BQM's, in the BQM's variable order
+    assert all(0 <= w < 2 for w in ss.info["winner"])
+    assert all(math.isfinite(t) and t <= r for t, r in zip(ss.info["time_to_target_s"], ss.info["read_s"]))
+    assert all(c > 0 for c in ss.info["core_s"])
+
+
+def test_a_stream_stops_when_the_reads_stop_event_is_set(client):
+    f = build_formulation(KNIFE)
+    stop = distributed.Event("qpicross-test-stop", client=client)
+    stop.set()
+    params = dict(lines=f.one_hot_lines(), paints=f.paints(), target_energy=-1.0)  # unreachable: runs until stopped
+    started = time.perf_counter()
+    result = client.submit(cluster._stream, f.bqm(), params, 1, stop.name, 60.0, pure=False).result()
+    assert result["stopped"] and time.perf_counter() - started < 20
+
+
+def test_a_budget_ends_a_read_that_never_reaches_the_target(client):
+    f = build_formulation(KNIFE)
+    ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=2, seed=4,
+                                    target_energy=-1.0, time_budget=2.0, scheduler=client)
+    assert ss.info["time_to_target_s"][0] == math.inf and ss.info["winner"][0] == -1
+    assert ss.info["core_s"][0] >= 2 * 1.5  # both streams ran for the whole budget
+
+
+@pytest.mark.parametrize("bad", ["local:0", "local:x", "nonsense"])
+def test_malformed_schedulers_are_refused(bad):
+    with pytest.raises(ValueError, match="scheduler"):
+        cluster.parse_scheduler(bad)
+
+
+def test_an_address_where_nothing_listens_is_one_error_within_seconds():
+    from qpicross.exceptions import SamplerUnavailableError
+
+    started = time.perf_counter()
+    with pytest.raises(SamplerUnavailableError, match="no Dask scheduler answered"):
+        cluster.client_for("tcp://127.0.0.1:9")
+    assert time.perf_counter() - started < 3 * cluster.CONNECT_TIMEOUT_S
+
+
+def test_the_command_line_takes_a_scheduler_for_shift_only(capsys):
+    from pathlib import Path
+
+    from qpicross.cli import main
+
+    five = str(Path(__file__).resolve().parents[1] / "instances" / "5x5.px")
+    assert main(["anneal", five, "--sampler", "sa", "--scheduler", "local:2"]) == 2
+    assert "--scheduler runs the restart streams of the shift sampler" in capsys.readouterr().err
+    assert main(["anneal", five, "--scheduler", "local:zero"]) == 2
+    assert main(["anneal", five, "--scheduler", "local:1", "--seed", "3"]) == 0
+    assert "SOLVED" in capsys.readouterr().out
