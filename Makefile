@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random readme restate stale-results study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel readme restate stale-results study \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -214,6 +214,17 @@ bench-tail: $(VENV)/.installed
 	mkdir -p results && { $(TOURNAMENT_BENCH) $$specs --json results/tail_default.json || test $$? -eq 1; } && \
 	{ $(TOURNAMENT_BENCH) $$specs --presolve --label shift+presolve --json results/tail_presolve.json \
 	    || test $$? -eq 1; }
+
+# Parallel restarts of one read: the tail puzzles the annealer issue names, each read's restart streams on 1 and then
+# on 2 local worker processes (--option scheduler=local:N, as `qpicross anneal --scheduler local:N`), 6 reads or 300 s
+# a puzzle, one puzzle at a time. The report projects more streams from the one-stream reads (~40 min on 2 cores).
+PARALLEL_SET := $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
+                $(TOURNAMENT)/tcga2012.txt\#652
+PARALLEL_RUN := $(BENCH) $(PARALLEL_SET) --workers 1 --reads 6 --time-budget 300
+bench-parallel: $(VENV)/.installed
+	mkdir -p results
+	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json results/parallel_1.json || test $$? -eq 1
+	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json results/parallel_2.json || test $$? -eq 1
 
 # Puzzles from outside the tournament sets: the black-and-white webpbn puzzles of Jan Wolter's survey that
 # ../shared/instances/external holds in a format qpicross reads (17 of 28; which file is which, and the published

@@ -582,6 +582,57 @@ def kernels_table(rows: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
+#: Streams :func:`parallel_table` projects from the one-stream reads.
+PROJECTED_STREAMS = (2, 16, 64)
+
+
+def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
+    """Each puzzle's TTS99 with its reads' restart streams on one and on two processes (``make bench-parallel``):
+    wall seconds with their interval and core-seconds, the ratio, and the wall TTS99 that
+    :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS` streams from the
+    one-stream reads.
+
+    >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 8.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
+    ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0]},
+    ...         {"puzzle": "p", "config": "shift-2-streams", "tts99_s": 4.5, "tts99_low_s": 2.0, "tts99_high_s": 9.0,
+    ...          "threads": 2, "time_to_target_s": [2.0, 4.5], "read_s": [2.0, 4.5]}]
+    >>> print(parallel_table(rows))  # doctest: +NORMALIZE_WHITESPACE
+    | puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | 1 / 2 (core-s) | projected: 2 streams | 16 streams | 64 streams |
+    |---|---|---|---|---|---|---|---|
+    | p | 8 s [4 s, 20 s] (8 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 1.78× | 0.89× | 12 s | 4 s | 4 s |
+    """
+    from qpicross.experiments.tts import streams_tts
+
+    head = [f"{n} streams" for n in PROJECTED_STREAMS]
+    lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | "
+             "1 / 2 (core-s) | projected: " + " | ".join(head) + " |", "|---" * (5 + len(head)) + "|"]
+    by = {}
+    for r in rows:
+        by.setdefault(r["puzzle"], {})[r["config"]] = r
+
+    def cell(r):
+        if r is None:
+            return "-"
+        t = _number(r["tts99_s"])
+        return (f"{fmt_time(t)} {_bracket(_number(r.get('tts99_low_s', t)), _number(r.get('tts99_high_s', t)))} "
+                f"({fmt_core(t, _threads(r))})")
+
+    for puzzle, configs in by.items():
+        a, b = configs.get(one), configs.get(two)
+        ratios = ["-", "-"]
+        if a is not None and b is not None:
+            ta, tb = _number(a["tts99_s"]), _number(b["tts99_s"])
+            if math.isfinite(ta) and math.isfinite(tb) and tb > 0:
+                ratios = [f"{ta / tb:.2f}×", f"{ta * (_threads(a) or 1) / (tb * (_threads(b) or 1)):.2f}×"]
+        projected = ["-"] * len(PROJECTED_STREAMS)
+        if a is not None and a.get("time_to_target_s"):
+            times = [_number(t) for t in a["time_to_target_s"]]
+            durations = [_number(t) for t in a.get("read_s") or a["time_to_target_s"]]
+            projected = [fmt_time(streams_tts(times, durations, n)) for n in PROJECTED_STREAMS]
+        lines.append(f"| {puzzle} | {cell(a)} | {cell(b)} | " + " | ".join(ratios + projected) + " |")
+    return "\n".join(lines)
+
+
 def _optional_rows(name: str) -> list[dict]:
     path = ROOT / "results" / name
     return load_rows([path]) if path.is_file() else []
@@ -698,6 +749,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),
     "gpu": (_results("bench_gpu_taai2011.json", "bench_gpu.json"), lambda rows: summary_table(rows, by=by_collection)),
+    "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
