@@ -4,7 +4,7 @@ r"""Benchmarks of batched samplers: every puzzle in one call, TTS99 of reads tha
 configuration whose sampler is batched (``shift-batched``) to :func:`bench_batch`:
 one :func:`~qpicross.pipeline.batch.run_many` call samples them all at once,
 and each puzzle's results are measured as for any run
-(:func:`~qpicross.experiments.bench.result_from_run`), with two differences:
+(:func:`~qpicross.experiments.result.result_from_run`), with two differences:
 
 * the ``num_reads`` reads of a puzzle are ``num_reads`` tempering ladders that
   ran *at the same time*, each with its wall-clock time to target
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import dimod
 import numpy as np
 
-from qpicross.experiments.bench import BenchResult, result_from_run
+from qpicross.experiments.result import BenchResult, result_from_run
 from qpicross.experiments.tts import TimeToTarget, _quantile, repetitions, wilson_interval
 from qpicross.pipeline.batch import run_many
 from qpicross.pipeline.config import SolverConfig

@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from qpicross.experiments.bench import TTS_ESTIMATOR, BenchResult, summarize
+from qpicross.experiments.bench import summarize
+from qpicross.experiments.result import TTS_ESTIMATOR, BenchResult
 from qpicross.experiments.tts import BOOTSTRAP_RESAMPLES, MIN_EVENTS, read_durations, survival_tts, time_to_target_tts
 
 __all__ = ["restate_row", "restate_file", "threads_of", "has_moved", "main"]

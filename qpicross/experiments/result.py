@@ -1,0 +1,198 @@
+"""What a benchmark measures of one run: :class:`BenchResult`, made from a run by :func:`result_from_run`.
+
+:mod:`qpicross.experiments.bench` (one puzzle at a time) and :mod:`qpicross.experiments.batch` (batched
+samplers, many puzzles in one call) both build their rows with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+
+import numpy as np
+
+from qpicross.experiments.tts import read_durations, survival_tts, time_to_target_tts, tts99, wilson_interval
+from qpicross.pipeline.config import SolverConfig
+from qpicross.pipeline.run import AnnealResult
+
+__all__ = ["BenchResult", "result_from_run", "CSV_FIELDS", "TTS_ESTIMATOR"]
+
+#: What ``tts_estimator`` says of time-to-target rows: reads cut short are censored.
+TTS_ESTIMATOR = "kaplan-meier"
+
+@dataclasses.dataclass
+class BenchResult:
+    """The measurements of one configuration on one puzzle (see the module docstring)."""
+
+    puzzle: str
+    source: str
+    rows: int
+    cols: int
+    config: str
+    sampler: str
+    num_sweeps: int | None
+    bounds: str
+    weights: str
+    presolve: bool
+    options: str
+    num_variables: int
+    num_couplers: int
+    num_fixed: int
+    presolve_s: float
+    build_s: float
+    num_reads: int
+    num_solved: int
+    sample_s: float
+    t_read_s: float
+    p: float
+    p_low: float
+    p_high: float
+    tts99_s: float
+    tts99_low_s: float
+    tts99_high_s: float
+    best_energy: float
+    residual_mean: float
+    residual_median: float
+    residual_histogram: dict[str, int]
+    stopped_by_budget: bool
+    baseline_tts99_s: float | None = None
+    speedup_vs_baseline: float | None = None
+    error: str = ""
+    #: Reads whose row board passes the check although they are not ground states (never successes).
+    num_valid_board_only: int = 0
+    encoding: str = "one_hot"
+    #: ``"fixed"`` (every read runs its full length) or ``"time-to-target"`` (optimal cutoff).
+    tts_method: str = "fixed"
+    #: Time to target (early-stopping samplers): optimal cutoff, p there, median, 99th percentile, mean.
+    cutoff_s: float | None = None
+    p_at_cutoff: float | None = None
+    ttt_median_s: float | None = None
+    ttt_p99_s: float | None = None
+    ttt_mean_s: float | None = None
+    #: Per read, in the order drawn: seconds to the first ground state (inf: never), when the sampler says.
+    time_to_target_s: list[float] | None = None
+    seed: int | None = None
+    #: Batched samplers (qpicross.experiments.batch): wall seconds of the one call that sampled every puzzle.
+    batch_wall_s: float | None = None
+    #: Cores each read ran on (``None``: a GPU); core-seconds are ``threads`` × wall seconds.
+    threads: int | None = 1
+    #: Per read, how long it ran (its time to target, or for a read that never reached it, the time it
+    #: is censored at: :func:`~qpicross.experiments.tts.read_durations`).
+    read_s: list[float] | None = None
+    #: ``"kaplan-meier"``: the time-to-target figures treat reads cut short as censored
+    #: (:func:`~qpicross.experiments.tts.survival_tts`); empty for the other methods.
+    tts_estimator: str = ""
+    #: Reads that reached the target by the optimal cutoff, and whether that is under ``MIN_EVENTS``.
+    events_at_cutoff: int | None = None
+    few_events: bool | None = None
+    #: The TTS99 that counted every read cut short as a miss at every cutoff (the estimator before).
+    tts99_naive_s: float | None = None
+
+    @property
+    def solved(self) -> bool:
+        return self.num_solved > 0
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        for key, value in d.items():  # JSON has no infinity: write it as the string "inf"
+            if isinstance(value, float) and not math.isfinite(value):
+                d[key] = "inf" if value > 0 else "nan"
+        if d["time_to_target_s"] is not None:
+            d["time_to_target_s"] = [t if math.isfinite(t) else "inf" for t in d["time_to_target_s"]]
+        return d
+
+
+#: Columns of the CSV output (the residual histogram and per-read times are JSON-encoded in their cells).
+CSV_FIELDS = [f.name for f in dataclasses.fields(BenchResult)]
+
+
+def _weights_text(config: SolverConfig) -> str:
+    return ",".join(f"{k}={v:g}" for k, v in config.weights.as_dict().items())
+
+
+def _options_text(config: SolverConfig) -> str:
+    return ",".join(f"{k}={v!r}".replace(" ", "") for k, v in config.to_dict()["options"].items())
+
+
+def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
+    """The benchmark's measurements of one :func:`~qpicross.pipeline.run.run`."""
+    config, evaluation, info = result.config, result.evaluation, result.sampleset.info
+    presolve_s = result.timing.get("presolve_s", 0.0)
+    sample_s = max(result.timing["sample_s"] - presolve_s, 0.0)
+    sampled = result.sampled_bqm if result.sampled_bqm is not None else result.bqm
+    annealed = (result.presolve or {}).get("variables_annealed", sampled.num_variables)
+    reads = evaluation.num_reads
+    solved = evaluation.num_solved
+    p = solved / reads
+    low, high = wilson_interval(solved, reads)
+    t_read = sample_s / reads if annealed else 0.0
+    residual = np.repeat(evaluation.energy, evaluation.num_occurrences)  # ground energy is 0
+    histogram = Counter(f"{e:g}" for e in np.round(residual, 6))
+    extra: dict = {}
+    if "time_to_target_s" in info and annealed:
+        # Early stopping: a read's time to target counts only if the read succeeded by our definition;
+        # a read that did not is censored at its run time (survival data, Kaplan-Meier), not a miss forever.
+        times = np.asarray(info["time_to_target_s"], float)
+        times = np.where(evaluation.read_solved, times, np.inf)
+        if "read_s" in info:  # the sampler timed each read: exact censoring times
+            durations = np.maximum(np.asarray(info["read_s"], float), np.where(np.isfinite(times), times, 0.0))
+        else:
+            durations = read_durations(times, sample_s, parallel=bool(info.get("parallel_reads")))
+        ttt = survival_tts(times, durations)
+        naive = time_to_target_tts(times)
+        tts, tts_low, tts_high = ttt.tts99_s, ttt.tts99_low_s, ttt.tts99_high_s
+        extra = dict(tts_method="time-to-target", cutoff_s=ttt.cutoff_s, p_at_cutoff=ttt.p_at_cutoff,
+                     ttt_median_s=ttt.median_s, ttt_p99_s=ttt.p99_s, ttt_mean_s=naive.mean_s,
+                     time_to_target_s=times.tolist(), read_s=durations.tolist(),
+                     tts_estimator=TTS_ESTIMATOR, events_at_cutoff=ttt.events_at_cutoff,
+                     few_events=ttt.few_events, tts99_naive_s=presolve_s + naive.tts99_s)
+    else:
+        # a higher p gives a lower TTS: the interval's ends swap
+        tts, tts_low, tts_high = tts99(t_read, p), tts99(t_read, high), tts99(t_read, low)
+    return BenchResult(
+        puzzle=result.puzzle.name,
+        source=source,
+        rows=result.puzzle.num_rows,
+        cols=result.puzzle.num_cols,
+        config=config.label,
+        sampler=config.sampler_name,
+        num_sweeps=config.num_sweeps,
+        bounds=config.bounds,
+        weights=_weights_text(config),
+        presolve=config.presolve,
+        options=_options_text(config),
+        num_variables=annealed,
+        num_couplers=sampled.num_interactions,
+        num_fixed=len(result.formulation.fixed_labels) + (
+            result.presolve["variables_before"] - annealed if result.presolve else 0),
+        presolve_s=presolve_s,
+        build_s=result.timing["build_s"],
+        num_reads=reads,
+        num_solved=solved,
+        sample_s=sample_s,
+        t_read_s=t_read,
+        p=p,
+        p_low=low,
+        p_high=high,
+        tts99_s=presolve_s + tts,
+        tts99_low_s=presolve_s + tts_low,
+        tts99_high_s=presolve_s + tts_high,
+        best_energy=float(evaluation.energy.min()),
+        residual_mean=float(residual.mean()),
+        residual_median=float(np.median(residual)),
+        residual_histogram=dict(sorted(histogram.items(), key=lambda kv: float(kv[0]))),
+        stopped_by_budget=result.stopped_by_budget,
+        num_valid_board_only=evaluation.num_valid_board_only,
+        encoding=config.encoding,
+        seed=config.seed,
+        threads=_threads(config, info),
+        **extra,
+    )
+
+
+def _threads(config: SolverConfig, info: dict) -> int | None:
+    """Cores a read ran on: the sampler's ``threads`` (1 for a single-threaded sampler); ``None`` on a GPU."""
+    if info.get("backend") not in (None, "cpu") or info.get("parallel_reads"):
+        return None
+    return int(info.get("threads", config.sampler_options.get("threads", 1)))
