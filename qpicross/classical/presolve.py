@@ -151,7 +151,11 @@ class PresolveComposite(dimod.ComposedSampler):
 
     @property
     def properties(self) -> dict:
-        return {"child_properties": self.child.properties}
+        from qpicross.samplers.registry import independent_reads
+
+        # the same variables are fixed on every call: the child's reads stay as independent as they were
+        return {"child_properties": self.child.properties,
+                "independent_reads": independent_reads(self.child)}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, formulation: PicrossFormulation,
                known: np.ndarray | None = None, **parameters) -> dimod.SampleSet:

@@ -50,6 +50,7 @@ __all__ = [
     "sample",
     "SamplerUnavailableError",
     "takes_threads",
+    "independent_reads",
 ]
 
 @dataclasses.dataclass(frozen=True)
@@ -200,10 +201,7 @@ def sample(
         sampler = get_sampler(name)
         chunkable = SAMPLERS[name].chunkable
     else:  # an instance is called once unless its reads are known to be independent restarts
-        inner = sampler
-        while isinstance(inner, dimod.Composite) and type(inner).__name__ == "PresolveComposite":
-            inner = inner.child
-        chunkable = isinstance(inner, tuple(_CHUNKABLE_TYPES()))
+        chunkable = independent_reads(sampler)
     wanted = {"num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)
@@ -294,13 +292,20 @@ def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> in
     return min(reads_left, max(1, int(seconds_left / per_read)))
 
 
-def _CHUNKABLE_TYPES() -> list[type]:
-    """Sampler classes whose reads are independent restarts (so a run may be split into chunks)."""
+def independent_reads(sampler: dimod.Sampler) -> bool:
+    """Whether a sampler's reads are independent restarts, so that a run may be split into chunks of reads:
+    its ``properties["independent_reads"]`` (the block-shift sampler, and composites that keep it), or
+    dwave-samplers' simulated annealing and tabu search.
+
+    >>> from qpicross.samplers.blockshift import BatchedShiftSampler, BlockShiftSampler
+    >>> independent_reads(BlockShiftSampler()), independent_reads(BatchedShiftSampler())
+    (True, False)
+    """
+    if sampler.properties.get("independent_reads"):
+        return True
     from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
 
-    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
-
-    return [SimulatedAnnealingSampler, TabuSampler, BlockShiftSampler]
+    return isinstance(sampler, (SimulatedAnnealingSampler, TabuSampler))
 
 
 def _join_info(parts: list[dimod.SampleSet]) -> dict:

@@ -131,7 +131,7 @@ class BatchedShiftSampler(dimod.Sampler):
     @property
     def properties(self) -> dict:
         return {"moves": "one-hot block shift + heat-bath line + single flip", "schedules": ["anneal", "tempering"],
-                "backends": list(BACKENDS), "batched": True}
+                "backends": list(BACKENDS), "batched": True, "chains": list(CHAINS)}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, lines: Sequence | None = None,
                groups: Sequence[Sequence[Hashable]] | None = None, backend: str | None = None,

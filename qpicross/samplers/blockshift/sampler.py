@@ -174,7 +174,7 @@ class BlockShiftSampler(dimod.Sampler):
                    "line_moves>0": "exp(-beta E) over the clue-consistent states (order, at_most_one hard)",
                    "chain=profile": "exp(-beta min_columns E) over clue-consistent rows, each column minimised out "
                                     "(profile_lines='columns': the other way round)"}
-        return {"moves": moves, "targets": targets,
+        return {"moves": moves, "targets": targets, "threaded": True, "independent_reads": True,
                 "schedules": ["anneal", "tempering", "luby restarts of tempering",
                               "luby restarts of population annealing (profile chain)"]}
 
