@@ -2,11 +2,8 @@
 many ladders, the same samples on the CPU backend and in numba's CUDA simulator, and the distribution it claims."""
 
 import importlib.util
-import json
 import math
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -18,6 +15,8 @@ from qpicross.decode import decode_sample
 from qpicross.samplers.blockshift import ladders, moves
 from qpicross.samplers.blockshift.batched import sample_many
 from qpicross.samplers.blockshift.restarts import luby
+
+from conftest import run_kernel_script
 
 ROOT = Path(__file__).resolve().parents[1]
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
@@ -107,21 +106,10 @@ SIMULATED = textwrap.dedent("""
 """)
 
 
-def _cuda_against_cpu(simulator: bool) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    if simulator:
-        env["NUMBA_ENABLE_CUDASIM"] = "1"
-    out = subprocess.run([sys.executable, "-c", SIMULATED], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=900)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def test_cuda_kernel_in_the_simulator_gives_the_cpu_backends_samples():
     if importlib.util.find_spec("numba.cuda") is None:
         pytest.skip("numba has no CUDA target (numba.cuda) here, so no simulator; install numba-cuda")
-    report = _cuda_against_cpu(simulator=True)
+    report = run_kernel_script(SIMULATED, simulator=True)
     assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
     assert min(report["restarts"]) >= 2  # the plan's restarts ran (and so did both free axes)
 
@@ -131,5 +119,5 @@ def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
 
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
         pytest.skip("no CUDA GPU here (the simulator test above runs the same kernel); make bench-gpu runs this")
-    report = _cuda_against_cpu(simulator=False)
+    report = run_kernel_script(SIMULATED, simulator=False)
     assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"

@@ -1,7 +1,6 @@
 """The batched annealer (shift-batched): CPU backend in process, CUDA kernels through numba's simulator."""
 
 import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from qpicross.decode import decode_sample
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
-from conftest import INSTANCES, ROOT
+from conftest import INSTANCES, ROOT, run_kernel_script
 from test_structured import FALLBACK
 
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
@@ -237,29 +236,18 @@ def _simulator_missing() -> str | None:
     return None if spec is not None else why
 
 
-def _run_kernels(simulator: bool) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    if simulator:
-        env["NUMBA_ENABLE_CUDASIM"] = "1"
-    out = subprocess.run([sys.executable, "-c", SIMULATED], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def test_cuda_kernels_in_the_simulator_match_the_cpu_backend():
     missing = _simulator_missing()
     if missing:
         pytest.skip(f"the CUDA simulator needs numba's CUDA target: {missing}")
-    assert _run_kernels(simulator=True) == {"same": True, "energies_match": True, "solved": [True, True],
+    assert run_kernel_script(SIMULATED, simulator=True) == {"same": True, "energies_match": True, "solved": [True, True],
                                             "backend": "cuda"}
 
 
 def test_cuda_kernels_on_a_gpu():
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
         pytest.skip("no CUDA GPU here (the simulator test above runs the same kernels)")
-    report = _run_kernels(simulator=False)
+    report = run_kernel_script(SIMULATED, simulator=False)
     # the GPU's exp() may differ from the CPU's in the last bit, so the samples need not be the CPU's
     assert report["energies_match"] and report["solved"] == [True, True] and report["backend"] == "cuda"
 

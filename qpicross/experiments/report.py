@@ -41,7 +41,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from qpicross.experiments.restate import has_moved, threads_of
+from qpicross.experiments.restate import _number, has_moved, threads_of
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 
@@ -67,14 +67,6 @@ def fmt_time(t: float | str | None) -> str:
     if t < 1:
         return f"{t * 1e3:.3g} ms"
     return f"{t:.3g} s" if t < 1000 else f"{t:.0f} s"
-
-
-def _number(value) -> float:
-    if value in (None, "", "inf"):
-        return math.inf
-    if value == "nan":
-        return math.nan
-    return float(value)
 
 
 def load_rows(paths: Iterable[str | os.PathLike]) -> list[dict]:

@@ -33,8 +33,9 @@ from collections.abc import Hashable, Mapping, Sequence
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (Board, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
-                                                paint, positions_to_sample, randint, seed_rng, sweep_table, uniform)
+from qpicross.samplers.blockshift.moves import (Board, breaks_fit, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
+                                                paint, positions_to_sample, propose_start, randint, seed_rng,
+                                                sweep_table, uniform)
 
 __all__ = ["board_model", "board_read", "board_work"]
 
@@ -234,23 +235,10 @@ def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of
         if size < 2:
             continue
         pa = cur[g]
-        if uniform(rng) < shift_probability:
-            pb = pa + 1 if uniform(rng) < 0.5 else pa - 1
-            if pb < 0 or pb >= size:
-                continue
-        else:
-            pb = randint(rng, size - 1)
-            if pb >= pa:
-                pb += 1
-        broken = 0
-        if has_prev[g]:
-            lim = next_limit[group_ptr[g - 1] + cur[g - 1]]
-            broken += (1 if pb < lim else 0) - (1 if pa < lim else 0)
-        if has_next[g]:
-            nxt = cur[g + 1]
-            broken += 1 if nxt < next_limit[first + pb] else 0
-            broken -= 1 if nxt < next_limit[first + pa] else 0
-        if broken > 0:
+        pb = propose_start(pa, size, shift_probability, rng)
+        if pb < 0:
+            continue
+        if breaks_fit(g, pa, pb, cur, group_ptr, next_limit, has_prev, has_next):
             continue
         c = line_of[g]
         axis = line_axis[c]

@@ -47,37 +47,26 @@ from __future__ import annotations
 import math
 
 import numba
-import numpy as np
 
-# The CUDA backend sets ``device_jit`` before executing this file (see the module docstring).
+# The CUDA backend sets ``device_jit``, and ``_moves`` to its CUDA copy of the moves, before executing this file.
 device_jit = globals().get("device_jit") or numba.njit(cache=True)
+if "_moves" not in globals():
+    from qpicross.samplers.blockshift import moves as _moves
 
-_SHIFT_A = np.uint64(12)
-_SHIFT_B = np.uint64(25)
-_SHIFT_C = np.uint64(27)
-_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
-_TOP53 = np.uint64(11)
-_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 #: Energies within this of the target count as reaching it (as in the CPU sampler).
 _TOLERANCE = 1e-9
 
 
 @device_jit
 def uniform(rng, i):
-    """The next number in [0, 1) of random stream ``i`` (xorshift64*; the state must not be 0)."""
-    s = rng[i]
-    s ^= s >> _SHIFT_A
-    s ^= s << _SHIFT_B
-    s ^= s >> _SHIFT_C
-    rng[i] = s
-    return float((s * _MULTIPLIER) >> _TOP53) * _UNIT
+    """The next number in [0, 1) of random stream ``i`` (:func:`~qpicross.samplers.blockshift.moves.uniform`)."""
+    return _moves.uniform(rng[i:i + 1])
 
 
 @device_jit
 def randint(rng, i, n):
     """A uniform integer in [0, n) from stream ``i``."""
-    k = int(uniform(rng, i) * n)
-    return k if k < n else n - 1
+    return _moves.randint(rng[i:i + 1], n)
 
 
 @device_jit
@@ -296,14 +285,9 @@ def chain_sweep(c, p, beta, restrict, shift_probability, line_moves, x, field, c
         if size < 2:
             continue
         pa = current[co + g]
-        if uniform(rng, c) < shift_probability:
-            pb = pa + 1 if uniform(rng, c) < 0.5 else pa - 1
-            if pb < 0 or pb >= size:
-                continue
-        else:
-            pb = randint(rng, c, size - 1)
-            if pb >= pa:
-                pb += 1
+        pb = _moves.propose_start(pa, size, shift_probability, rng[c:c + 1])
+        if pb < 0:
+            continue
         if restrict:  # rejected if it breaks more of the fit with the line's neighbours than before
             broken = 0
             if has_prev[g]:

@@ -13,7 +13,7 @@ import math
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import draw_placement, randint, seed_rng, uniform
+from qpicross.samplers.blockshift.moves import breaks_fit, draw_placement, propose_start, randint, seed_rng, uniform
 
 __all__ = ["sample_read"]
 
@@ -49,25 +49,11 @@ def _sweep(beta, x, field, current, energy, shift_probability, constrained, bloc
         if size < 2 or not blocks:
             continue
         pa = current[g]
-        if uniform(rng) < shift_probability:
-            pb = pa + 1 if uniform(rng) < 0.5 else pa - 1
-            if pb < 0 or pb >= size:
-                continue
-        else:
-            pb = randint(rng, size - 1)
-            if pb >= pa:
-                pb += 1
-        if constrained:
-            broken = 0
-            if has_prev[g]:
-                lim = next_limit[group_ptr[g - 1] + current[g - 1]]
-                broken += (1 if pb < lim else 0) - (1 if pa < lim else 0)
-            if has_next[g]:
-                nxt = current[g + 1]
-                broken += 1 if nxt < next_limit[first + pb] else 0
-                broken -= 1 if nxt < next_limit[first + pa] else 0
-            if broken > 0:
-                continue
+        pb = propose_start(pa, size, shift_probability, rng)
+        if pb < 0:
+            continue
+        if constrained and breaks_fit(g, pa, pb, current, group_ptr, next_limit, has_prev, has_next):
+            continue
         a, b = group_vars[first + pa], group_vars[first + pb]
         delta = field[b] - field[a]  # a and b are never coupled: intra-group couplings are dropped
         if delta <= 0.0 or uniform(rng) < math.exp(-beta * delta):

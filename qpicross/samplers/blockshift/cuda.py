@@ -19,19 +19,22 @@ from numba import config, cuda
 from qpicross.samplers.blockshift import bqm_chain as _chain, moves as _moves
 
 
-def _device_copy(source):
-    """A second copy of module ``source`` whose ``device_jit`` functions are CUDA device functions."""
+def _device_copy(source, **names):
+    """A second copy of module ``source`` whose ``device_jit`` functions are CUDA device functions (``names``:
+    globals it is given before it runs, such as the CUDA copy of another module it calls)."""
     spec = importlib.util.spec_from_file_location(source.__name__ + "_cuda", source.__file__)
     module = importlib.util.module_from_spec(spec)
     module.device_jit = cuda.jit(device=True)
+    for name, value in names.items():
+        setattr(module, name, value)
     spec.loader.exec_module(module)
     return module
 
 
 if config.ENABLE_CUDASIM:  # the simulator runs the kernels on numpy scalars: the generator's product wraps by design
     warnings.filterwarnings("ignore", "overflow encountered in scalar multiply", RuntimeWarning)
-_device = _device_copy(_chain)
 _moves_device = _device_copy(_moves)
+_device = _device_copy(_chain, _moves=_moves_device)
 d_ladder_run = _moves_device.ladder_run
 d_ladder_close = _moves_device.ladder_close
 d_init_chain = _device.init_chain

@@ -54,7 +54,8 @@ import numpy as np
 # The CUDA backend sets ``device_jit`` before executing this file (see the module docstring).
 device_jit = globals().get("device_jit") or numba.njit(cache=True)
 
-__all__ = ["Structure", "Board", "Profile", "ProfileWork", "uniform", "randint", "seed_rng", "fill_table",
+__all__ = ["Structure", "Board", "Profile", "ProfileWork", "uniform", "randint", "seed_rng", "propose_start",
+           "breaks_fit", "fill_table",
            "paint", "sample_position", "draw_placement", "exchange_replicas", "keep_best", "coldest",
            "positions_to_sample", "sweep_table", "column", "best_columns", "free_move", "random_replica",
            "replica_sweep", "returned_state", "restart_begin", "restart_sweeps", "NONE"]
@@ -120,6 +121,35 @@ def seed_rng(rng, seed):
     z = (z ^ (z >> _S27)) * _MIX2
     z = z ^ (z >> _S31)
     rng[0] = z if z != np.uint64(0) else _GOLDEN
+
+
+@device_jit
+def propose_start(pa, size, shift_probability, rng):
+    """A block move's proposed start for a block at start ``pa`` of its ``size``: with probability
+    ``shift_probability`` a shift by one (either way, equally likely), else a jump to any other start;
+    -1 where the shift leaves the block's starts. Every kernel's block moves propose with it."""
+    if uniform(rng) < shift_probability:
+        pb = pa + 1 if uniform(rng) < 0.5 else pa - 1
+        return pb if 0 <= pb < size else -1
+    pb = randint(rng, size - 1)
+    return pb + 1 if pb >= pa else pb
+
+
+@device_jit
+def breaks_fit(g, pa, pb, cur, group_ptr, next_limit, has_prev, has_next):
+    """Whether moving block ``g`` from start ``pa`` to ``pb`` breaks more of its line's fit with the
+    neighbouring blocks (``next_limit``) than it breaks now: such block moves are rejected while line moves
+    keep every line clue-consistent."""
+    first = group_ptr[g]
+    broken = 0
+    if has_prev[g]:
+        lim = next_limit[group_ptr[g - 1] + cur[g - 1]]
+        broken += (1 if pb < lim else 0) - (1 if pa < lim else 0)
+    if has_next[g]:
+        nxt = cur[g + 1]
+        broken += 1 if nxt < next_limit[first + pb] else 0
+        broken -= 1 if nxt < next_limit[first + pa] else 0
+    return broken > 0
 
 
 @device_jit

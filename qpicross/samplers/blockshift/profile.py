@@ -54,7 +54,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (Board, Profile, ProfileWork, Structure, coldest, restart_begin,
+from qpicross.samplers.blockshift.moves import (Board, Profile, ProfileWork, coldest, restart_begin,
                                                 restart_sweeps, returned_state, seed_rng)
 
 __all__ = ["profile_model", "profile_read", "profile_work"]

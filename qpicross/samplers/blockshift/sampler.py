@@ -98,7 +98,6 @@ import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
 import dimod
-import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
