@@ -19,7 +19,7 @@ from qpicross.puzzle import Puzzle, board_to_strings
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
     "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
-    "check_puzzle_size", "size_error",
+    "check_puzzle_size", "size_error", "output_file",
 ]
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -52,6 +52,21 @@ def parse_beta_range(text: str | None) -> tuple[float, float] | None:
     except ValueError:
         raise UsageError(f"--beta-range wants HOT,COLD, got {text!r}") from None
     return (hot, cold)
+
+
+def output_file(text: str) -> str:
+    """An output file named on the command line (an argparse ``type``): an empty name is refused.
+
+    >>> output_file("out.csv")
+    'out.csv'
+    >>> output_file("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: wants a file name, got ''
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"wants a file name, got {text!r}")
+    return text
 
 
 def error(message: str, code: int = 2) -> int:

@@ -16,6 +16,7 @@ from ._common import (
     board_text,
     check_output_path,
     load_puzzle_arg,
+    output_file,
     print_json,
     printable,
     save_plot,
@@ -29,7 +30,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description="Build the puzzle's QUBO, sample it and print the best board.")
     add_puzzle_argument(p)
     add_solver_arguments(p, reads_default=None)
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--logic-rounds", type=int, default=0, metavar="N",
                    help="with presolve: up to N anneals; between them, probe the cells the low-energy reads "

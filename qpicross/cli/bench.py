@@ -19,7 +19,7 @@ from qpicross.experiments.bench import (
     write_json,
 )
 
-from ._common import PLOT_SUFFIXES, UsageError, check_output_path, printable, save_plot, write_output
+from ._common import PLOT_SUFFIXES, UsageError, check_output_path, output_file, printable, save_plot, write_output
 from ._solver_options import add_solver_arguments, configs_from_args
 
 
@@ -45,10 +45,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "(its threads option), unless --option threads=N says otherwise")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
-    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per puzzle and configuration")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+    p.add_argument("--csv", type=output_file, default=None, metavar="FILE", help="write one row per puzzle and configuration")
+    p.add_argument("--json", nargs="?", type=output_file, const="-", default=None, metavar="FILE",
                    help="write JSON (to stdout without FILE)")
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a TTS99 bar chart")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a TTS99 bar chart")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     return p
 

@@ -7,7 +7,7 @@ import argparse
 from qpicross.classical.exact import METHODS, require_solver
 from qpicross.puzzle.formats import format_px, save_puzzle
 from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
-from ._common import UsageError, board_text, check_output_path, print_json, printable, write_output
+from ._common import UsageError, board_text, check_output_path, output_file, print_json, printable, write_output
 
 #: Most boards ``--max-tries`` may draw.
 MAX_TRIES = 1_000_000
@@ -25,7 +25,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--max-tries", type=int, default=1000,
                    help="boards to draw before giving up (default 1000)")
     p.add_argument("--name", default=None, help="puzzle name (default random-RxC-dD-sS)")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
+    p.add_argument("-o", "--output", type=output_file, default=None, metavar="FILE",
                    help="write the puzzle here (format from the extension); default: .px text on stdout")
     p.add_argument("--format", default=None, help="output format, overriding the extension")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")

@@ -19,6 +19,7 @@ from ._common import (
     Progress,
     UsageError,
     check_output_path,
+    output_file,
     print_json,
     printable,
     save_plot,
@@ -49,8 +50,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="local processes (default: every CPU; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
-    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per point")
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
+    p.add_argument("--csv", type=output_file, default=None, metavar="FILE", help="write one row per point")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
     p.add_argument("--force", action="store_true", help="overwrite existing --csv / --plot files")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -67,11 +68,16 @@ def points_from_args(args: argparse.Namespace) -> list:
         raise UsageError(f"--{'random' if 'random point' in str(exc) else 'grid'}: {exc}") from None
 
 
+#: Most ``--seeds``, and most runs (points x seeds x puzzles) one sweep may plan.
+MAX_SEEDS = 10_000
+MAX_RUNS = 1_000_000
+
+
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    for flag, value in (("--seeds", args.seeds), ("--workers", args.workers)):
-        if value is not None and value < 1:
-            raise UsageError(f"{flag} must be at least 1, got {value}")
+    for flag, value, top in (("--seeds", args.seeds, MAX_SEEDS), ("--workers", args.workers, 4096)):
+        if value is not None and not 1 <= value <= top:
+            raise UsageError(f"{flag} must be from 1 to {top:,}, got {value}")
     # Refuse unwritable outputs before a long run, not after.
     if args.csv:
         check_output_path(args.csv, args.force, (".csv",))
@@ -90,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{source}: {exc}") from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
+    runs = len(points) * args.seeds * len(puzzles)
+    if runs > MAX_RUNS:
+        raise UsageError(f"{len(points):,} points x {args.seeds:,} seeds x {len(puzzles):,} puzzles = {runs:,} runs; "
+                         f"at most {MAX_RUNS:,}: use fewer points, seeds or puzzles")
     if args.scheduler is not None:
         try:
             import distributed  # noqa: F401

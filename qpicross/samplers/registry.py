@@ -288,10 +288,15 @@ def sample(
 
 
 def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> int:
-    """How many reads the rest of a time budget allows (at least one, at most what is left)."""
+    """How many reads the rest of a time budget allows (at least one, at most what is left).
+
+    >>> _reads_that_fit(1.0, 0.25, 10), _reads_that_fit(1e308, 1e-9, 10), _reads_that_fit(0.0, 1.0, 10)
+    (4, 10, 1)
+    """
     if per_read <= 0:
         return reads_left
-    return min(reads_left, max(1, int(seconds_left / per_read)))
+    fit = seconds_left / per_read  # may be inf for a budget near the float limit
+    return reads_left if not fit < reads_left else max(1, int(fit))
 
 
 def _CHUNKABLE_TYPES() -> list[type]:
