@@ -19,7 +19,7 @@ from qpicross.puzzle import Puzzle, board_to_strings
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
     "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
-    "check_puzzle_size", "size_error", "output_file",
+    "check_puzzle_size", "size_error", "output_file", "connect_scheduler_arg",
 ]
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -67,6 +67,26 @@ def output_file(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError(f"wants a file name, got {text!r}")
     return text
+
+
+def connect_scheduler_arg(address: str):
+    """``--scheduler ADDRESS`` as a connected :class:`distributed.Client` (within seconds), before any work.
+
+    Raises:
+        UsageError: Without dask.distributed, or when the scheduler cannot be reached: one line.
+    """
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    from qpicross.experiments.runner import connect_scheduler
+
+    if not address.strip():
+        raise UsageError("--scheduler wants an address such as tcp://HOST:8786, got ''")
+    try:
+        return connect_scheduler(address)
+    except (ConnectionError, RuntimeError) as exc:
+        raise UsageError(f"--scheduler: {exc}") from None
 
 
 def error(message: str, code: int = 2) -> int:

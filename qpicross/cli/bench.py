@@ -19,7 +19,16 @@ from qpicross.experiments.bench import (
     write_json,
 )
 
-from ._common import PLOT_SUFFIXES, UsageError, check_output_path, output_file, printable, save_plot, write_output
+from ._common import (
+    PLOT_SUFFIXES,
+    UsageError,
+    check_output_path,
+    connect_scheduler_arg,
+    output_file,
+    printable,
+    save_plot,
+    write_output,
+)
 from ._solver_options import add_solver_arguments, configs_from_args
 
 
@@ -63,11 +72,15 @@ def run(args: argparse.Namespace) -> int:
     configs = configs_from_args(args)
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.scheduler is not None:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None
+    try:
+        return _run(args, configs, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(args: argparse.Namespace, configs: list, client) -> int:
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
     except (ValueError, OSError) as exc:
@@ -93,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"[{done}/{total}] {printable(result.puzzle)} {printable(result.config)}: {printable(status)}", file=sys.stderr, flush=True)
 
     try:
-        results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+        results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=client,
                             baseline=args.baseline, progress=progress)
     except KeyboardInterrupt:
         return _save_partial(finished, args, meta)

@@ -19,6 +19,7 @@ from ._common import (
     Progress,
     UsageError,
     check_output_path,
+    connect_scheduler_arg,
     output_file,
     print_json,
     printable,
@@ -100,15 +101,11 @@ def run(args: argparse.Namespace) -> int:
     if runs > MAX_RUNS:
         raise UsageError(f"{len(points):,} points x {args.seeds:,} seeds x {len(puzzles):,} puzzles = {runs:,} runs; "
                          f"at most {MAX_RUNS:,}: use fewer points, seeds or puzzles")
-    if args.scheduler is not None:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None
     try:
         result = tune(
             puzzles if len(puzzles) > 1 else puzzles[0], points, config=config, seeds=args.seeds, seed=args.seed,
-            workers=args.workers, scheduler=args.scheduler,
+            workers=args.workers, scheduler=client,
             progress=Progress(f"tuning {label}"),
         )
     except TuneInterrupted as stop:
@@ -119,8 +116,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"qpicross: interrupted: {len(partial.summary)} of {len(partial.points)} points finished; "
               f"kept in {path}", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as exc:  # bad sampler options, unreachable scheduler, ...
+    except (ValueError, OSError) as exc:  # bad sampler options, a scheduler lost on the way, ...
         raise UsageError(str(exc)) from None
+    finally:
+        if client is not None:
+            client.close()
     if args.csv:
         write_output(args.csv, csv_text(result), args.force)
     if args.plot:
