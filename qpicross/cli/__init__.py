@@ -9,6 +9,7 @@ Exit codes: 0 success, 1 the run found no solution, 2 bad input or usage.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import re
@@ -85,14 +86,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return _run_with_limit(args)
+        code = _run_with_limit(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not after main() has returned
+        return code
     except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
             ModelTooLargeError) as exc:
         return error(str(exc))
     except KeyboardInterrupt:
         return error("interrupted", code=130)
-    except BrokenPipeError:
-        return 0
+    except OSError as exc:  # writing the output failed: /dev/full, a full disk, a closed pipe
+        _discard_stdout()
+        if exc.errno == errno.EPIPE:
+            return error("standard output was closed before the output was written (broken pipe)")
+        where = exc.filename if exc.filename is not None else "standard output"
+        return error(f"cannot write {where}: {exc.strerror or exc}")
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device: what is still buffered must not fail again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind sys.stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,7 +19,7 @@ from qpicross.puzzle import Puzzle, board_to_strings
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
     "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
-    "check_puzzle_size", "size_error", "output_file", "connect_scheduler_arg",
+    "check_puzzle_size", "size_error", "output_file", "connect_scheduler_arg", "note_written",
 ]
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -90,7 +90,11 @@ def connect_scheduler_arg(address: str):
 
 
 def error(message: str, code: int = 2) -> int:
-    print(f"qpicross: error: {printable(message)}", file=sys.stderr)
+    """Print ``qpicross: error: MESSAGE`` on stderr (nothing when stderr cannot be written) and return ``code``."""
+    try:
+        print(f"qpicross: error: {printable(message)}", file=sys.stderr, flush=True)
+    except OSError:  # stderr is /dev/full or a closed pipe: the exit status still says it
+        pass
     return code
 
 
@@ -150,9 +154,14 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str, ...] | None = None) -> Path:
     """Fail early (before any long run) if an output file would be refused.
 
+    Only a regular file (or a new one) is ever written: ``--force`` replaces a regular file, never a
+    device, a pipe or a socket. The folder is tried with an empty temporary file, so a folder the
+    command may not write into is refused now rather than after a long run.
+
     Raises:
-        UsageError: If ``path`` is a directory or lies in a folder that does not exist, exists
-            and ``force`` is false, or its extension is not one of ``suffixes``.
+        UsageError: If ``path`` is a directory or lies in a folder that does not exist or cannot be
+            written, exists and ``force`` is false, exists and is not a regular file, or its extension
+            is not one of ``suffixes``.
     """
     path = Path(path)
     if suffixes is not None and path.suffix.lower() not in suffixes:
@@ -162,9 +171,24 @@ def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str,
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise UsageError(f"cannot write {path}: no such directory {directory}")
-    if path.exists() and not force:
-        raise UsageError(f"{path} exists; pass --force to overwrite it")
+    if path.exists() or path.is_symlink():
+        if not force:
+            raise UsageError(f"{path} exists; pass --force to overwrite it")
+        if not path.is_file():
+            raise UsageError(f"{path} exists and is not a regular file (a device, pipe or socket); "
+                             f"name a regular file or a new one")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
+
+
+def note_written(path: str | os.PathLike) -> None:
+    """Say on stderr that a file was written (``wrote FILE``): stdout stays the command's output."""
+    print(f"wrote {printable(path)}", file=sys.stderr)
 
 
 def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
@@ -216,8 +240,10 @@ def write_output(
             content(tmp)
         os.chmod(tmp, _new_file_mode(path))  # mkstemp makes 0600; give the mode a plain open() would
         os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # the message names the user's file, never the temporary one
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = reason.replace(str(tmp), str(path)).replace(tmp.name, path.name)
+        raise UsageError(reason if reason.startswith(str(path)) else f"cannot write {path}: {reason}") from None
     finally:
         if tmp.exists():
             tmp.unlink()

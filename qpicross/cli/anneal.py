@@ -16,6 +16,7 @@ from ._common import (
     board_text,
     check_output_path,
     load_puzzle_arg,
+    note_written,
     output_file,
     print_json,
     printable,
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from qpicross.plot import plot_puzzle
 
-        save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot, args.force)
+        note_written(save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot,
+                               args.force))
     if args.json:
         print_json(result.to_dict())
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from qpicross.puzzle import check
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg, output_file, printable, save_plot
+from ._common import add_puzzle_argument, board_text, load_puzzle_arg, note_written, output_file, printable, save_plot
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -28,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from qpicross.plot import plot_puzzle
 
-        save_plot(plot_puzzle(puzzle), args.plot, args.force)
+        note_written(save_plot(plot_puzzle(puzzle), args.plot, args.force))
     return 0

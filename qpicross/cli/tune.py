@@ -13,6 +13,7 @@ from qpicross.experiments.bench import expand_specs
 from qpicross.experiments.runner import default_workers
 from qpicross.pipeline.run import check_run_size
 from qpicross.model.formulation import TERMS
+from qpicross.experiments.spreadsheet import csv_cell
 from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
     PLOT_SUFFIXES,
@@ -20,6 +21,7 @@ from ._common import (
     UsageError,
     check_output_path,
     connect_scheduler_arg,
+    note_written,
     output_file,
     print_json,
     printable,
@@ -122,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     if args.csv:
-        write_output(args.csv, csv_text(result), args.force)
+        note_written(write_output(args.csv, csv_text(result), args.force))
     if args.plot:
-        save_plot(plot_tuning(result), args.plot, args.force)
+        note_written(save_plot(plot_tuning(result), args.plot, args.force))
     if args.json:
         print_json(result.to_dict())
     else:
@@ -148,12 +150,12 @@ def _fresh_path(stem: str, suffix: str) -> Path:
 
 
 def csv_text(result: TuneResult) -> str:
-    """One CSV row per finished point (infinite TTS99 written as ``inf``)."""
+    """One CSV row per finished point (infinite TTS99 written as ``inf``; text cells safe in a spreadsheet)."""
     buffer = io.StringIO()
     columns = list(result.records[0]) if result.records else ["point"]
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(result.records)
+    writer.writerows({key: csv_cell(value) for key, value in record.items()} for record in result.records)
     return buffer.getvalue()
 
 

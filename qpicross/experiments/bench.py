@@ -58,6 +58,7 @@ import dimod
 import numpy as np
 
 from qpicross.experiments.runner import run_tasks
+from qpicross.experiments.spreadsheet import csv_cell, read_cell
 from qpicross.experiments.tts import time_to_target_tts, tts99, wilson_interval
 from qpicross.pipeline.batch import is_batched
 from qpicross.pipeline.config import SolverConfig
@@ -479,7 +480,11 @@ def summarize(results: Sequence[BenchResult], by_source: bool = False) -> dict[s
 
 
 def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
-    """One row per result; infinite TTS is written as ``inf``; the histogram as JSON."""
+    """One row per result; infinite TTS is written as ``inf``; the histogram as JSON.
+
+    Text cells (a puzzle's name, a label, an error) go through
+    :func:`~qpicross.experiments.spreadsheet.csv_cell`: a spreadsheet never runs one as a formula.
+    """
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
@@ -488,7 +493,7 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
             row["residual_histogram"] = json.dumps(row["residual_histogram"])
             if row["time_to_target_s"] is not None:
                 row["time_to_target_s"] = json.dumps([t if math.isfinite(t) else "inf" for t in row["time_to_target_s"]])
-            writer.writerow(row)
+            writer.writerow({key: csv_cell(value) for key, value in row.items()})  # names and labels as text
 
 
 def write_json(results: Sequence[BenchResult], path: str | os.PathLike | None = None, meta: dict | None = None) -> str:
@@ -512,7 +517,7 @@ def read_results(path: str | os.PathLike) -> list[dict]:
         rows = json.loads(path.read_text())["results"]
     else:
         with open(path, newline="") as handle:
-            rows = list(csv.DictReader(handle))
+            rows = [{key: read_cell(value) for key, value in row.items()} for row in csv.DictReader(handle)]
     numeric = {f.name for f in dataclasses.fields(BenchResult) if f.type in ("int", "float", "float | None",
                                                                             "int | None")}
     for row in rows:

@@ -18,7 +18,7 @@ from qpicross.puzzle.formats.px import format_px, parse_px
 from qpicross.puzzle.formats.tournament import _tournament_solution_file, parse_tournament
 from qpicross.puzzle.formats.webpbn import parse_xml
 
-__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
+__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "save_format", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
 
 
 # -- registries ----------------------------------------------------------------------------------
@@ -277,8 +277,20 @@ def expand_puzzle_specs(specs: Iterable[str | os.PathLike], format: str | None =
     return out
 
 
+def save_format(path: str | os.PathLike, format: str | None = None) -> str:
+    """The format :func:`save_puzzle` writes ``path`` in: ``format`` if given, else the extension's.
+
+    >>> save_format("out.non"), save_format("out.txt", "px")
+    ('non', 'px')
+
+    Raises:
+        PuzzleFormatError: For a format no writer has, naming ``path``.
+    """
+    return _format_for(Path(path), format, WRITERS)
+
+
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike, format: str | None = None) -> None:
     """Write a puzzle; the format follows the extension unless given."""
     path = Path(path)
-    fmt = _format_for(path, format, WRITERS)
+    fmt = save_format(path, format)
     path.write_text(WRITERS[fmt](puzzle), encoding="utf-8")
