@@ -9,7 +9,7 @@ import json.scanner
 import re
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError, board_to_strings
-from qpicross.puzzle.formats._text import _parse_clue, _build, MAX_DIMENSION
+from qpicross.puzzle.formats._text import _quote, _parse_clue, _build, MAX_DIMENSION
 
 __all__ = ["parse_json", "format_json"]
 
@@ -148,7 +148,7 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
     where = line_of(obj)
     unknown = sorted(set(obj) - set(_JSON_KEYS))
     if unknown:
-        raise PuzzleFormatError(f"unknown key {unknown[0][:40]!r}; expected {', '.join(_JSON_KEYS)}",
+        raise PuzzleFormatError(f"unknown key {_quote(unknown[0])}; expected {', '.join(_JSON_KEYS)}",
                                 path, where)
     if obj.get("format", "qpicross-puzzle") != "qpicross-puzzle" or obj.get("version", 1) != 1:
         raise PuzzleFormatError("expected format 'qpicross-puzzle' version 1", path, where)
@@ -173,7 +173,7 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
             what = f"{key[:-1]} {k} clue".replace("col ", "column ")
             line = line_of(clue) if isinstance(clue, list) else line_of(clues)
             if not isinstance(clue, list) or not all(type(v) is int for v in clue):
-                got = json.dumps(clue)[:40]
+                got = _quote(json.dumps(clue))
                 raise PuzzleFormatError(f"{what}: expected a list of block lengths, got {got}", path, line)
             parsed.append(_parse_clue([str(v) for v in clue], path, line, what))
             lines.append(line)
