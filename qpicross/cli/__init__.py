@@ -8,19 +8,15 @@ Exit codes: 0 success, 1 the run found no solution, 2 bad input or usage.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import errno
 import importlib
 import os
 import re
 import sys
+import threading
 from collections.abc import Sequence
-
-from qpicross.classical.exact import SolverUnavailableError
-from qpicross.model.size import ModelTooLargeError
-from qpicross.puzzle import PuzzleFormatError
-from qpicross.samplers import SamplerUnavailableError
-from ._common import UsageError, error
 
 __all__ = ["main", "COMMANDS"]
 
@@ -32,6 +28,8 @@ class _Parser(argparse.ArgumentParser):
     """Argument errors as one line (``qpicross: error: ...``, exit 2); ``--help`` keeps the usage."""
 
     def error(self, message: str):
+        from qpicross.exceptions import UsageError
+
         command = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
         flag = re.match(r"argument (\S+?)(?:/\S+)?: (?=must |wants )", message)
         if flag:  # "argument --reads: must be ..." -> "--reads must be ..."
@@ -62,6 +60,7 @@ def _run_with_limit(args: argparse.Namespace) -> int:
     """Run a command with ``--max-memory`` in force (through the environment, so workers see it too)."""
     if args.max_memory is None:
         return int(args._run(args))
+    from qpicross.exceptions import UsageError
     from qpicross.model.size import parse_memory
 
     try:
@@ -82,7 +81,58 @@ def _run_with_limit(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    Every Ctrl-C, from the first import on, ends in one line and exit status 130: the command's
+    modules (numpy, numba, dimod...) are imported here, inside the handler, not when this module is,
+    and a Ctrl-C that C code swallowed (numba compiling a kernel calls back into Python through
+    ctypes, which drops the exception) is raised again.
+    """
+    hook = sys.unraisablehook
+    sys.unraisablehook = _reraise_swallowed_interrupt(hook)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        _discard_stdout()
+        return _interrupted()
+    finally:
+        sys.unraisablehook = hook
+
+
+def _interrupted() -> int:
+    try:
+        print("qpicross: error: interrupted", file=sys.stderr, flush=True)
+    except OSError:
+        pass
+    return 130
+
+
+def _reraise_swallowed_interrupt(previous):
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):  # lost in a callback: raise it where it can act
+            # From another thread, a moment later: raised here, it would only be lost again.
+            threading.Timer(0.01, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+    return hook
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # without importing every command
+        from qpicross import __version__
+
+        print(f"qpicross {__version__}")
+        return 0
+    from qpicross.exceptions import (
+        ModelTooLargeError,
+        PuzzleFormatError,
+        SamplerUnavailableError,
+        SolverUnavailableError,
+        UsageError,
+    )
+
+    from ._common import error
+
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -92,8 +142,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
             ModelTooLargeError) as exc:
         return error(str(exc))
-    except KeyboardInterrupt:
-        return error("interrupted", code=130)
     except OSError as exc:  # writing the output failed: /dev/full, a full disk, a closed pipe
         _discard_stdout()
         if exc.errno == errno.EPIPE:

@@ -116,8 +116,8 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
         written = _write_outputs(finished, args, meta, force=True)  # every output was checked before the run
         where = (f"written to {', '.join(printable(p) for p in written)}" if written
                  else "shown above" if finished else "nothing written")
-        total = f" of {planned[0]}" if planned[0] else ""
-        print(f"qpicross: interrupted; {len(finished)}{total} results finished, {where}", file=sys.stderr)
+        done = f"{len(finished)} of {planned[0]} results finished" if planned[0] else "no result finished"
+        print(f"qpicross: interrupted; {done}, {where}", file=sys.stderr)
         return 130
     except ValueError as exc:  # the size guard runs on every job before the first starts
         raise UsageError(str(exc)) from None

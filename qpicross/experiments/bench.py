@@ -286,9 +286,11 @@ def _warm_up(config: SolverConfig) -> None:
     params = {k: v for k, v in {"num_reads": 1, "num_sweeps": 2, "seed": 0, "groups": []}.items()
               if k in sampler.parameters}  # groups=[]: the tiny model has none, and structured samplers need not say so
     try:
-        sampler.sample(tiny, **params)
+        warm = sampler.sample(tiny, **params)
     except Exception:  # a sampler that cannot run here reports it in the real run, with its message
         return
+    if warm.info.get("interrupted"):  # Ctrl-C while it compiled: the sampler kept it, the bench must stop
+        raise KeyboardInterrupt
     _WARM.add(name)
 
 
