@@ -101,6 +101,9 @@ def _read_numbered(path: Path, format: str | None, wanted=None, last: int | None
     ``last``: only puzzles 1..last are needed; a JSON list is then read no further
     than puzzle ``last + 1`` (one more, to know whether there are several).
     """
+    if path.is_dir():
+        raise PuzzleFormatError("a directory, not a puzzle file (bench, tune and solve read every puzzle "
+                                "in a directory)", str(path))
     fmt = _format_for(path, format, MULTI_READERS)
     text = _read_text(path)
     if fmt == "tournament":

@@ -1,0 +1,92 @@
+"""Issue 35, what a new user hit: a puzzle without a solution answered at once, one spec grammar, honest
+names and messages."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+
+import pytest
+
+from conftest import INSTANCES
+from qpicross import load_puzzle
+from qpicross.cli import main
+from qpicross.cli._common import Progress
+
+PUZZLE = str(INSTANCES / "5x5.px")
+#: A 2x2 without a solution whose totals agree (row 0 fills column 0, whose clue is blank).
+NO_SOLUTION = "2,2\n2\n0\n0\n2\n"
+
+
+def test_no_solution_is_answered_before_annealing(tmp_path, capsys):
+    path = tmp_path / "none.px"
+    path.write_text(NO_SOLUTION)
+    start = time.monotonic()
+    assert main(["anneal", str(path)]) == 1  # was 600 s of annealing
+    assert time.monotonic() - start < 30
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["none (2x2): no board satisfies these clues (line logic: col 0: no placement of () fits); "
+                   "nothing to anneal"]
+    assert main(["anneal", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["no_solution"] is True
+
+
+def test_measured_run_without_solution_says_none_exists(tmp_path, capsys):
+    path = tmp_path / "none.px"
+    path.write_text(NO_SOLUTION)
+    assert main(["anneal", str(path), "--reads", "2", "--sweeps", "50", "--sampler", "sa"]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("no board satisfies these clues (line logic: col 0") and "--time-budget" not in last
+
+
+def test_bench_baseline_takes_the_runs_reads(capsys):
+    assert main(["bench", PUZZLE, "--baseline", "--reads", "7", "--json"]) in (0, 1)
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert {r["config"]: r["num_reads"] for r in results} == {"baseline": 7, "shift": 7}
+
+
+def test_a_directory_given_as_a_puzzle_says_so(capsys):
+    assert main(["show", str(INSTANCES)]) == 2
+    assert "a directory, not a puzzle file" in capsys.readouterr().err
+
+
+def test_solve_reads_specs_as_bench_does(tmp_path, capsys):
+    path = tmp_path / "t.txt"
+    path.write_text("$1\n1\n1\n1\n1\n$2\n1\n0\n1\n0\n$3\n2\n0\n1\n1\n")
+    assert main(["solve", f"{path}#1-2", "--method", "logic", "--json"]) in (0, 1)
+    assert len(json.loads(capsys.readouterr().out)) == 2
+    assert main(["solve", str(INSTANCES), "--method", "logic", "--json"]) in (0, 1)
+    assert len(json.loads(capsys.readouterr().out)) == len(list(INSTANCES.glob("*.px")))
+
+
+def test_generate_without_seed_names_the_seed_it_drew(capsys):
+    assert main(["generate", "--size", "4x4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "None" not in out["puzzle"] and out["puzzle"].endswith(f"-s{out['seed']}")
+
+
+def test_exact_refusal_suggests_the_default(capsys):
+    assert main(["anneal", PUZZLE, "--sampler", "exact"]) == 2
+    assert "'shift'" in capsys.readouterr().err
+
+
+def test_readme_sampler_example_runs():
+    import dwave.samplers
+
+    from qpicross import anneal
+
+    assert anneal(load_puzzle(PUZZLE), sampler=dwave.samplers.TabuSampler(), num_reads=3, seed=1).energy >= 0
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_run_that_stops_at_the_first_solution_shows_no_total():
+    stream = _Terminal()
+    with Progress("annealing", stream=stream, open_ended=True) as progress:
+        progress(0, 1000)
+        progress(3, 1000, 5.0)
+    assert "/1000" not in stream.getvalue() and "3read" in stream.getvalue().replace(" ", "")
