@@ -90,3 +90,36 @@ def test_a_run_that_stops_at_the_first_solution_shows_no_total():
         progress(0, 1000)
         progress(3, 1000, 5.0)
     assert "/1000" not in stream.getvalue() and "3read" in stream.getvalue().replace(" ", "")
+
+
+def test_generic_samplers_draw_doubling_batches_until_solved():
+    import dimod
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from qpicross.samplers import sample
+
+    class Counting(SimulatedAnnealingSampler):
+        def __init__(self):
+            super().__init__()
+            self.sizes = []
+
+        def sample(self, bqm, num_reads=1, **kwargs):
+            self.sizes.append(num_reads)
+            return super().sample(bqm, num_reads=num_reads, **kwargs)
+
+    bqm = dimod.BinaryQuadraticModel({"a": 1.0}, {}, 0.0, "BINARY")
+    for budget in (None, 600.0):
+        sampler = Counting()
+        ss = sample(bqm, sampler, num_reads=300, num_sweeps=1, seed=1, stop_at_energy=-1.0, time_budget=budget)
+        assert len(ss) == 300 and sampler.sizes[:7] == [1, 2, 4, 8, 16, 32, 64] and max(sampler.sizes) == 64
+        sampler = Counting()
+        flat = dimod.BinaryQuadraticModel({"a": 0.0}, {}, 0.0, "BINARY")  # every read is a ground state
+        ss = sample(flat, sampler, num_reads=300, num_sweeps=1, seed=1, stop_at_energy=0.0, time_budget=budget)
+        assert sampler.sizes == [1] and ss.info["stopped_at_energy"]
+
+
+def test_sb_stops_at_the_first_solution(capsys):
+    pytest.importorskip("simulated_bifurcation")
+    assert main(["anneal", PUZZLE, "--sampler", "sb", "--seed", "1"]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("found a solution on read"))
+    assert int(line.split()[5]) < 200, line  # was read 1000: all the reads in one call

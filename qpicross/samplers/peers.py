@@ -323,10 +323,10 @@ def _sa() -> dimod.Sampler:
 PEER_SAMPLERS: dict[str, tuple[Callable[[], dimod.Sampler], str, bool]] = {
     "openjij-sa": (lambda: OpenJijSampler("sa"), "OpenJij simulated annealing (extra 'openjij')", True),
     "openjij-sqa": (lambda: OpenJijSampler("sqa"), "OpenJij simulated quantum annealing (extra 'openjij')", True),
-    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')", False),
+    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')", True),
     "sa+descent": (_with_descent(_sa), "dwave-samplers SA, then steepest descent on each read", True),
     "sb+descent": (_with_descent(SimulatedBifurcationSampler),
-                   "simulated bifurcation, then steepest descent on each read (extra 'sb')", False),
+                   "simulated bifurcation, then steepest descent on each read (extra 'sb')", True),
     "pt": (lambda: HybridWorkflowSampler("pt"), "dwave-hybrid parallel tempering, one run per read "
                                                   "(extra 'hybrid')", True),
     "pa": (lambda: HybridWorkflowSampler("pa"), "dwave-hybrid population annealing, one run per read "
