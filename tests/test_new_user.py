@@ -123,3 +123,23 @@ def test_sb_stops_at_the_first_solution(capsys):
     assert main(["anneal", PUZZLE, "--sampler", "sb", "--seed", "1"]) == 0
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("found a solution on read"))
     assert int(line.split()[5]) < 200, line  # was read 1000: all the reads in one call
+
+
+def test_tune_heatmap_when_nothing_solves_has_a_full_scale_and_no_best(tmp_path):
+    from qpicross.experiments.tune import grid_points, parse_grid, plot_tuning, tune
+    from qpicross.pipeline.config import SolverConfig
+
+    puzzle = load_puzzle(_write(tmp_path, NO_SOLUTION))
+    points = grid_points(parse_grid("match=1:2:2,order=1:2:2"))
+    result = tune(puzzle, points, config=SolverConfig(sampler="sa", num_reads=2, num_sweeps=5), workers=1)
+    fig = plot_tuning(result)
+    image = fig.axes[0].images[0]
+    assert image.get_clim() == (0, 1.0)  # was a colour bar up to 1e-9
+    assert not [line for line in fig.axes[0].lines if line.get_label() == "best"]  # was a star on p = 0
+    assert any("no point solved" in text.get_text() for text in fig.axes[0].texts)
+
+
+def _write(tmp_path, text: str):
+    path = tmp_path / "none.px"
+    path.write_text(text)
+    return path
