@@ -143,3 +143,14 @@ def _write(tmp_path, text: str):
     path = tmp_path / "none.px"
     path.write_text(text)
     return path
+
+
+def test_a_wide_board_fits_the_terminal():
+    from qpicross import Puzzle
+    from qpicross.cli._common import board_text
+
+    puzzle = Puzzle.from_board(["#" * 60] * 3, name="wide")
+    assert max(map(len, board_text(puzzle, width=200).splitlines())) == 2 * 60 - 1 + 4 + 2  # fits: one space apart
+    compact = board_text(puzzle, width=80).splitlines()
+    assert max(map(len, compact)) <= 80  # was 125 wide
+    assert compact[0] == "?" * 60 + " | 60" and compact[3].startswith("columns: 3 | 3")

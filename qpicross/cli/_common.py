@@ -6,8 +6,10 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
+import textwrap
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -254,10 +256,22 @@ def print_json(obj) -> None:
     print(json.dumps(obj, indent=2, sort_keys=False))
 
 
-def board_text(puzzle: Puzzle, board=None) -> str:
+def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
     """The clues and a board as text: ``#`` filled, ``.`` empty, ``?`` unknown.
 
-    Row clues follow each row; column clues are written downwards under the board.
+    Row clues follow each row; column clues are written downwards under the board. A board wider
+    than ``width`` (default: the terminal's columns when stdout is a terminal, else no limit) is
+    drawn compactly: one character per cell, and the column clues listed below it, wrapped.
+
+    >>> print(board_text(Puzzle([[1], [2]], [[2], [1]], name="x"), ["#.", "##"], width=80))
+    # .  | 1
+    # #  | 2
+    ---
+    2 1
+    >>> print(board_text(Puzzle([[1], [2]], [[2], [1]], name="x"), ["#.", "##"], width=5))
+    #. | 1
+    ## | 2
+    columns: 2 | 1
     """
     n_rows, n_cols = puzzle.shape
     if board is None:
@@ -266,17 +280,23 @@ def board_text(puzzle: Puzzle, board=None) -> str:
         rows = list(board)  # already text, possibly with '?' (line logic)
     else:
         rows = board_to_strings(board)
-    width = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))
-    lines = [
-        " ".join(ch.rjust(width) for ch in r) + "  | " + " ".join(map(str, clue or (0,)))
-        for r, clue in zip(rows, puzzle.rows)
-    ]
-    lines.append("-" * ((width + 1) * n_cols - 1))
+    row_clues = [" ".join(map(str, clue or (0,))) for clue in puzzle.rows]
+    digits = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))
+    if width is None:
+        width = shutil.get_terminal_size((0, 0)).columns if sys.stdout.isatty() else 0
+    widest_clue = max(map(len, row_clues), default=0)
+    if width and (digits + 1) * n_cols - 1 + 4 + widest_clue > width:
+        lines = [r + " | " + clue for r, clue in zip(rows, row_clues)]
+        columns = " | ".join(",".join(map(str, clue or (0,))) for clue in puzzle.cols)
+        lines += textwrap.wrap("columns: " + columns, width=max(width, 20), break_on_hyphens=False)
+        return "\n".join(lines)
+    lines = [" ".join(ch.rjust(digits) for ch in r) + "  | " + clue for r, clue in zip(rows, row_clues)]
+    lines.append("-" * ((digits + 1) * n_cols - 1))
     for d in range(max(len(c) or 1 for c in puzzle.cols)):
         cells = []
         for clue in puzzle.cols:
             numbers = clue or (0,)
-            cells.append(str(numbers[d]).rjust(width) if d < len(numbers) else " " * width)
+            cells.append(str(numbers[d]).rjust(digits) if d < len(numbers) else " " * digits)
         lines.append(" ".join(cells).rstrip())
     return "\n".join(lines)
 
