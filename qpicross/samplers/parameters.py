@@ -248,7 +248,7 @@ PARAMETERS: dict[str, dict[str, Parameter]] = {
         "initial_states": python_object("samples (an array or SampleSet)"),
         "initial_states_generator": choice("none", "tile", "random"),
         "tenure": integer(0, MAX_COUNT, none=True),
-        "timeout": integer(1, 3_600_000),  # milliseconds per read
+        "timeout": integer(1, 600_000),  # milliseconds per read: at most the ten minutes of anneal's own cap
         "num_restarts": integer(0, MAX_COUNT),
         "energy_threshold": finite(none=True),
         "coefficient_z_first": integer(0, MAX_COUNT, none=True),
@@ -282,7 +282,7 @@ PARAMETERS: dict[str, dict[str, Parameter]] = {
         "convergence": integer(1, MAX_COUNT),
     },
     "pa": {
-        "population": integer(1, MAX_POPULATION),
+        "population": integer(1, 10_000),  # a Python object per member: 100 000 ran for minutes on a 5x5
         "num_iter": integer(1, MAX_COUNT),
     },
     "exact": {},
