@@ -23,7 +23,8 @@ PUZZLE = str(INSTANCES / "5x5.px")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-@pytest.mark.parametrize("args", [["show", PUZZLE], ["info", PUZZLE], ["generate", "--size", "5x5", "--seed", "1"]])
+@pytest.mark.parametrize("args", [["show", PUZZLE], ["info", PUZZLE], ["generate", "--size", "5x5", "--seed", "1"],
+                                  ["--help"], ["--version"], ["bench", "--help"]])
 def test_full_disk_on_stdout_is_one_line(args):
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "qpicross", *args], stdout=full, stderr=subprocess.PIPE,

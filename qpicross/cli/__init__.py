@@ -27,6 +27,11 @@ COMMANDS = ["anneal", "solve", "generate", "show", "info", "bench", "tune", "exp
 class _Parser(argparse.ArgumentParser):
     """Argument errors as one line (``qpicross: error: ...``, exit 2); ``--help`` keeps the usage."""
 
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse drops an OSError here (help lost without a word on a full disk or a closed pipe): raise it
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str):
         from qpicross.exceptions import UsageError
 
@@ -121,7 +126,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # without importing every command
         from qpicross import __version__
 
-        print(f"qpicross {__version__}")
+        try:
+            print(f"qpicross {__version__}", flush=True)
+        except OSError as exc:
+            _discard_stdout()
+            return _write_error(exc, lambda message: print(f"qpicross: error: {message}", file=sys.stderr) or 2)
         return 0
     from qpicross.exceptions import (
         ModelTooLargeError,
@@ -135,7 +144,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help printed: a full disk or a closed pipe shows here
+            sys.stdout.flush()
+            raise
         code = _run_with_limit(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after main() has returned
         return code
@@ -144,10 +157,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return error(str(exc))
     except OSError as exc:  # writing the output failed: /dev/full, a full disk, a closed pipe
         _discard_stdout()
-        if exc.errno == errno.EPIPE:
-            return error("standard output was closed before the output was written (broken pipe)")
-        where = exc.filename if exc.filename is not None else "standard output"
-        return error(f"cannot write {where}: {exc.strerror or exc}")
+        return _write_error(exc, error)
+
+
+def _write_error(exc: OSError, error) -> int:
+    """One line for an output that could not be written."""
+    if exc.errno == errno.EPIPE:
+        return error("standard output was closed before the output was written (broken pipe)")
+    where = exc.filename if exc.filename is not None else "standard output"
+    return error(f"cannot write {where}: {exc.strerror or exc}")
 
 
 def _discard_stdout() -> None:
