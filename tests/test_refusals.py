@@ -19,6 +19,7 @@ RED = ('<puzzleset><puzzle defaultcolor="red"><clues type="columns"><line><count
     ("six-rows-five-clues.non", "width 5\nheight 6\nrows\n1\n1\n1\n1\n1\n\ncolumns\n1\n1\n1\n1\n1\n",
      "needs 6 clue lines (height 6) but its last one is blank (5 written): write an empty clue as 0"),
     ("before-goal.non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n\ngoal 1111\n", "needs 2 clue lines (width 2)"),
+    ("empty-goal.json", '{"rows": [[1], [1]], "cols": [[1], [1]], "goal": []}', "goal has 0 rows, the clues 2"),
     ("red.xml", RED, "colour puzzle ('red')"),
     ("red-count.xml", RED.replace(' defaultcolor="red"', "").replace("<count>", '<count color="red">'),
      "colour puzzle ('red')"),

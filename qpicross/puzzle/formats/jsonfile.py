@@ -186,9 +186,12 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
                                     path, goal_line)
         if len({len(r) for r in goal}) > 1:
             raise PuzzleFormatError("goal rows have different lengths", path, goal_line)
+        if len(goal) != len(clue_sets["rows"][0]):  # an empty list too: a goal of the wrong length is refused
+            raise PuzzleFormatError(f"goal has {len(goal)} rows, the clues {len(clue_sets['rows'][0])}",
+                                    path, goal_line)
     rows, row_lines = clue_sets["rows"]
     cols, col_lines = clue_sets["cols"]
-    return _build(rows, cols, title, path, row_lines, col_lines, where, goal or None, goal_line)
+    return _build(rows, cols, title, path, row_lines, col_lines, where, goal, goal_line)
 
 
 def format_json(puzzle: Puzzle) -> str:
