@@ -46,12 +46,13 @@ def test_closed_pipe_is_one_line():
 
 @pytest.mark.parametrize("flag, name", [("--csv", "out.csv"), ("--json", "out.json"), ("--plot", "out.png")])
 def test_force_never_replaces_a_fifo_or_device(flag, name, tmp_path, capsys):
+    # A FIFO of our own stands for every node that is not a regular file: a test that named /dev/null here
+    # would replace the machine's /dev/null with a regular file when the fix is reverted.
     fifo = tmp_path / name
     os.mkfifo(fifo)
-    for target in (fifo, "/dev/null"):
-        assert main(["bench", PUZZLE, "--reads", "2", flag, str(target), "--force"]) == 2
-        err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and ("is not a regular file" in err[0] or "unsupported extension" in err[0]), err
+    assert main(["bench", PUZZLE, "--reads", "2", flag, str(fifo), "--force"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "is not a regular file" in err[0], err
     assert fifo.is_fifo()
 
 
