@@ -14,6 +14,7 @@ import errno
 import importlib
 import os
 import re
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -96,12 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     hook = sys.unraisablehook
     sys.unraisablehook = _reraise_swallowed_interrupt(hook)
     try:
-        return _main(argv)
+        code = _main(argv)
     except KeyboardInterrupt:
         _discard_stdout()
-        return _interrupted()
+        code = _interrupted()
     finally:
         sys.unraisablehook = hook
+    if argv is None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command's process: a late Ctrl-C must not cut its exit short
+    return code
 
 
 def _interrupted() -> int:
