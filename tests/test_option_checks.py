@@ -123,3 +123,6 @@ def test_bounds_follow_the_block_shift_sampler():
 
     assert parameters.MAX_POPULATION == sampler.MAX_POPULATION
     assert parameters.MAX_POPULATION_STEPS == sampler.MAX_POPULATION_STEPS
+    from qpicross.pipeline import config
+
+    assert parameters.MAX_SWEEPS == config.MAX_SWEEPS
