@@ -126,3 +126,10 @@ def test_bounds_follow_the_block_shift_sampler():
     from qpicross.pipeline import config
 
     assert parameters.MAX_SWEEPS == config.MAX_SWEEPS
+
+
+def test_a_bench_where_every_run_failed_exits_2_as_anneal_does(capsys):
+    """A value only the model can refuse (tabu's tenure must be below the variable count)."""
+    assert main(["anneal", PUZZLE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
+    assert main(["bench", PUZZLE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2  # was 1
+    assert capsys.readouterr().err.splitlines()[-1].startswith("qpicross: error: every run failed; the first: ")

@@ -125,6 +125,8 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
         raise UsageError(str(exc)) from None
     meta["load_average_after"] = machine_info()["load_average"]
     _write_outputs(results, args, meta, force=args.force)
+    if results and all(r.error for r in results):  # nothing ran: a bad option or setting, as anneal says with 2
+        raise UsageError(f"every run failed; the first: {results[0].error}")
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
     unsolved = any(not r.solved for r in results if r.config != BASELINE.label)
     return 1 if unsolved or any(r.error for r in results) else 0
