@@ -37,3 +37,14 @@ def test_unreachable_scheduler_is_one_line_within_seconds(command, address, word
 def test_connect_scheduler_raises_connection_error():
     with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"):
         connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)
+
+
+def test_connect_scheduler_works_inside_a_running_event_loop():
+    """A notebook runs the caller inside an event loop: the probe must not need the caller's."""
+    import asyncio
+
+    async def inside():
+        with pytest.raises(ConnectionError, match="nothing answered within"):
+            connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)
+
+    asyncio.run(inside())

@@ -175,6 +175,7 @@ def connect_scheduler(address: Any, timeout: float = SCHEDULER_TIMEOUT_S):
         return address
     address = str(address)
     import asyncio
+    import concurrent.futures
 
     from distributed.comm import connect
     from distributed.security import Security
@@ -185,7 +186,9 @@ def connect_scheduler(address: Any, timeout: float = SCHEDULER_TIMEOUT_S):
             comm = await connect(address, timeout=timeout, **Security().get_connection_args("client"))
             await comm.close()
 
-        asyncio.run(probe())
+        # In a thread of its own with its own event loop: the caller may be inside one (a notebook).
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, probe()).result()
     except Exception as exc:  # dask raises OSError, TimeoutError, ValueError or TypeError by scheme
         if scheme == "ucx":
             reason = "ucx:// needs UCX support (the distributed-ucxx package), which is not installed"
