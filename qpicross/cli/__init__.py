@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every Ctrl-C, from the first import on, ends in one line and exit status 130: the command's
     modules (numpy, numba, dimod...) are imported here, inside the handler, not when this module is,
     and a Ctrl-C that C code swallowed (numba compiling a kernel calls back into Python through
-    ctypes, which drops the exception) is raised again.
+    ctypes, which drops the exception) is raised again. Called as the process's command (``argv``
+    None), it ignores Ctrl-C once the work is done, so a late one cannot cut the exit short.
     """
     hook = sys.unraisablehook
     sys.unraisablehook = _reraise_swallowed_interrupt(hook)
@@ -109,11 +110,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _interrupted() -> int:
+    return _fail("interrupted", 130)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    """``qpicross: error: MESSAGE`` on stderr, importing nothing (and nothing when stderr cannot be written)."""
     try:
-        print("qpicross: error: interrupted", file=sys.stderr, flush=True)
+        print(f"qpicross: error: {message}", file=sys.stderr, flush=True)
     except OSError:
         pass
-    return 130
+    return code
 
 
 def _reraise_swallowed_interrupt(previous):
@@ -134,7 +140,7 @@ def _main(argv: Sequence[str] | None) -> int:
             print(f"qpicross {__version__}", flush=True)
         except OSError as exc:
             _discard_stdout()
-            return _write_error(exc, lambda message: print(f"qpicross: error: {message}", file=sys.stderr) or 2)
+            return _os_error(exc, _fail)
         return 0
     from qpicross.exceptions import (
         ModelTooLargeError,
@@ -159,17 +165,24 @@ def _main(argv: Sequence[str] | None) -> int:
     except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
             ModelTooLargeError) as exc:
         return error(str(exc))
-    except OSError as exc:  # writing the output failed: /dev/full, a full disk, a closed pipe
+    except OSError as exc:  # writing the output failed (/dev/full, a full disk, a closed pipe), or a file did
         _discard_stdout()
-        return _write_error(exc, error)
+        return _os_error(exc, error)
 
 
-def _write_error(exc: OSError, error) -> int:
-    """One line for an output that could not be written."""
+#: What a failed write of standard output raises.
+_WRITE_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
+
+
+def _os_error(exc: OSError, error) -> int:
+    """One line for an operating-system error that reached the command line: a file's, or stdout's."""
     if exc.errno == errno.EPIPE:
         return error("standard output was closed before the output was written (broken pipe)")
-    where = exc.filename if exc.filename is not None else "standard output"
-    return error(f"cannot write {where}: {exc.strerror or exc}")
+    if exc.filename is not None:
+        return error(f"{exc.filename}: {exc.strerror or exc}")
+    if exc.errno in _WRITE_ERRORS:
+        return error(f"cannot write standard output: {exc.strerror or exc}")
+    return error(exc.strerror or str(exc) or type(exc).__name__)
 
 
 def _discard_stdout() -> None:
