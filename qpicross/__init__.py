@@ -20,38 +20,77 @@ Examples:
     True
 """
 
-from qpicross.classical import (
-    Contradiction,
-    ExactResult,
-    LogicResult,
-    PresolveComposite,
-    propagate,
-    solve_exact,
-    solve_line,
-)
-from qpicross.decode import DecodedRead, SampleEvaluation, Violation, decode_sample, evaluate_samples
-from qpicross.model import (
-    TERMS,
-    ModelTooLargeError,
-    PenaltyWeights,
-    PicrossFormulation,
-    build_bqm,
-    build_formulation,
-    estimate_size,
-)
-from qpicross.pipeline import AnnealResult, SolverConfig, anneal, anneal_with_logic, run
-from qpicross.puzzle import (
-    BrokenLine,
-    Puzzle,
-    PuzzleFormatError,
-    board_from_strings,
-    board_to_strings,
-    check,
-    load_puzzle,
-    load_puzzles,
-    save_puzzle,
-)
-from qpicross.samplers import SAMPLERS, BlockShiftSampler, get_sampler, register_sampler, sample
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+#: Where each public name lives: imported on first use (PEP 562), so that ``import qpicross`` (and the
+#: command line's start, ``--version``, a Ctrl-C while it starts) does not wait for numpy, numba and dimod.
+_EXPORTS = {
+    "qpicross.classical": ["Contradiction", "ExactResult", "LogicResult", "PresolveComposite", "propagate",
+                           "solve_exact", "solve_line"],
+    "qpicross.decode": ["DecodedRead", "SampleEvaluation", "Violation", "decode_sample", "evaluate_samples"],
+    "qpicross.model": ["TERMS", "ModelTooLargeError", "PenaltyWeights", "PicrossFormulation", "build_bqm",
+                       "build_formulation", "estimate_size"],
+    "qpicross.pipeline": ["AnnealResult", "SolverConfig", "anneal", "anneal_with_logic", "run"],
+    "qpicross.puzzle": ["BrokenLine", "Puzzle", "PuzzleFormatError", "board_from_strings", "board_to_strings",
+                        "check", "load_puzzle", "load_puzzles", "save_puzzle"],
+    "qpicross.samplers": ["SAMPLERS", "BlockShiftSampler", "get_sampler", "register_sampler", "sample"],
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+_SUBPACKAGES = ("classical", "decode", "model", "pipeline", "puzzle", "samplers", "plot", "experiments", "cli",
+                "exceptions")
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from qpicross.classical import (
+        Contradiction,
+        ExactResult,
+        LogicResult,
+        PresolveComposite,
+        propagate,
+        solve_exact,
+        solve_line,
+    )
+    from qpicross.decode import DecodedRead, SampleEvaluation, Violation, decode_sample, evaluate_samples
+    from qpicross.model import (
+        TERMS,
+        ModelTooLargeError,
+        PenaltyWeights,
+        PicrossFormulation,
+        build_bqm,
+        build_formulation,
+        estimate_size,
+    )
+    from qpicross.pipeline import AnnealResult, SolverConfig, anneal, anneal_with_logic, run
+    from qpicross.puzzle import (
+        BrokenLine,
+        Puzzle,
+        PuzzleFormatError,
+        board_from_strings,
+        board_to_strings,
+        check,
+        load_puzzle,
+        load_puzzles,
+        save_puzzle,
+    )
+    from qpicross.samplers import SAMPLERS, BlockShiftSampler, get_sampler, register_sampler, sample
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # later uses find it directly
+        return value
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"qpicross.{name}")
+    raise AttributeError(f"module 'qpicross' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MODULE_OF))
+
 
 __version__ = "0.1.0"
 

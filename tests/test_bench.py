@@ -229,7 +229,7 @@ def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch)
     out = tmp_path / "partial.json"
     code = main(["bench", str(INSTANCES / "5x5.px"), "--json", str(out)])
     err = capsys.readouterr().err
-    assert code == 130 and "1 finished results written to" in err and str(out) in err
+    assert code == 130 and "1 of 2 results finished, written to" in err and str(out) in err
     assert len(json.loads(out.read_text())["results"]) == 1
 
 

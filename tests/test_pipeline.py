@@ -56,15 +56,15 @@ def test_bench_statistics_agree_with_an_independent_judgement_of_the_same_reads(
 
 def test_cli_anneal_reaches_every_setting_bench_uses(capsys):
     argv = [str(INSTANCES / "5x5.px"), "--sampler", "shift", "--sweeps", "300", "--reads", "6", "--seed", "4",
-            "--option", "num_replicas=2", "--option", "target_energy=0", "--option", "beta_range=(0.5,3)",
+            "--option", "num_replicas=2", "--option", "target_energy=0", "--beta-range", "0.5,3",
             "--weights", "match=2", "--presolve", "--time-budget", "60"]
     assert main(["anneal", *argv, "--json"]) == 0
     annealed = json.loads(capsys.readouterr().out)
     main(["bench", *argv, "--json"])
     benched = json.loads(capsys.readouterr().out)["results"][0]
-    assert annealed["config"]["options"] == {"beta_range": [0.5, 3], "num_replicas": 2, "target_energy": 0}
+    assert annealed["config"]["options"] == {"beta_range": [0.5, 3.0], "num_replicas": 2, "target_energy": 0}
     # a one-worker bench names the threads anneal gives a read by default: every core
-    assert benched["options"] == f"beta_range=[0.5,3],num_replicas=2,target_energy=0,threads={default_threads()}"
+    assert benched["options"] == f"beta_range=[0.5,3.0],num_replicas=2,target_energy=0,threads={default_threads()}"
     assert benched["num_reads"] == annealed["num_reads"] and benched["num_solved"] == annealed["num_solved"]
 
 

@@ -8,18 +8,16 @@ Exit codes: 0 success, 1 the run found no solution, 2 bad input or usage.
 
 from __future__ import annotations
 
+import _thread
 import argparse
+import errno
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
-
-from qpicross.classical.exact import SolverUnavailableError
-from qpicross.model.size import ModelTooLargeError
-from qpicross.puzzle import PuzzleFormatError
-from qpicross.samplers import SamplerUnavailableError
-from ._common import UsageError, error
 
 __all__ = ["main", "COMMANDS"]
 
@@ -30,7 +28,14 @@ COMMANDS = ["anneal", "solve", "generate", "show", "info", "bench", "tune", "exp
 class _Parser(argparse.ArgumentParser):
     """Argument errors as one line (``qpicross: error: ...``, exit 2); ``--help`` keeps the usage."""
 
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse drops an OSError here (help lost without a word on a full disk or a closed pipe): raise it
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str):
+        from qpicross.exceptions import UsageError
+
         command = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
         flag = re.match(r"argument (\S+?)(?:/\S+)?: (?=must |wants )", message)
         if flag:  # "argument --reads: must be ..." -> "--reads must be ..."
@@ -61,6 +66,7 @@ def _run_with_limit(args: argparse.Namespace) -> int:
     """Run a command with ``--max-memory`` in force (through the environment, so workers see it too)."""
     if args.max_memory is None:
         return int(args._run(args))
+    from qpicross.exceptions import UsageError
     from qpicross.model.size import parse_memory
 
     try:
@@ -81,18 +87,112 @@ def _run_with_limit(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    Every Ctrl-C, from the first import on, ends in one line and exit status 130: the command's
+    modules (numpy, numba, dimod...) are imported here, inside the handler, not when this module is,
+    and a Ctrl-C that C code swallowed (numba compiling a kernel calls back into Python through
+    ctypes, which drops the exception) is raised again. Called as the process's command (``argv``
+    None), it ignores Ctrl-C once the work is done, so a late one cannot cut the exit short.
+    """
+    hook = sys.unraisablehook
+    sys.unraisablehook = _reraise_swallowed_interrupt(hook)
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt:
+        _discard_stdout()
+        code = _interrupted()
+    finally:
+        sys.unraisablehook = hook
+    if argv is None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command's process: a late Ctrl-C must not cut its exit short
+    return code
+
+
+def _interrupted() -> int:
+    return _fail("interrupted", 130)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    """``qpicross: error: MESSAGE`` on stderr, importing nothing (and nothing when stderr cannot be written)."""
+    try:
+        print(f"qpicross: error: {message}", file=sys.stderr, flush=True)
+    except OSError:
+        pass
+    return code
+
+
+def _reraise_swallowed_interrupt(previous):
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):  # lost in a callback: raise it where it can act
+            # From another thread, a moment later: raised here, it would only be lost again.
+            threading.Timer(0.01, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+    return hook
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # without importing every command
+        from qpicross import __version__
+
+        try:
+            print(f"qpicross {__version__}", flush=True)
+        except OSError as exc:
+            _discard_stdout()
+            return _os_error(exc, _fail)
+        return 0
+    from qpicross.exceptions import (
+        ModelTooLargeError,
+        PuzzleFormatError,
+        SamplerUnavailableError,
+        SolverUnavailableError,
+        UsageError,
+    )
+
+    from ._common import error
+
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-        return _run_with_limit(args)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help printed: a full disk or a closed pipe shows here
+            sys.stdout.flush()
+            raise
+        code = _run_with_limit(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not after main() has returned
+        return code
     except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
             ModelTooLargeError) as exc:
         return error(str(exc))
-    except KeyboardInterrupt:
-        return error("interrupted", code=130)
-    except BrokenPipeError:
-        return 0
+    except OSError as exc:  # writing the output failed (/dev/full, a full disk, a closed pipe), or a file did
+        _discard_stdout()
+        return _os_error(exc, error)
+
+
+#: What a failed write of standard output raises.
+_WRITE_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
+
+
+def _os_error(exc: OSError, error) -> int:
+    """One line for an operating-system error that reached the command line: a file's, or stdout's."""
+    if exc.errno == errno.EPIPE:
+        return error("standard output was closed before the output was written (broken pipe)")
+    if exc.filename is not None:
+        return error(f"{exc.filename}: {exc.strerror or exc}")
+    if exc.errno in _WRITE_ERRORS:
+        return error(f"cannot write standard output: {exc.strerror or exc}")
+    return error(exc.strerror or str(exc) or type(exc).__name__)
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device: what is still buffered must not fail again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind sys.stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,8 +6,10 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
+import textwrap
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +21,7 @@ from qpicross.puzzle import Puzzle, board_to_strings
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
     "write_output", "check_output_path", "save_plot", "PLOT_SUFFIXES", "parse_beta_range", "printable",
-    "check_puzzle_size", "size_error",
+    "check_puzzle_size", "size_error", "output_file", "connect_scheduler_arg", "note_written",
 ]
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -54,8 +56,47 @@ def parse_beta_range(text: str | None) -> tuple[float, float] | None:
     return (hot, cold)
 
 
+def output_file(text: str) -> str:
+    """An output file named on the command line (an argparse ``type``): an empty name is refused.
+
+    >>> output_file("out.csv")
+    'out.csv'
+    >>> output_file("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: wants a file name, got ''
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"wants a file name, got {text!r}")
+    return text
+
+
+def connect_scheduler_arg(address: str):
+    """``--scheduler ADDRESS`` as a connected :class:`distributed.Client` (within seconds), before any work.
+
+    Raises:
+        UsageError: Without dask.distributed, or when the scheduler cannot be reached: one line.
+    """
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    from qpicross.experiments.runner import connect_scheduler
+
+    if not address.strip():
+        raise UsageError("--scheduler wants an address such as tcp://HOST:8786, got ''")
+    try:
+        return connect_scheduler(address)
+    except (ConnectionError, RuntimeError) as exc:
+        raise UsageError(f"--scheduler: {exc}") from None
+
+
 def error(message: str, code: int = 2) -> int:
-    print(f"qpicross: error: {printable(message)}", file=sys.stderr)
+    """Print ``qpicross: error: MESSAGE`` on stderr (nothing when stderr cannot be written) and return ``code``."""
+    try:
+        print(f"qpicross: error: {printable(message)}", file=sys.stderr, flush=True)
+    except OSError:  # stderr is /dev/full or a closed pipe: the exit status still says it
+        pass
     return code
 
 
@@ -115,9 +156,14 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str, ...] | None = None) -> Path:
     """Fail early (before any long run) if an output file would be refused.
 
+    Only a regular file (or a new one) is ever written: ``--force`` replaces a regular file, never a
+    device, a pipe or a socket. The folder is tried with an empty temporary file, so a folder the
+    command may not write into is refused now rather than after a long run.
+
     Raises:
-        UsageError: If ``path`` is a directory or lies in a folder that does not exist, exists
-            and ``force`` is false, or its extension is not one of ``suffixes``.
+        UsageError: If ``path`` is a directory or lies in a folder that does not exist or cannot be
+            written, exists and ``force`` is false, exists and is not a regular file, or its extension
+            is not one of ``suffixes``.
     """
     path = Path(path)
     if suffixes is not None and path.suffix.lower() not in suffixes:
@@ -127,9 +173,24 @@ def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str,
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise UsageError(f"cannot write {path}: no such directory {directory}")
-    if path.exists() and not force:
-        raise UsageError(f"{path} exists; pass --force to overwrite it")
+    if path.exists() or path.is_symlink():
+        if not force:
+            raise UsageError(f"{path} exists; pass --force to overwrite it")
+        if not path.is_file():
+            raise UsageError(f"{path} exists and is not a regular file (a device, pipe or socket); "
+                             f"name a regular file or a new one")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
+
+
+def note_written(path: str | os.PathLike) -> None:
+    """Say on stderr that a file was written (``wrote FILE``): stdout stays the command's output."""
+    print(f"wrote {printable(path)}", file=sys.stderr)
 
 
 def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
@@ -181,8 +242,10 @@ def write_output(
             content(tmp)
         os.chmod(tmp, _new_file_mode(path))  # mkstemp makes 0600; give the mode a plain open() would
         os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # the message names the user's file, never the temporary one
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = reason.replace(str(tmp), str(path)).replace(tmp.name, path.name)
+        raise UsageError(reason if reason.startswith(str(path)) else f"cannot write {path}: {reason}") from None
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -193,10 +256,22 @@ def print_json(obj) -> None:
     print(json.dumps(obj, indent=2, sort_keys=False))
 
 
-def board_text(puzzle: Puzzle, board=None) -> str:
+def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
     """The clues and a board as text: ``#`` filled, ``.`` empty, ``?`` unknown.
 
-    Row clues follow each row; column clues are written downwards under the board.
+    Row clues follow each row; column clues are written downwards under the board. A board wider
+    than ``width`` (default: the terminal's columns when stdout is a terminal, else no limit) is
+    drawn compactly: one character per cell, and the column clues listed below it, wrapped.
+
+    >>> print(board_text(Puzzle([[1], [2]], [[2], [1]], name="x"), ["#.", "##"], width=80))
+    # .  | 1
+    # #  | 2
+    ---
+    2 1
+    >>> print(board_text(Puzzle([[1], [2]], [[2], [1]], name="x"), ["#.", "##"], width=5))
+    #. | 1
+    ## | 2
+    columns: 2 | 1
     """
     n_rows, n_cols = puzzle.shape
     if board is None:
@@ -205,17 +280,23 @@ def board_text(puzzle: Puzzle, board=None) -> str:
         rows = list(board)  # already text, possibly with '?' (line logic)
     else:
         rows = board_to_strings(board)
-    width = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))
-    lines = [
-        " ".join(ch.rjust(width) for ch in r) + "  | " + " ".join(map(str, clue or (0,)))
-        for r, clue in zip(rows, puzzle.rows)
-    ]
-    lines.append("-" * ((width + 1) * n_cols - 1))
+    row_clues = [" ".join(map(str, clue or (0,))) for clue in puzzle.rows]
+    digits = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))
+    if width is None:
+        width = shutil.get_terminal_size((0, 0)).columns if sys.stdout.isatty() else 0
+    widest_clue = max(map(len, row_clues), default=0)
+    if width and (digits + 1) * n_cols - 1 + 4 + widest_clue > width:
+        lines = [r + " | " + clue for r, clue in zip(rows, row_clues)]
+        columns = " | ".join(",".join(map(str, clue or (0,))) for clue in puzzle.cols)
+        lines += textwrap.wrap("columns: " + columns, width=max(width, 20), break_on_hyphens=False)
+        return "\n".join(lines)
+    lines = [" ".join(ch.rjust(digits) for ch in r) + "  | " + clue for r, clue in zip(rows, row_clues)]
+    lines.append("-" * ((digits + 1) * n_cols - 1))
     for d in range(max(len(c) or 1 for c in puzzle.cols)):
         cells = []
         for clue in puzzle.cols:
             numbers = clue or (0,)
-            cells.append(str(numbers[d]).rjust(width) if d < len(numbers) else " " * width)
+            cells.append(str(numbers[d]).rjust(digits) if d < len(numbers) else " " * digits)
         lines.append(" ".join(cells).rstrip())
     return "\n".join(lines)
 
@@ -223,14 +304,16 @@ def board_text(puzzle: Puzzle, board=None) -> str:
 class Progress:
     """A progress bar on stderr, only when it is a terminal (tqdm).
 
-    Called as ``progress(done, total)`` or ``progress(done, total, best_energy)``. A
+    Called as ``progress(done, total)`` or ``progress(done, total, best_energy)``; ``open_ended``: the
+    run stops at the first solution, so ``total`` is only a cap and the bar counts reads without it. A
     background thread redraws it twice a second, so the elapsed time moves even
     while one long read runs (the structured annealer releases the GIL). Use it as
     a context manager, or call :meth:`close`.
     """
 
-    def __init__(self, label: str, stream=None, unit: str = "read"):
+    def __init__(self, label: str, stream=None, unit: str = "read", open_ended: bool = False):
         self.label = label
+        self.open_ended = open_ended  # a run that stops at the first solution: its cap is no total to show
         self.unit = unit
         self.stream = stream or sys.stderr
         self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
@@ -243,10 +326,11 @@ class Progress:
         if self.bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc=self.label, file=self.stream, unit=self.unit, leave=False,
-                            dynamic_ncols=True, mininterval=0.2)
+            self.bar = tqdm(total=None if self.open_ended else total, desc=self.label, file=self.stream,
+                            unit=self.unit, leave=False, dynamic_ncols=True, mininterval=0.2)
             threading.Thread(target=self._tick, daemon=True).start()
-        self.bar.total = total
+        if not self.open_ended:
+            self.bar.total = total
         self.bar.n = done
         if best is not None and best != float("inf"):
             self.bar.set_postfix_str(f"best energy {best:g}", refresh=False)

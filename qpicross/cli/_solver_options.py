@@ -4,7 +4,9 @@
 turns them into :class:`~qpicross.pipeline.config.SolverConfig` objects, checked
 before any work (one line, exit 2, on a mistake). ``--option KEY=VALUE`` passes
 any other sampler parameter (``num_replicas=8``, ``target_energy=0``,
-``beta_range=(1,5)``); a key the sampler does not take is refused.
+``schedule=fixed``); a key the sampler does not take, a key with a flag of its own
+(``seed``: ``--seed``) and a value outside the parameter's declared type and range
+(:mod:`qpicross.samplers.parameters`) are refused.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import ENCODINGS, MAX_READS, SolverConfig
 from qpicross.samplers import SAMPLERS, get_sampler
 from qpicross.samplers.cloud import cloud_options
+from qpicross.samplers.parameters import check_parameter
 
 from ._common import UsageError, parse_beta_range
 
@@ -163,6 +166,12 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     except ValueError as exc:
         raise UsageError(f"--weights: {exc}") from None
     options = dict(parse_option(item) for item in args.option)
+    for name in samplers:  # a key with a flag of its own, the puzzle's structure, or a bad value: before any work
+        for key, value in options.items():
+            try:
+                check_parameter(name, key, value, from_text=True)
+            except ValueError as exc:
+                raise UsageError(f"--option {exc}") from None
     beta_range = parse_beta_range(args.beta_range)
     if beta_range is not None:
         options["beta_range"] = beta_range

@@ -16,6 +16,8 @@ from ._common import (
     board_text,
     check_output_path,
     load_puzzle_arg,
+    note_written,
+    output_file,
     print_json,
     printable,
     save_plot,
@@ -29,7 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description="Build the puzzle's QUBO, sample it and print the best board.")
     add_puzzle_argument(p)
     add_solver_arguments(p, reads_default=None)
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--logic-rounds", type=int, default=0, metavar="N",
                    help="with presolve: up to N anneals; between them, probe the cells the low-energy reads "
@@ -53,13 +55,24 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     puzzle = load_puzzle_arg(args)
     quiet = args.json
+    # Looking for a solution (no --reads), check first that one exists: line logic proves most puzzles without one
+    # in milliseconds, where annealing would only run out of time. With --reads the reads are the measurement.
+    contradiction = _no_solution(puzzle) if config.stop_when_solved and not config.presolve else None
+    if contradiction is not None:
+        if args.json:
+            print_json({"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction})
+        else:
+            print(f"{printable(puzzle)}: no board satisfies these clues (line logic: {printable(contradiction)}); "
+                  f"nothing to anneal")
+        return 1
 
     def announce(formulation, bqm) -> None:
         if not quiet:
             print(f"{printable(puzzle)}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
                   f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
 
-    with Progress(f"annealing {printable(puzzle.name)}") as progress:
+    label = f"annealing {printable(puzzle.name)}" + (" until solved" if config.stop_when_solved else "")
+    with Progress(label, open_ended=config.stop_when_solved) as progress:
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic
@@ -75,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from qpicross.plot import plot_puzzle
 
-        save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot, args.force)
+        note_written(save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot,
+                               args.force))
     if args.json:
         print_json(result.to_dict())
     else:
@@ -83,6 +97,22 @@ def run(args: argparse.Namespace) -> int:
     if result.interrupted:
         return 130
     return 0 if result.solved else 1
+
+
+def _no_solution(puzzle) -> str | None:
+    """Why no board satisfies the clues, when line logic proves it (bounded: no search), else None.
+
+    Puzzles above line logic's size guard are not checked (annealing them is guarded on its own).
+    """
+    from qpicross.classical.logic import propagate
+    from qpicross.model.size import check_solver_size
+
+    try:
+        check_solver_size(puzzle, "logic")
+    except ValueError:
+        return None
+    result = propagate(puzzle)
+    return result.message or "a line has no placement" if result.contradiction else None
 
 
 def print_report(result) -> None:
@@ -134,6 +164,9 @@ def next_step(result) -> str:
     config = result.config
     if result.presolve is not None and result.presolve["contradiction"]:
         return "no board satisfies these clues (line logic found a contradiction); `qpicross solve` checks it exactly"
+    contradiction = _no_solution(result.puzzle)
+    if contradiction is not None:
+        return f"no board satisfies these clues (line logic: {printable(contradiction)}): no run can solve it"
     tips = []
     if config.sampler_name != "shift":
         tips.append("--sampler shift (the structured annealer)")

@@ -19,7 +19,17 @@ from qpicross.experiments.bench import (
     write_json,
 )
 
-from ._common import PLOT_SUFFIXES, UsageError, check_output_path, printable, save_plot, write_output
+from ._common import (
+    PLOT_SUFFIXES,
+    UsageError,
+    check_output_path,
+    connect_scheduler_arg,
+    note_written,
+    output_file,
+    printable,
+    save_plot,
+    write_output,
+)
 from ._solver_options import add_solver_arguments, configs_from_args
 
 
@@ -45,10 +55,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "(its threads option), unless --option threads=N says otherwise")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
-    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per puzzle and configuration")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+    p.add_argument("--csv", type=output_file, default=None, metavar="FILE", help="write one row per puzzle and configuration")
+    p.add_argument("--json", nargs="?", type=output_file, const="-", default=None, metavar="FILE",
                    help="write JSON (to stdout without FILE)")
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a TTS99 bar chart")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a TTS99 bar chart")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     return p
 
@@ -61,13 +71,19 @@ def _fmt_time(t: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     configs = configs_from_args(args)
+    if args.baseline and all(c.label != BASELINE.label for c in configs):  # with the run's reads and budget
+        configs = [BASELINE.replace(num_reads=configs[0].num_reads, time_budget=configs[0].time_budget)] + configs
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.scheduler is not None:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None
+    try:
+        return _run(args, configs, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(args: argparse.Namespace, configs: list, client) -> int:
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
     except (ValueError, OSError) as exc:
@@ -85,55 +101,59 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{flag} and {other} name the same file {path}")
     meta = machine_info()
     finished: list = []
+    planned = [0]
 
     def progress(done, total, result):
+        planned[0] = total
         if not isinstance(result, str):
             finished.append(result)
         status = f"p={result.p:.3f} TTS99={_fmt_time(result.tts99_s)}" if not result.error else result.error
         print(f"[{done}/{total}] {printable(result.puzzle)} {printable(result.config)}: {printable(status)}", file=sys.stderr, flush=True)
 
     try:
-        results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+        results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=client,
                             baseline=args.baseline, progress=progress)
     except KeyboardInterrupt:
-        return _save_partial(finished, args, meta)
+        meta["interrupted"] = True
+        written = _write_outputs(finished, args, meta, force=True)  # every output was checked before the run
+        where = (f"written to {', '.join(printable(p) for p in written)}" if written
+                 else "shown above" if finished else "nothing written")
+        done = f"{len(finished)} of {planned[0]} results finished" if planned[0] else "no result finished"
+        print(f"qpicross: interrupted; {done}, {where}", file=sys.stderr)
+        return 130
     except ValueError as exc:  # the size guard runs on every job before the first starts
         raise UsageError(str(exc)) from None
     meta["load_average_after"] = machine_info()["load_average"]
-    meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
-    if args.csv:
-        write_output(args.csv, lambda tmp: write_csv(results, tmp), args.force)
-    if args.json == "-":
-        print(write_json(results, meta=meta))
-    else:
-        if args.json:
-            write_output(args.json, write_json(results, meta=meta) + "\n", args.force)
-        print_table(results, meta)
-    if args.plot:
-        save_plot(plot_results(results), args.plot, args.force)
+    _write_outputs(results, args, meta, force=args.force)
+    if results and all(r.error for r in results):  # nothing ran: a bad option or setting, as anneal says with 2
+        raise UsageError(f"every run failed; the first: {results[0].error}")
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
     unsolved = any(not r.solved for r in results if r.config != BASELINE.label)
     return 1 if unsolved or any(r.error for r in results) else 0
 
 
-def _save_partial(finished: list, args: argparse.Namespace, meta: dict) -> int:
-    """On Ctrl-C: keep every finished result, say where, exit 130."""
-    meta["interrupted"] = True
-    if not finished:
-        print("qpicross: interrupted before any puzzle finished; nothing written", file=sys.stderr)
-        return 130
-    target = args.json if args.json and args.json != "-" else None
-    if target is None:
-        target = args.csv or "bench-partial.json"
-    if Path(target).exists() and not args.force:
-        target = next(f"bench-partial-{k}.json" for k in itertools.count(1)
-                      if not Path(f"bench-partial-{k}.json").exists())
-    if str(target).endswith(".csv"):
-        write_output(target, lambda tmp: write_csv(finished, tmp), True)
+def _write_outputs(results: list, args: argparse.Namespace, meta: dict, *, force: bool) -> list[Path]:
+    """Every output the command line asked for (table or JSON on stdout, --csv, --json FILE, --plot).
+
+    Each file written is named on stderr (``wrote FILE``). The plot is skipped when no result
+    finished. Returns the files written.
+    """
+    meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
+    written = []
+    if args.csv:
+        written.append(write_output(args.csv, lambda tmp: write_csv(results, tmp), force))
+    if args.json == "-":
+        print(write_json(results, meta=meta))
     else:
-        write_output(target, write_json(finished, meta=meta) + "\n", True)
-    print(f"qpicross: interrupted; {len(finished)} finished results written to {target}", file=sys.stderr)
-    return 130
+        if args.json:
+            written.append(write_output(args.json, write_json(results, meta=meta) + "\n", force))
+        if results:
+            print_table(results, meta)
+    if args.plot and results:
+        written.append(save_plot(plot_results(results), args.plot, force))
+    for path in written:
+        note_written(path)
+    return written
 
 
 def print_table(results, meta: dict) -> None:

@@ -13,6 +13,7 @@ from ._common import (
     add_puzzle_argument,
     check_output_path,
     load_puzzle_arg,
+    output_file,
     print_json,
     printable,
     size_error,
@@ -27,7 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     ".coo (plain 'i j Q_ij' QUBO text with a label map), .cqm (the constrained model).",
     )
     add_puzzle_argument(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
+    p.add_argument("-o", "--output", type=output_file, required=True, metavar="FILE",
                    help=f"output file; its extension picks the format ({', '.join(EXPORT_FORMATS)})")
     p.add_argument("--weights", default="", metavar="NAME=W,...", help="penalty weights of the QUBO")
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking",

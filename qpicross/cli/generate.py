@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 
 from qpicross.classical.exact import METHODS, require_solver
+from qpicross.exceptions import PuzzleFormatError
 from qpicross.puzzle.formats import format_px, save_puzzle
+from qpicross.puzzle.formats.registry import save_format
 from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
-from ._common import UsageError, board_text, check_output_path, print_json, printable, write_output
+from ._common import UsageError, board_text, check_output_path, output_file, print_json, printable, write_output
 
 #: Most boards ``--max-tries`` may draw.
 MAX_TRIES = 1_000_000
@@ -25,7 +27,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--max-tries", type=int, default=1000,
                    help="boards to draw before giving up (default 1000)")
     p.add_argument("--name", default=None, help="puzzle name (default random-RxC-dD-sS)")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
+    p.add_argument("-o", "--output", type=output_file, default=None, metavar="FILE",
                    help="write the puzzle here (format from the extension); default: .px text on stdout")
     p.add_argument("--format", default=None, help="output format, overriding the extension")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
@@ -48,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-tries must be between 1 and {MAX_TRIES:,}, got {args.max_tries}")
     if args.output:
         check_output_path(args.output, args.force)  # before the work, not after
+        try:
+            output_format = save_format(args.output, args.format)
+        except PuzzleFormatError as exc:
+            raise UsageError(str(exc)) from None
     if args.unique:
         require_solver(args.method)
     try:
@@ -60,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size {args.size}: {exc}") from None
     puzzle = generated.puzzle
     if args.output:
-        path = write_output(args.output, lambda tmp: save_puzzle(puzzle, tmp, format=args.format), args.force)
+        path = write_output(args.output, lambda tmp: save_puzzle(puzzle, tmp, format=output_format), args.force)
     if args.json:
         print_json({
             "puzzle": puzzle.name,

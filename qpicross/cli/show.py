@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from qpicross.puzzle import check
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg, printable, save_plot
+from ._common import add_puzzle_argument, board_text, load_puzzle_arg, note_written, output_file, printable, save_plot
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="print a puzzle's clues", description="Print a puzzle's clues.")
     add_puzzle_argument(p)
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a figure of the empty puzzle")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a figure of the empty puzzle")
     p.add_argument("--force", action="store_true", help="overwrite the --plot file if it exists")
     return p
 
@@ -28,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from qpicross.plot import plot_puzzle
 
-        save_plot(plot_puzzle(puzzle), args.plot, args.force)
+        note_written(save_plot(plot_puzzle(puzzle), args.plot, args.force))
     return 0

@@ -6,7 +6,7 @@ import argparse
 import math
 
 from qpicross.classical.exact import MODELS, require_solver, solve_exact
-from qpicross.puzzle.formats import load_puzzle
+from qpicross.puzzle.formats import expand_puzzle_specs
 from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
@@ -19,8 +19,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "and look for a second solution; or run line logic alone (--method logic).",
     )
     p.add_argument("puzzle", metavar="PUZZLE", nargs="+",
-                   help="puzzle file(s) (.px, .non, .xml, .json, tournament .txt; FILE#N picks puzzle N); "
-                        "several are solved in one run (--json then prints a list)")
+                   help="puzzle file(s) (.px, .non, .xml, .json, tournament .txt), FILE#N, FILE#a-b or "
+                        "FILE#a-b/STEP of a multi-puzzle file, or a directory, as bench reads them; several "
+                        "are solved in one run (--json then prints a list)")
     p.add_argument("--format", default=None, help="file format, overriding the extension")
     p.add_argument("--method", choices=METHODS, default="sat",
                    help="sat: compact CNF with python-sat (default); cpsat: the CP report's model in "
@@ -42,10 +43,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--time-limit applies to --method cpsat only, not {args.method}")
     if args.method != "logic":
         require_solver(args.method)  # a missing extra is one line, before any file is read
-    # Load every file and run every size guard first: bad input fails before any solving.
-    puzzles = [load_puzzle(path, format=args.format) for path in args.puzzle]
-    for path, puzzle in zip(args.puzzle, puzzles):
+    # Load every file and run every size guard first: bad input fails before any solving. A spec is read as
+    # bench reads it: FILE, FILE#N, FILE#a-b, FILE#a-b/STEP or a directory.
+    sourced = [(spec, puzzle) for spec in args.puzzle for puzzle in expand_puzzle_specs([spec], format=args.format)]
+    for path, puzzle in sourced:
         check_puzzle_size(path, puzzle, args.method)
+    puzzles = [puzzle for _, puzzle in sourced]
     outputs, codes = [], []
     for number, puzzle in enumerate(puzzles):
         if number and not args.json:

@@ -13,12 +13,16 @@ from qpicross.experiments.bench import expand_specs
 from qpicross.experiments.runner import default_workers
 from qpicross.pipeline.run import check_run_size
 from qpicross.model.formulation import TERMS
+from qpicross.experiments.spreadsheet import csv_cell
 from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
     UsageError,
     check_output_path,
+    connect_scheduler_arg,
+    note_written,
+    output_file,
     print_json,
     printable,
     save_plot,
@@ -49,8 +53,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="local processes (default: every CPU; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
-    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per point")
-    p.add_argument("--plot", default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
+    p.add_argument("--csv", type=output_file, default=None, metavar="FILE", help="write one row per point")
+    p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
     p.add_argument("--force", action="store_true", help="overwrite existing --csv / --plot files")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -67,11 +71,16 @@ def points_from_args(args: argparse.Namespace) -> list:
         raise UsageError(f"--{'random' if 'random point' in str(exc) else 'grid'}: {exc}") from None
 
 
+#: Most ``--seeds``, and most runs (points x seeds x puzzles) one sweep may plan.
+MAX_SEEDS = 10_000
+MAX_RUNS = 1_000_000
+
+
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    for flag, value in (("--seeds", args.seeds), ("--workers", args.workers)):
-        if value is not None and value < 1:
-            raise UsageError(f"{flag} must be at least 1, got {value}")
+    for flag, value, top in (("--seeds", args.seeds, MAX_SEEDS), ("--workers", args.workers, 4096)):
+        if value is not None and not 1 <= value <= top:
+            raise UsageError(f"{flag} must be from 1 to {top:,}, got {value}")
     # Refuse unwritable outputs before a long run, not after.
     if args.csv:
         check_output_path(args.csv, args.force, (".csv",))
@@ -90,15 +99,15 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{source}: {exc}") from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
-    if args.scheduler is not None:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    runs = len(points) * args.seeds * len(puzzles)
+    if runs > MAX_RUNS:
+        raise UsageError(f"{len(points):,} points x {args.seeds:,} seeds x {len(puzzles):,} puzzles = {runs:,} runs; "
+                         f"at most {MAX_RUNS:,}: use fewer points, seeds or puzzles")
+    client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None
     try:
         result = tune(
             puzzles if len(puzzles) > 1 else puzzles[0], points, config=config, seeds=args.seeds, seed=args.seed,
-            workers=args.workers, scheduler=args.scheduler,
+            workers=args.workers, scheduler=client,
             progress=Progress(f"tuning {label}"),
         )
     except TuneInterrupted as stop:
@@ -109,12 +118,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"qpicross: interrupted: {len(partial.summary)} of {len(partial.points)} points finished; "
               f"kept in {path}", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as exc:  # bad sampler options, unreachable scheduler, ...
+    except (ValueError, OSError) as exc:  # bad sampler options, a scheduler lost on the way, ...
         raise UsageError(str(exc)) from None
+    finally:
+        if client is not None:
+            client.close()
     if args.csv:
-        write_output(args.csv, csv_text(result), args.force)
+        note_written(write_output(args.csv, csv_text(result), args.force))
     if args.plot:
-        save_plot(plot_tuning(result), args.plot, args.force)
+        note_written(save_plot(plot_tuning(result), args.plot, args.force))
     if args.json:
         print_json(result.to_dict())
     else:
@@ -138,12 +150,12 @@ def _fresh_path(stem: str, suffix: str) -> Path:
 
 
 def csv_text(result: TuneResult) -> str:
-    """One CSV row per finished point (infinite TTS99 written as ``inf``)."""
+    """One CSV row per finished point (infinite TTS99 written as ``inf``; text cells safe in a spreadsheet)."""
     buffer = io.StringIO()
     columns = list(result.records[0]) if result.records else ["point"]
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(result.records)
+    writer.writerows({key: csv_cell(value) for key, value in record.items()} for record in result.records)
     return buffer.getvalue()
 
 

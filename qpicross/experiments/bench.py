@@ -64,6 +64,7 @@ import numpy as np
 from qpicross.experiments.batch import bench_batch
 from qpicross.experiments.result import CSV_FIELDS, BenchResult, _options_text, _weights_text, result_from_run
 from qpicross.experiments.runner import run_tasks
+from qpicross.experiments.spreadsheet import csv_cell, read_cell
 from qpicross.pipeline.batch import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import run
@@ -142,9 +143,11 @@ def _warm_up(config: SolverConfig) -> None:
     params = {k: v for k, v in {"num_reads": 1, "num_sweeps": 2, "seed": 0, "groups": []}.items()
               if k in sampler.parameters}  # groups=[]: the tiny model has none, and structured samplers need not say so
     try:
-        sampler.sample(tiny, **params)
+        warm = sampler.sample(tiny, **params)
     except Exception:  # a sampler that cannot run here reports it in the real run, with its message
         return
+    if warm.info.get("interrupted"):  # Ctrl-C while it compiled: the sampler kept it, the bench must stop
+        raise KeyboardInterrupt
     _WARM.add(name)
 
 
@@ -335,7 +338,11 @@ def summarize(results: Sequence[BenchResult], by_source: bool = False) -> dict[s
 
 
 def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
-    """One row per result; infinite TTS is written as ``inf``; the histogram as JSON."""
+    """One row per result; infinite TTS is written as ``inf``; the histogram as JSON.
+
+    Text cells (a puzzle's name, a label, an error) go through
+    :func:`~qpicross.experiments.spreadsheet.csv_cell`: a spreadsheet never runs one as a formula.
+    """
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
@@ -345,7 +352,7 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
             for key in ("time_to_target_s", "read_s"):
                 if row[key] is not None:
                     row[key] = json.dumps([t if math.isfinite(t) else "inf" for t in row[key]])
-            writer.writerow(row)
+            writer.writerow({key: csv_cell(value) for key, value in row.items()})  # names and labels as text
 
 
 def write_json(results: Sequence[BenchResult], path: str | os.PathLike | None = None, meta: dict | None = None) -> str:
@@ -369,7 +376,7 @@ def read_results(path: str | os.PathLike) -> list[dict]:
         rows = json.loads(path.read_text())["results"]
     else:
         with open(path, newline="") as handle:
-            rows = list(csv.DictReader(handle))
+            rows = [{key: read_cell(value) for key, value in row.items()} for row in csv.DictReader(handle)]
     numeric = {f.name for f in dataclasses.fields(BenchResult) if f.type in ("int", "float", "float | None",
                                                                             "int | None")}
     for row in rows:

@@ -12,6 +12,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import secrets
 
 import numpy as np
 
@@ -85,7 +86,8 @@ def generate_puzzle(
     Args:
         shape: ``(rows, cols)``.
         density: Probability that a cell is filled, in ``[0, 1]``.
-        seed: Random seed (the same seed gives the same puzzle).
+        seed: Random seed (the same seed gives the same puzzle); ``None``: one is drawn, and the name
+            and the result's ``seed`` give it.
         unique: Retry until an exact solver (``method``) proves the solution unique.
         method: Exact method for the uniqueness check (see :func:`~qpicross.classical.exact.solve_exact`).
         max_tries: Give up after this many boards.
@@ -107,6 +109,8 @@ def generate_puzzle(
         raise ValueError(f"density must be between 0 and 1, got {density}")
     if max_tries < 1:
         raise ValueError(f"max_tries must be at least 1, got {max_tries}")
+    if seed is None:  # draw one, so that the puzzle's name and ``seed`` say how to make it again
+        seed = secrets.randbits(32)
     name = name or f"random-{rows}x{cols}-d{density:g}-s{seed}"
     if check_sizes:  # the board (and a blank puzzle's share of the exact solver) before drawing any
         from qpicross.model.size import check_solver_size

@@ -33,7 +33,10 @@ from typing import Any
 
 from qpicross.samplers.blockshift.restarts import default_threads
 
-__all__ = ["run_tasks", "default_workers"]
+__all__ = ["run_tasks", "default_workers", "connect_scheduler", "SCHEDULER_TIMEOUT_S"]
+
+#: Seconds a Dask scheduler has to answer before a run gives up on it (dask's own default is 30).
+SCHEDULER_TIMEOUT_S = 3.0
 
 _SHARED: Any = None
 
@@ -145,13 +148,64 @@ def _run_in_processes(function, tasks, on_result, shared, workers) -> None:
                     process.kill()
 
 
-def _run_on_dask(function, tasks, on_result, shared, scheduler) -> None:
+def connect_scheduler(address: Any, timeout: float = SCHEDULER_TIMEOUT_S):
+    """A :class:`distributed.Client` of the Dask scheduler at ``address``, or one line why not, within ``timeout``.
+
+    The address is probed first with one connection (dask's comm layer, with the TLS settings of
+    dask's configuration), so an address where nothing listens, an unknown scheme, ``tls://``
+    without certificates or ``ucx://`` without UCX support fail in seconds with one line, before a
+    client exists (a client that failed to connect spends seconds closing itself and prints a
+    traceback when collected). A client given as ``address`` is returned as it is.
+
+    Raises:
+        ConnectionError: One line naming the address and the reason.
+        RuntimeError: Without the ``tune`` extra (dask.distributed).
+
+    Examples:
+        >>> connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)  # doctest: +SKIP
+        Traceback (most recent call last):
+        ...
+        ConnectionError: cannot reach the Dask scheduler at 'tcp://127.0.0.1:1': nothing answered within 0.5 s
+    """
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise RuntimeError("a Dask scheduler needs the 'tune' extra: pip install 'qpicross[tune]'") from None
+    if isinstance(address, Client):
+        return address
+    address = str(address)
+    import asyncio
+    import concurrent.futures
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    scheme = address.partition("://")[0].lower() if "://" in address else "tcp"
+    try:
+        async def probe() -> None:
+            comm = await connect(address, timeout=timeout, **Security().get_connection_args("client"))
+            await comm.close()
+
+        # In a thread of its own with its own event loop: the caller may be inside one (a notebook).
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, probe()).result()
+    except Exception as exc:  # dask raises OSError, TimeoutError, ValueError or TypeError by scheme
+        if scheme == "ucx":
+            reason = "ucx:// needs UCX support (the distributed-ucxx package), which is not installed"
+        elif scheme in ("tls", "wss") and isinstance(exc, TypeError):
+            reason = f"{scheme}:// needs dask's TLS settings (distributed.comm.tls: ca-file, client cert and key)"
+        elif isinstance(exc, (OSError, asyncio.TimeoutError)) and "Timed out" in str(exc):
+            reason = f"nothing answered within {timeout:g} s"
+        else:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
+    return Client(address, timeout=timeout)
+
+
+def _run_on_dask(function, tasks, on_result, shared, scheduler) -> None:
+    from distributed import as_completed
+
+    client = connect_scheduler(scheduler)
     futures = []
     try:
         shared_future = client.scatter([shared], broadcast=True)[0] if shared is not None else None

@@ -584,6 +584,10 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
         return fig
     ys = np.array([r[y] for r in records])
     ux, uy = np.unique(xs), np.unique(ys)
+    solved = bool(p.max() > 0)
+    if not solved:  # no best point to mark: say so on the figure
+        ax.text(0.5, 0.5, "no point solved the puzzle", ha="center", va="center", transform=ax.transAxes,
+                fontsize=9, color="#d62728", zorder=5, bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
     if len(ux) * len(uy) <= 2 * len(records):
         # A grid: average over any other varied weight, one cell per (x, y).
         grid = np.full((len(uy), len(ux)), np.nan)
@@ -592,22 +596,23 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
                 here = (xs == vx) & (ys == vy)
                 if here.any():
                     grid[i, j] = p[here].mean()
-        top = max(1e-9, float(np.nanmax(grid)))
+        top = float(np.nanmax(grid)) if solved else 1.0  # nothing solved: the full scale, not one of 1e-9
         image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
         ax.set_xticks(range(len(ux)), [f"{v:.3g}" for v in ux], fontsize=8)
         ax.set_yticks(range(len(uy)), [f"{v:.3g}" for v in uy], fontsize=8)
         best = result.best
-        if best is not None:
+        if best is not None and solved:
             ax.plot(np.flatnonzero(ux == best[x])[0], np.flatnonzero(uy == best[y])[0], marker="*",
                     color="#d62728", markersize=14, markeredgecolor="white", linestyle="none", label="best")
             ax.legend(loc="upper right", fontsize=8, framealpha=0.8)
     else:
-        image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=max(1e-9, float(p.max())), s=40,
+        image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=float(p.max()) if solved else 1.0, s=40,
                            edgecolors="#444444", linewidths=0.4)
         best = result.best
-        ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none",
-                markeredgecolor="#d62728", markeredgewidth=2, linestyle="none", label="best")
-        ax.legend(loc="best", fontsize=8, framealpha=0.8)
+        if solved:
+            ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none",
+                    markeredgecolor="#d62728", markeredgewidth=2, linestyle="none", label="best")
+            ax.legend(loc="best", fontsize=8, framealpha=0.8)
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
         for values, axis, set_scale in ((xs, ax.xaxis, ax.set_xscale), (ys, ax.yaxis, ax.set_yscale)):

@@ -99,15 +99,28 @@ class PenaltyWeights:
     def parse(cls, text: str) -> PenaltyWeights:
         """Parse ``name=value,...`` (missing names keep their default of 1).
 
+        >>> PenaltyWeights.parse("match=2, order=0.5").as_dict()["match"]
+        2.0
+        >>> PenaltyWeights.parse("match=1,,order=2")
+        Traceback (most recent call last):
+        ...
+        ValueError: empty item between commas in 'match=1,,order=2'
+
         Raises:
-            ValueError: On an unknown name or a value that is not a number.
+            ValueError: On an unknown, repeated or empty name or a value that is not a number.
         """
         values: dict[str, float] = {}
-        for item in filter(None, (part.strip() for part in text.split(","))):
+        if not text.strip():
+            return cls()
+        for item in (part.strip() for part in text.split(",")):
+            if not item:
+                raise ValueError(f"empty item between commas in {text!r}")
             name, sep, value = item.partition("=")
             name = name.strip()
             if not sep or name not in TERMS:
                 raise ValueError(f"bad weight {item!r}: expected NAME=VALUE with NAME in {', '.join(TERMS)}")
+            if name in values:
+                raise ValueError(f"weight {name} is given twice in {text!r}")
             try:
                 values[name] = float(value)
             except ValueError:

@@ -133,8 +133,11 @@ class SolverConfig:
         for name, value in self.weights.as_dict().items():
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"weight {name} must be a finite number >= 0, got {value}")
+        from qpicross.samplers.parameters import check_parameter
+
         for key, value in self.options:
-            _check_option(key, value)
+            if not check_parameter(self.sampler_name, key, value):  # declared ones are checked by their spec
+                _check_option(key, value)
         beta_range = self.sampler_options.get("beta_range")
         if beta_range is not None:
             try:

@@ -2,6 +2,8 @@
 
 * :mod:`qpicross.samplers.registry` -- :data:`SAMPLERS`, :func:`get_sampler`, :func:`sample`;
 * :mod:`qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler`, the constraint-preserving annealer;
+* :mod:`qpicross.samplers.parameters` -- every registered sampler's parameters with a declared type
+  and range, checked before any work;
 * :mod:`qpicross.samplers.exact` -- :class:`GroundStateExactSolver` (small models only);
 * :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE, registered here
   without importing their SDKs;

@@ -33,6 +33,6 @@ class GroundStateExactSolver(dimod.Sampler):
         if bqm.num_variables > self.max_variables:
             raise ValueError(
                 f"the exact sampler enumerates 2^n assignments and refuses n = {bqm.num_variables} "
-                f"> {self.max_variables} variables; use 'sa' or 'tabu'"
+                f"> {self.max_variables} variables; use the default sampler 'shift' (or 'sa', 'tabu')"
             )
         return dimod.ExactSolver().sample(bqm).lowest()

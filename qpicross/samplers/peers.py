@@ -122,7 +122,7 @@ class OpenJijSampler(dimod.Sampler):
 
     @property
     def properties(self) -> dict:
-        return {"library": "openjij", "method": self.method}
+        return {"library": "openjij", "method": self.method, "independent_reads": True}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 1, num_sweeps: int | None = None,
                seed: int | None = None, beta_range: tuple[float, float] | None = None,
@@ -191,7 +191,7 @@ class SimulatedBifurcationSampler(dimod.Sampler):
 
     @property
     def properties(self) -> dict:
-        return {"library": "simulated-bifurcation", "device": self.device}
+        return {"library": "simulated-bifurcation", "device": self.device, "independent_reads": True}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 128, num_sweeps: int = 10_000,
                seed: int | None = None, mode: str = "ballistic", heated: bool = False,
@@ -268,7 +268,7 @@ class HybridWorkflowSampler(dimod.Sampler):
 
     @property
     def properties(self) -> dict:
-        return {"library": "dwave-hybrid", "workflow": self.workflow}
+        return {"library": "dwave-hybrid", "workflow": self.workflow, "independent_reads": True}
 
     def _make(self, num_sweeps, options):
         if self.workflow == "pt":
@@ -323,10 +323,10 @@ def _sa() -> dimod.Sampler:
 PEER_SAMPLERS: dict[str, tuple[Callable[[], dimod.Sampler], str, bool]] = {
     "openjij-sa": (lambda: OpenJijSampler("sa"), "OpenJij simulated annealing (extra 'openjij')", True),
     "openjij-sqa": (lambda: OpenJijSampler("sqa"), "OpenJij simulated quantum annealing (extra 'openjij')", True),
-    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')", False),
+    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')", True),
     "sa+descent": (_with_descent(_sa), "dwave-samplers SA, then steepest descent on each read", True),
     "sb+descent": (_with_descent(SimulatedBifurcationSampler),
-                   "simulated bifurcation, then steepest descent on each read (extra 'sb')", False),
+                   "simulated bifurcation, then steepest descent on each read (extra 'sb')", True),
     "pt": (lambda: HybridWorkflowSampler("pt"), "dwave-hybrid parallel tempering, one run per read "
                                                   "(extra 'hybrid')", True),
     "pa": (lambda: HybridWorkflowSampler("pa"), "dwave-hybrid population annealing, one run per read "

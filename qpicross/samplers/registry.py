@@ -172,9 +172,11 @@ def sample(
     * with ``time_budget`` (seconds), one read is drawn first to time it, then
       chunks of as many reads as the remaining budget allows; no chunk starts
       once the budget is spent (at least one read is always drawn);
-    * with ``stop_at_energy``, reads are drawn one per call and no further
-      read starts once one has reached that energy (a user's "find me a
-      solution" run; ``info["stopped_at_energy"]`` says whether it did).
+    * with ``stop_at_energy``, no further call starts once a read has reached
+      that energy (a user's "find me a solution" run; ``info["stopped_at_energy"]``
+      says whether it did): samplers whose reads stop at a ``target_energy``
+      themselves draw one read per call, others batches of 1, 2, 4, ... reads
+      (at most :data:`FIND_BATCH`).
 
     Per-read lists in the chunks' ``info`` (e.g. ``sweeps``,
     ``time_to_target_s``) are joined in read order.
@@ -208,10 +210,14 @@ def sample(
     if "num_reads" not in sampler.parameters:
         chunkable = False  # one call decides how many samples come back
 
+    # Looking for one solution: a sampler whose reads stop at the target themselves (the structured annealer)
+    # draws one read a call; others draw batches that double, 1, 2, 4, ... up to FIND_BATCH reads, so that
+    # neither a call per read nor all the reads at once is paid before the first solution.
+    one_by_one = "target_energy" in sampler.parameters
     if time_budget is not None and chunkable:
         sizes = None  # decided as the budget is spent
     elif stop_at_energy is not None and chunkable:
-        sizes = [1] * num_reads
+        sizes = [1] * num_reads if one_by_one else _doubling(num_reads)
     else:
         if chunks is None:
             chunks = min(10, max(1, num_reads // 50)) if chunkable else 1
@@ -237,8 +243,9 @@ def sample(
                 if parts and elapsed >= time_budget:
                     stopped = True
                     break
-                size = 1 if not parts or stop_at_energy is not None else _reads_that_fit(
-                    time_budget - elapsed, elapsed / done, num_reads - done)
+                size = 1 if not parts else _reads_that_fit(time_budget - elapsed, elapsed / done, num_reads - done)
+                if stop_at_energy is not None:
+                    size = 1 if one_by_one else min(size, FIND_BATCH, 2 ** len(parts))
             chunk_params = dict(params)
             if "num_reads" in chunk_params:
                 chunk_params["num_reads"] = size
@@ -285,22 +292,51 @@ def sample(
     return sampleset
 
 
+#: Most reads one call draws when a run stops at the first solution (see :func:`sample`).
+FIND_BATCH = 64
+
+
+def _doubling(num_reads: int) -> list[int]:
+    """Chunk sizes 1, 2, 4, ... (at most :data:`FIND_BATCH`) that add up to ``num_reads``.
+
+    >>> _doubling(10), sum(_doubling(1000)), max(_doubling(1000))
+    ([1, 2, 4, 3], 1000, 64)
+    """
+    sizes, size, total = [], 1, 0
+    while total < num_reads:
+        sizes.append(min(size, num_reads - total))
+        total += sizes[-1]
+        size = min(2 * size, FIND_BATCH)
+    return sizes
+
+
 def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> int:
-    """How many reads the rest of a time budget allows (at least one, at most what is left)."""
+    """How many reads the rest of a time budget allows (at least one, at most what is left).
+
+    >>> _reads_that_fit(1.0, 0.25, 10), _reads_that_fit(1e308, 1e-9, 10), _reads_that_fit(0.0, 1.0, 10)
+    (4, 10, 1)
+    """
     if per_read <= 0:
         return reads_left
-    return min(reads_left, max(1, int(seconds_left / per_read)))
+    fit = seconds_left / per_read  # may be inf for a budget near the float limit
+    return reads_left if not fit < reads_left else max(1, int(fit))
+
+
+#: Composites that work read by read, so their child's reads stay independent (chunkable).
+_PER_READ_COMPOSITES = ("SteepestDescentComposite",)
 
 
 def independent_reads(sampler: dimod.Sampler) -> bool:
     """Whether a sampler's reads are independent restarts, so that a run may be split into chunks of reads:
-    its ``properties["independent_reads"]`` (the block-shift sampler, and composites that keep it), or
-    dwave-samplers' simulated annealing and tabu search.
+    its ``properties["independent_reads"]`` (the block-shift and peer samplers, and composites that keep it),
+    or dwave-samplers' simulated annealing and tabu search (also under a steepest-descent composite).
 
     >>> from qpicross.samplers.blockshift import BatchedShiftSampler, BlockShiftSampler
     >>> independent_reads(BlockShiftSampler()), independent_reads(BatchedShiftSampler())
     (True, False)
     """
+    while isinstance(sampler, dimod.Composite) and type(sampler).__name__ in _PER_READ_COMPOSITES:
+        sampler = sampler.child
     if sampler.properties.get("independent_reads"):
         return True
     from dwave.samplers import SimulatedAnnealingSampler, TabuSampler

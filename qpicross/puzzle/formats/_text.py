@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
@@ -22,6 +23,27 @@ MAX_XML_DEPTH = 32
 
 # -- shared helpers ----------------------------------------------------------------------------
 
+#: Characters of text that may be (part of) a clue, a header or a goal row: quoted up to 40 of them.
+_CLUE_LIKE = re.compile(r"[0-9\s,;:.()\[\]|#+\-]*")
+#: Most characters of any other text an error message quotes.
+QUOTED_PREFIX = 8
+
+
+def _quote(text: str) -> str:
+    """Text from a file as an error message quotes it: a clue-like line up to 40 characters, anything
+    else at most :data:`QUOTED_PREFIX` characters, visibly cut (a secret token given as a puzzle file
+    must not be echoed).
+
+    >>> _quote("1 2 3"), _quote("one"), _quote("DEV-0123456789abcdef0123456789abcdef")
+    ("'1 2 3'", "'one'", "'DEV-0123'... (36 characters)")
+    """
+    if _CLUE_LIKE.fullmatch(text):
+        return repr(text[:40]) + ("..." if len(text) > 40 else "")
+    if len(text) <= QUOTED_PREFIX:
+        return repr(text)
+    return f"{text[:QUOTED_PREFIX]!r}... ({len(text)} characters)"
+
+
 
 def _decode_text(data: bytes, path: str | None) -> str:
     nul = data.find(b"\x00")
@@ -39,7 +61,7 @@ def _decode_text(data: bytes, path: str | None) -> str:
 def _parse_number(token: str, path: str | None, line: int | None, what: str) -> int:
     token = token.strip()
     if not token.isdigit() or not token.isascii():
-        raise PuzzleFormatError(f"expected a non-negative integer for {what}, got {token[:40]!r}", path, line)
+        raise PuzzleFormatError(f"expected a non-negative integer for {what}, got {_quote(token)}", path, line)
     if len(token) > 9 or int(token) > MAX_DIMENSION * 10:
         raise PuzzleFormatError(f"{what} {token[:20]}{'...' if len(token) > 20 else ''} is absurdly large "
                                 f"(at most {MAX_DIMENSION * 10})", path, line)

@@ -9,7 +9,7 @@ import json.scanner
 import re
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError, board_to_strings
-from qpicross.puzzle.formats._text import _parse_clue, _build, MAX_DIMENSION
+from qpicross.puzzle.formats._text import _quote, _parse_clue, _build, MAX_DIMENSION
 
 __all__ = ["parse_json", "format_json"]
 
@@ -148,7 +148,7 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
     where = line_of(obj)
     unknown = sorted(set(obj) - set(_JSON_KEYS))
     if unknown:
-        raise PuzzleFormatError(f"unknown key {unknown[0][:40]!r}; expected {', '.join(_JSON_KEYS)}",
+        raise PuzzleFormatError(f"unknown key {_quote(unknown[0])}; expected {', '.join(_JSON_KEYS)}",
                                 path, where)
     if obj.get("format", "qpicross-puzzle") != "qpicross-puzzle" or obj.get("version", 1) != 1:
         raise PuzzleFormatError("expected format 'qpicross-puzzle' version 1", path, where)
@@ -173,7 +173,7 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
             what = f"{key[:-1]} {k} clue".replace("col ", "column ")
             line = line_of(clue) if isinstance(clue, list) else line_of(clues)
             if not isinstance(clue, list) or not all(type(v) is int for v in clue):
-                got = json.dumps(clue)[:40]
+                got = _quote(json.dumps(clue))
                 raise PuzzleFormatError(f"{what}: expected a list of block lengths, got {got}", path, line)
             parsed.append(_parse_clue([str(v) for v in clue], path, line, what))
             lines.append(line)
@@ -186,9 +186,12 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
                                     path, goal_line)
         if len({len(r) for r in goal}) > 1:
             raise PuzzleFormatError("goal rows have different lengths", path, goal_line)
+        if len(goal) != len(clue_sets["rows"][0]):  # an empty list too: a goal of the wrong length is refused
+            raise PuzzleFormatError(f"goal has {len(goal)} rows, the clues {len(clue_sets['rows'][0])}",
+                                    path, goal_line)
     rows, row_lines = clue_sets["rows"]
     cols, col_lines = clue_sets["cols"]
-    return _build(rows, cols, title, path, row_lines, col_lines, where, goal or None, goal_line)
+    return _build(rows, cols, title, path, row_lines, col_lines, where, goal, goal_line)
 
 
 def format_json(puzzle: Puzzle) -> str:

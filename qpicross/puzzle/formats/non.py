@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
-from qpicross.puzzle.formats._text import _parse_number, _parse_dimension, _parse_clue, _build
+from qpicross.puzzle.formats._text import _quote, _parse_number, _parse_dimension, _parse_clue, _build
 
 __all__ = ["parse_non", "parse_nonpack", "format_non"]
 
@@ -27,7 +27,8 @@ def parse_non(text: str, name: str = "puzzle", path: str | None = None) -> Puzzl
     Keys may come in any order, except that ``width`` and ``height`` precede
     ``rows``, ``columns`` and ``goal``. ``rows`` / ``columns`` are followed by
     exactly ``height`` / ``width`` clue lines (a blank line or a lone ``0`` is an
-    empty clue). Unknown keys are ignored; a clue line outside a section is an
+    empty clue, but a section's last clue before the next key must be written ``0``:
+    a blank line there may be the separator after one clue too few, so it is refused). Unknown keys are ignored; a clue line outside a section is an
     error (it means a section had more lines than the dimensions say). Only
     black-and-white puzzles are supported: a colour letter after a number is
     an error.
@@ -73,7 +74,7 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
                                         path, lineno)
             if value:
                 raise PuzzleFormatError(f"expected '{key}' alone on its line, the clues on the next lines, "
-                                        f"got {stripped[:40]!r}", path, lineno)
+                                        f"got {_quote(stripped)}", path, lineno)
             clues, clue_lines = [], []
             for n in range(dims[dim]):
                 k = i + n
@@ -89,6 +90,14 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
                 what = f"{'row' if key == 'rows' else 'column'} {n} clue"
                 clues.append(_parse_non_clue(body, path, offset + k + 1, what))
                 clue_lines.append(offset + k + 1)
+            following = next((line.split(None, 1)[0].lower() for line in lines[i + dims[dim]:] if line.strip()), "")
+            if dims[dim] and not lines[i + dims[dim] - 1].strip() and following in _NON_KEYS:
+                # A blank line may be an empty clue, but a blank last clue right before the next key may as well
+                # be the blank line that separates the sections after a clue too few: ambiguous, so refused.
+                given = sum(1 for k in range(i, i + dims[dim]) if lines[k].strip())
+                raise PuzzleFormatError(f"'{key}' (line {lineno}) needs {dims[dim]} clue lines ({dim} {dims[dim]}) "
+                                        f"but its last one is blank ({given} written): write an empty clue as 0",
+                                        path, offset + i + dims[dim])
             sections[key] = (clues, clue_lines)
             i += dims[dim]
         elif key == "goal":
@@ -96,7 +105,7 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
                 value = value[1:-1]
             goal_text, goal_line = value, lineno
         elif key[:1].isdigit():
-            raise PuzzleFormatError(f"clue line {stripped[:40]!r} outside a 'rows' or 'columns' section "
+            raise PuzzleFormatError(f"clue line {_quote(stripped)} outside a 'rows' or 'columns' section "
                                     "(more clue lines than the dimensions say?)", path, lineno)
         # Anything else (catalogue, title, unknown keys) is ignored, as the format asks.
     end = offset + len(lines)
@@ -127,9 +136,9 @@ def _parse_non_clue(body: str, path: str | None, line: int, what: str) -> tuple[
         match = _NON_TOKEN.fullmatch(token)
         if match is None:
             _parse_number(token, path, line, what)  # raises with the standard message
-            raise PuzzleFormatError(f"bad {what} token {token[:40]!r}", path, line)  # pragma: no cover
+            raise PuzzleFormatError(f"bad {what} token {_quote(token)}", path, line)  # pragma: no cover
         if match.group(2):
-            raise PuzzleFormatError(f"colour clue {token!r} in {what}: only black-and-white puzzles are "
+            raise PuzzleFormatError(f"colour clue {_quote(token)} in {what}: only black-and-white puzzles are "
                                     "supported", path, line)
         numbers.append(match.group(1))
     return _parse_clue(numbers, path, line, what)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
-from qpicross.puzzle.formats._text import _parse_number, _parse_clue, _build, MAX_DIMENSION
+from qpicross.puzzle.formats._text import _quote, _parse_number, _parse_clue, _build, MAX_DIMENSION
 
 __all__ = ["parse_px", "format_px"]
 
@@ -30,7 +30,7 @@ def parse_px(text: str, name: str = "puzzle", path: str | None = None) -> Puzzle
         raise PuzzleFormatError("empty file; expected 'rows,cols' on line 1", path, 1)
     header = lines[0].strip().split(",")
     if len(header) != 2:
-        raise PuzzleFormatError(f"expected 'rows,cols' on line 1, got {lines[0].strip()[:40]!r}", path, 1)
+        raise PuzzleFormatError(f"expected 'rows,cols' on line 1, got {_quote(lines[0].strip())}", path, 1)
     num_rows = _parse_number(header[0], path, 1, "rows")
     num_cols = _parse_number(header[1], path, 1, "cols")
     if not (1 <= num_rows <= MAX_DIMENSION and 1 <= num_cols <= MAX_DIMENSION):

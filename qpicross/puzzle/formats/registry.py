@@ -18,7 +18,7 @@ from qpicross.puzzle.formats.px import format_px, parse_px
 from qpicross.puzzle.formats.tournament import _tournament_solution_file, parse_tournament
 from qpicross.puzzle.formats.webpbn import parse_xml
 
-__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
+__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "save_format", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
 
 
 # -- registries ----------------------------------------------------------------------------------
@@ -101,6 +101,9 @@ def _read_numbered(path: Path, format: str | None, wanted=None, last: int | None
     ``last``: only puzzles 1..last are needed; a JSON list is then read no further
     than puzzle ``last + 1`` (one more, to know whether there are several).
     """
+    if path.is_dir():
+        raise PuzzleFormatError("a directory, not a puzzle file (bench, tune and solve read every puzzle "
+                                "in a directory)", str(path))
     fmt = _format_for(path, format, MULTI_READERS)
     text = _read_text(path)
     if fmt == "tournament":
@@ -277,8 +280,20 @@ def expand_puzzle_specs(specs: Iterable[str | os.PathLike], format: str | None =
     return out
 
 
+def save_format(path: str | os.PathLike, format: str | None = None) -> str:
+    """The format :func:`save_puzzle` writes ``path`` in: ``format`` if given, else the extension's.
+
+    >>> save_format("out.non"), save_format("out.txt", "px")
+    ('non', 'px')
+
+    Raises:
+        PuzzleFormatError: For a format no writer has, naming ``path``.
+    """
+    return _format_for(Path(path), format, WRITERS)
+
+
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike, format: str | None = None) -> None:
     """Write a puzzle; the format follows the extension unless given."""
     path = Path(path)
-    fmt = _format_for(path, format, WRITERS)
+    fmt = save_format(path, format)
     path.write_text(WRITERS[fmt](puzzle), encoding="utf-8")

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
-from qpicross.puzzle.formats._text import _parse_number, _parse_clue, _build, MAX_DIMENSION
+from qpicross.puzzle.formats._text import _quote, _parse_number, _parse_clue, _build, MAX_DIMENSION
 
 __all__ = ["parse_tournament", "parse_tournament_solutions"]
 
@@ -24,7 +24,7 @@ def _dollar_blocks(lines: Sequence[str], path: str | None, what: str) -> list[tu
         raise PuzzleFormatError(f"empty file; expected '$1' then the {what}", path, 1)
     if not starts or starts[0] != first_text:
         raise PuzzleFormatError(f"expected a '$n' line (tournament format), got "
-                                f"{lines[first_text].strip()[:40]!r}", path, first_text + 1)
+                                f"{_quote(lines[first_text].strip())}", path, first_text + 1)
     blocks, seen = [], {}
     for b, s in enumerate(starts):
         number = _parse_number(lines[s][1:], path, s + 1, "puzzle number after '$'")
@@ -139,7 +139,7 @@ def parse_tournament_solutions(
         for r, row in enumerate(rows):
             if len(row) != size or any(v not in ("0", "1") for v in row):
                 raise PuzzleFormatError(f"solution ${number} row {r}: expected {size} values 0 or 1, "
-                                        f"got {' '.join(row)[:60]!r}", path, s + r + 1)
+                                        f"got {_quote(' '.join(row))}", path, s + r + 1)
         out[number] = (np.array(rows, dtype=np.uint8), s)
     return out
 

@@ -7,7 +7,7 @@ from xml.parsers import expat
 import numpy as np
 
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
-from qpicross.puzzle.formats._text import _parse_clue, _build, MAX_DIMENSION, MAX_XML_DEPTH
+from qpicross.puzzle.formats._text import _quote, _parse_clue, _build, MAX_DIMENSION, MAX_XML_DEPTH
 
 __all__ = ["parse_xml"]
 
@@ -78,8 +78,8 @@ def parse_xml(text: str, name: str = "puzzle", path: str | None = None) -> list[
 
     Clues are ``<clues type="columns">`` and ``<clues type="rows">`` holding one
     ``<line>`` per line with one ``<count>`` per block (an empty ``<line/>`` is a
-    blank line). Counts in a colour other than the puzzle's one foreground
-    colour make it a colour puzzle, which is refused. A
+    blank line). Counts in a colour other than black (the ``defaultcolor`` of a
+    count without one) make it a colour puzzle, which is refused. A
     ``<solution type="goal">`` image (``|..X.|`` rows) becomes the goal.
     Entity declarations are refused (so is every DTD-driven expansion); a
     ``<!DOCTYPE ... SYSTEM "...">`` reference is allowed and never fetched.
@@ -110,7 +110,7 @@ def parse_xml(text: str, name: str = "puzzle", path: str | None = None) -> list[
 def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
     kind = element.attrs.get("type", "grid")
     if kind != "grid":
-        raise PuzzleFormatError(f"puzzle type {kind[:40]!r} is not supported (only 'grid')",
+        raise PuzzleFormatError(f"puzzle type {_quote(kind)} is not supported (only 'grid')",
                                 path, element.line)
     background = element.attrs.get("backgroundcolor", "white")
     default = element.attrs.get("defaultcolor", "black")
@@ -120,7 +120,8 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
     for clues in element.find_all("clues"):
         which = clues.attrs.get("type")
         if which not in ("rows", "columns"):
-            raise PuzzleFormatError(f"<clues type={which!r}>: expected type 'rows' or 'columns'",
+            raise PuzzleFormatError(f"<clues type={_quote(which) if isinstance(which, str) else which!r}>: "
+                                    f"expected type 'rows' or 'columns'",
                                     path, clues.line)
         if which in clue_sets:
             raise PuzzleFormatError(f"<clues type={which!r}> given twice", path, clues.line)
@@ -131,7 +132,7 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
             for count in counts:
                 colour = count.attrs.get("color", default)
                 if colour == background:
-                    raise PuzzleFormatError(f"{what}: a block in the background colour {colour!r}",
+                    raise PuzzleFormatError(f"{what}: a block in the background colour {_quote(str(colour))}",
                                             path, count.line)
                 colours.add(colour)
             numbers.append(_parse_clue([c.text for c in counts], path, line.line, what))
@@ -142,9 +143,9 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
     for which in ("columns", "rows"):
         if which not in clue_sets:
             raise PuzzleFormatError(f'missing <clues type="{which}">', path, element.line)
-    if len(colours) > 1:
-        raise PuzzleFormatError(f"colour puzzle ({', '.join(sorted(colours))}): only black-and-white puzzles "
-                                "are supported", path, element.line)
+    if len(colours) > 1 or colours - {"black"}:  # blocks in several colours, or in one that is not black
+        raise PuzzleFormatError(f"colour puzzle ({', '.join(_quote(str(c)) for c in sorted(colours, key=str))}): "
+                                "only black-and-white puzzles are supported", path, element.line)
     row_lines, rows = clue_sets["rows"]
     col_lines, cols = clue_sets["columns"]
     goal, goal_line = None, None
@@ -173,7 +174,7 @@ def _xml_image(image: _Element, background_char: str, num_rows: int, num_cols: i
         cells = row[1:-1] if len(row) >= 2 and row[0] == row[-1] == "|" else row
         if len(cells) != num_cols or "?" in cells:
             raise PuzzleFormatError(f"goal image row {r}: expected {num_cols} cells between '|' and '|', "
-                                    f"got {row[:60]!r}", path, image.line + 1 + r)
+                                    f"got {_quote(row)}", path, image.line + 1 + r)
         grid[r] = [ch != background_char for ch in cells]
     return grid
 

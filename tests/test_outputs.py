@@ -1,0 +1,135 @@
+"""Issue 35, outputs: a full disk or a closed pipe is one line; only regular (or new) files are written,
+and every output is checked before the run; errors name the user's file; CSV cells are safe in a
+spreadsheet; an interrupted bench writes every output it was asked for."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from cli_subprocess import child_env, one_line_error, run_cli
+
+from conftest import INSTANCES
+from qpicross import Puzzle
+from qpicross.cli import main
+from qpicross.experiments.bench import bench_puzzle, read_results
+from qpicross.pipeline.config import SolverConfig
+
+PUZZLE = str(INSTANCES / "5x5.px")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["show", PUZZLE], ["info", PUZZLE], ["generate", "--size", "5x5", "--seed", "1"],
+                                  ["--help"], ["--version"], ["bench", "--help"]])
+def test_full_disk_on_stdout_is_one_line(args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "qpicross", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=child_env(), timeout=60)
+    line = one_line_error(proc)
+    assert "cannot write standard output: No space left on device" in line
+
+
+def test_closed_pipe_is_one_line():
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "qpicross", "show", PUZZLE], stdout=write,
+                              stderr=subprocess.PIPE, text=True, env=child_env(), timeout=60)
+    finally:
+        os.close(write)
+    assert "broken pipe" in one_line_error(proc)
+
+
+@pytest.mark.parametrize("flag, name", [("--csv", "out.csv"), ("--json", "out.json"), ("--plot", "out.png")])
+def test_force_never_replaces_a_fifo_or_device(flag, name, tmp_path, capsys):
+    # A FIFO of our own stands for every node that is not a regular file: a test that named /dev/null here
+    # would replace the machine's /dev/null with a regular file when the fix is reverted.
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    assert main(["bench", PUZZLE, "--reads", "2", flag, str(fifo), "--force"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "is not a regular file" in err[0], err
+    assert fifo.is_fifo()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_unwritable_folder_is_refused_before_the_bench_runs(capsys):
+    assert main(["bench", PUZZLE, "--reads", "2", "--json", "/proc/x.json"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("qpicross: error: cannot write /proc/x.json"), err  # no [1/1] line
+
+
+def test_errors_name_the_users_file_not_the_temporary_one(tmp_path, capsys):
+    out = tmp_path / "gen.foo"
+    assert main(["generate", "--size", "5x5", "--seed", "1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: cannot tell the format" in err and ".tmp" not in err
+    assert main(["generate", "--size", "5x5", "--seed", "1", "-o", str(out), "--format", "xml"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: unknown format 'xml'" in err and ".tmp" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_csv_cells_are_safe_in_a_spreadsheet(tmp_path, capsys):
+    puzzle = tmp_path / "=HYPERLINK(1).px"
+    puzzle.write_text((INSTANCES / "5x5.px").read_text())
+    out = tmp_path / "b.csv"
+    assert main(["bench", str(puzzle), "--reads", "2", "--sweeps", "50", "--label", "@x\x1b[31m\u202e",
+                 "--csv", str(out)]) in (0, 1)
+    rows = list(csv.DictReader(out.open(newline="")))
+    assert rows[0]["puzzle"] == "'=HYPERLINK(1)"
+    assert rows[0]["config"] == "'@x\\x1b[31m\\u202e"
+    assert read_results(out)[0]["puzzle"] == "=HYPERLINK(1)"  # read back as it was named
+    tuned = tmp_path / "t.csv"
+    assert main(["tune", str(puzzle), "--grid", "match=1:2:2", "--reads", "2", "--sweeps", "50", "--workers", "1",
+                 "--csv", str(tuned)]) in (0, 1)
+    assert next(csv.DictReader(tuned.open(newline="")))["puzzle"] == "'=HYPERLINK(1)"
+    assert f"wrote {tuned}" in capsys.readouterr().err
+
+
+def _interrupt_after_one(monkeypatch):
+    import qpicross.cli.bench as cli_bench
+
+    real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(sampler="sa", num_sweeps=10), num_reads=2)
+
+    def interrupted(puzzles, configs, progress=None, **kwargs):
+        progress(1, 2, real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_bench, "run_bench", interrupted)
+
+
+def test_interrupted_bench_writes_every_requested_output(tmp_path, capsys, monkeypatch):
+    _interrupt_after_one(monkeypatch)
+    paths = {flag: tmp_path / name for flag, name in (("--csv", "r.csv"), ("--json", "r.json"), ("--plot", "r.png"))}
+    for path in paths.values():
+        path.write_text("stale")
+    argv = [arg for flag, path in paths.items() for arg in (flag, str(path))]
+    assert main(["bench", PUZZLE, *argv, "--force"]) == 130
+    err = capsys.readouterr().err
+    assert "1 of 2 results finished, written to" in err and all(str(p) in err for p in paths.values())
+    assert len(json.loads(paths["--json"].read_text())["results"]) == 1
+    assert len(read_results(paths["--csv"])) == 1
+    assert paths["--plot"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_interrupted_bench_without_outputs_drops_no_file(tmp_path, capsys, monkeypatch):
+    _interrupt_after_one(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", PUZZLE]) == 130
+    captured = capsys.readouterr()
+    assert "1 of 2 results finished, shown above" in captured.err and "| config |" in captured.out
+    assert not list(tmp_path.iterdir())
+
+
+def test_plot_and_csv_say_where_they_went(tmp_path, capsys):
+    plot = tmp_path / "a.png"
+    assert main(["show", PUZZLE, "--plot", str(plot)]) == 0
+    assert f"wrote {plot}" in capsys.readouterr().err
+    out = tmp_path / "b.csv"
+    assert main(["bench", PUZZLE, "--reads", "2", "--sweeps", "50", "--csv", str(out)]) in (0, 1)
+    assert f"wrote {out}" in capsys.readouterr().err

@@ -1,0 +1,50 @@
+"""Issue 35, ``--scheduler``: an address where no Dask scheduler answers is one line within seconds, exit 2."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conftest import INSTANCES
+from qpicross.cli import main
+from qpicross.experiments.runner import SCHEDULER_TIMEOUT_S, connect_scheduler
+
+pytest.importorskip("distributed")
+
+PUZZLE = str(INSTANCES / "5x5.px")
+
+
+@pytest.mark.parametrize("address, words", [
+    ("tcp://127.0.0.1:1", "nothing answered within"),  # was 33 s and a traceback
+    ("127.0.0.1:1", "nothing answered within"),
+    ("ucx://127.0.0.1:1", "ucx:// needs UCX support"),  # was a traceback
+    ("tls://127.0.0.1:1", "tls:// needs dask's TLS settings"),  # was a traceback
+    ("foo://x", "unknown address scheme 'foo'"),
+    ("", "--scheduler wants an address"),
+])
+@pytest.mark.parametrize("command", [["bench", PUZZLE, "--reads", "2"], ["tune", PUZZLE, "--grid", "match=1:2:2"]])
+def test_unreachable_scheduler_is_one_line_within_seconds(command, address, words, capsys):
+    start = time.perf_counter()
+    assert main([*command, "--scheduler", address]) == 2
+    elapsed = time.perf_counter() - start
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qpicross: error: --scheduler"), lines
+    assert words in lines[0]
+    assert elapsed < SCHEDULER_TIMEOUT_S + 5, elapsed
+
+
+def test_connect_scheduler_raises_connection_error():
+    with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"):
+        connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)
+
+
+def test_connect_scheduler_works_inside_a_running_event_loop():
+    """A notebook runs the caller inside an event loop: the probe must not need the caller's."""
+    import asyncio
+
+    async def inside():
+        with pytest.raises(ConnectionError, match="nothing answered within"):
+            connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)
+
+    asyncio.run(inside())
