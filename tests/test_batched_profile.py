@@ -121,3 +121,29 @@ def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
         pytest.skip("no CUDA GPU here (the simulator test above runs the same kernel); make bench-gpu runs this")
     report = run_kernel_script(SIMULATED, simulator=False)
     assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
+
+
+def test_a_launch_above_the_memory_limit_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setenv("QPICROSS_MAX_MEMORY", "256KiB")
+    model = ladders.prepare(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)), None,
+                            0.0)
+    assert ladders.memory_bytes([model], 64) > 2**18
+    with pytest.raises(ValueError, match="ladders would take about"):
+        sample_many([build_formulation(LETTER)], backend="cpu", num_reads=64, seed=0)
+
+
+def test_long_budgets_reach_the_wide_ladders_of_high_levels():
+    """A budget of 40 units reaches Luby level 3 (8 units, 10 rungs); every ladder keeps its restart's level."""
+    f = build_formulation(Puzzle([[1], [2]], [[1], [2]]))
+    out = sample_many([f], backend="cpu", num_reads=2, num_sweeps=40, restart_sweeps=1, target_energy=-1.0,
+                      seed=0, sweeps_per_launch=3)[0]
+    assert out.info["sweeps"] == [40, 40] and out.info["restarts"] == [len(_luby_plan(40)), len(_luby_plan(40))]
+
+
+def _luby_plan(units):
+    done, k, plan = 0, 1, []
+    while done < units:
+        plan.append(min(luby(k), units - done))
+        done += plan[-1]
+        k += 1
+    return plan

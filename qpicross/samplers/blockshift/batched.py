@@ -353,6 +353,13 @@ def _picross_parts(model, lines, paints):
 def _sample_profile(models, num_reads, num_sweeps, seed, line_moves, early_stop, backend, sweeps_per_launch,
                     threads_per_block, time_limit, restart_sweeps, t0) -> list[dimod.SampleSet]:
     """:func:`sample_many` on the profile chain (:mod:`~qpicross.samplers.blockshift.ladders`)."""
+    from qpicross.model.size import memory_limit
+
+    need, limit = _ladders.memory_bytes(models, num_reads), memory_limit()
+    if need > limit:
+        raise ValueError(f"{len(models)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
+                         f"above the limit of {limit / 2**30:.1f} GiB (QPICROSS_MAX_MEMORY): give fewer reads or "
+                         f"fewer models a launch")
     launch = _ladders.pack(models, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
     out = _ladders.run(launch, backend, num_sweeps, restart_sweeps, float(line_moves), early_stop == "puzzle",

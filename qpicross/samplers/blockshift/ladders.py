@@ -158,7 +158,7 @@ def pack(models: list[PicrossModel], seed: np.random.SeedSequence, num_reads: in
     ld = dict(
         puzzle=np.repeat(np.arange(P, dtype=np.int64), num_reads), stream=np.tile(np.arange(num_reads), P),
         restart=np.zeros(L, np.int64), left=np.zeros(L, np.int64), s=np.zeros(L, np.int64),
-        best=np.zeros(L, np.int64), axis=np.zeros(L, np.int64), replicas=np.zeros(L, np.int64),
+        best=np.zeros(L, np.int64), axis=np.zeros(L, np.int64), level=np.zeros(L, np.int64),
         used=np.zeros(L, np.int64), done=np.zeros(L, np.int64), hit=np.full(L, -1, np.int64),
         lowest=np.full(L, np.inf), sample=np.zeros((L, slots), np.int8), finished=np.zeros(L, np.int8),
         status=np.zeros((L, 2)), cur=np.zeros((L, R, units), np.int64), boards=np.zeros((L, R, 2, cells), np.int16),
@@ -173,12 +173,16 @@ def pack(models: list[PicrossModel], seed: np.random.SeedSequence, num_reads: in
 
 
 def memory_bytes(models: list[PicrossModel], num_reads: int) -> int:
-    """Bytes :func:`pack` allocates for the ladders (the bulk of a launch), before allocating them."""
+    """Bytes :func:`pack` allocates for the ladders (the bulk of a launch), to check before allocating them:
+    each ladder's state padded to the largest puzzle (two boards of int16 and two of int32 marginals per
+    rung, its tables, block positions and column costs, and its per-variable scratch and sample)."""
     cells = max(int(m.board.n_cells) for m in models)
     units = max(len(m.structure.group_ptr) for m in models)
+    slots = max(len(m.structure.group_vars) for m in models)
     table = max(int(m.board.table_size) for m in models)
-    per_ladder = MAX_RUNGS * (cells * (2 * 2 + 2 * 4) + units * 8 + table * 8 + cells * 8)
-    return len(models) * num_reads * per_ladder
+    lines = max(max(len(p.prof_chain) for p in m.profiles) for m in models)
+    per_rung = cells * (2 * 2 + 2 * 4) + 8 * (units + table + lines)
+    return len(models) * num_reads * (MAX_RUNGS * per_rung + 17 * slots + 16 * units)
 
 
 @numba.njit(parallel=True, cache=True)

@@ -580,10 +580,10 @@ Puzzles = namedtuple("Puzzles", "group_ptr group_vars chain_ptr next_limit seg_s
 SIZES = ("units", "slots", "chains", "cells", "table", "blocks", "longest", "prof0", "free0", "prof1", "free1")
 #: Every ladder's state between launches (:func:`~qpicross.samplers.blockshift.ladders.pack`): its puzzle and stream
 #: (its index among the puzzle's ladders), its restart (``restart`` begun, ``left`` sweeps to go, ``s`` done,
-#: ``best`` its lowest profile energy, ``axis``, ``replicas``), its totals (``done`` sweeps, ``hit`` the sweep that
+#: ``best`` its lowest profile energy, ``axis``, ``level``: its Luby level), its totals (``done`` sweeps, ``hit`` the sweep that
 #: reached the target or -1, ``lowest`` energy and its ``sample``), ``finished``, and one :class:`ProfileWork`
 #: of the largest ladder, one row per ladder.
-Ladders = namedtuple("Ladders", "puzzle stream restart left s best axis replicas used done hit lowest sample finished "
+Ladders = namedtuple("Ladders", "puzzle stream restart left s best axis level used done hit lowest sample finished "
                                 "status cur boards marg pcost energy beta_of slot_of tables weight prefix chosen cost dp "
                                 "scratch rng best_cur order")
 #: Rungs of the widest ladder (:func:`~qpicross.samplers.blockshift.restarts.ladder`).
@@ -601,6 +601,12 @@ def luby(k):
         if k == (1 << power) - 1:
             return 1 << (power - 1)
         k = k - (1 << (power - 1)) + 1
+
+
+@device_jit
+def _rungs(level):
+    """Replicas of the ladder of Luby level ``level`` (:func:`~qpicross.samplers.blockshift.restarts.ladder`)."""
+    return min(4 + 2 * level, MAX_RUNGS)
 
 
 @device_jit
@@ -661,8 +667,8 @@ def ladder_run(l, count, unit, budget, line_moves, stop_at_hit, pz, ld):
             level = 0
             while (2 << level) <= m:
                 level += 1
-            R = min(4 + 2 * level, MAX_RUNGS)
-            ld.replicas[l] = R
+            ld.level[l] = level
+            R = _rungs(level)
             ld.axis[l] = (ld.stream[l] + k - 1) % 2
             sweeps = min(unit * m, budget - ld.used[l])
             ld.used[l] += sweeps
@@ -675,11 +681,9 @@ def ladder_run(l, count, unit, budget, line_moves, stop_at_hit, pz, ld):
                 _keep_lowest(l, p, pz, ld, model, board, pmodel, work)
                 ld.finished[l] = 1
                 return
-        R = ld.replicas[l]
+        level = ld.level[l]
+        R = _rungs(level)
         model, board, pmodel, work = _views(l, p, ld.axis[l], R, pz, ld)
-        level = 0
-        while 4 + 2 * level < R:
-            level += 1
         betas = pz.level_betas[p, min(level, pz.level_betas.shape[1] - 1), :R]
         n = min(remaining, ld.left[l])
         status = ld.status[l]
@@ -707,5 +711,5 @@ def ladder_close(l, pz, ld):
     if ld.restart[l] == 0:
         return
     p = ld.puzzle[l]
-    model, board, pmodel, work = _views(l, p, ld.axis[l], ld.replicas[l], pz, ld)
+    model, board, pmodel, work = _views(l, p, ld.axis[l], _rungs(ld.level[l]), pz, ld)
     _keep_lowest(l, p, pz, ld, model, board, pmodel, work)
