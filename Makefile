@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel readme restate stale-results study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-batched-cpu readme restate stale-results study \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -225,6 +225,14 @@ bench-parallel: $(VENV)/.installed
 	mkdir -p results
 	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json results/parallel_1.json || test $$? -eq 1
 	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json results/parallel_2.json || test $$? -eq 1
+
+# The batched sampler's CPU backend (shift-batched-cpu: the profile chain's ladders, all puzzles in one call) beside
+# shift on bench-pure's puzzles: the shipped ones, all 17 Bompol and taai2011 #1-20, 4 reads (ladders) a puzzle,
+# shift one puzzle at a time on both cores, the batch's 120 s for all its puzzles (~5 min on 2 cores).
+bench-batched-cpu: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) instances $(SHARED)/bompol $(TOURNAMENT)/taai2011.txt\#1-20 --workers 1 --sampler shift,shift-batched-cpu \
+	    --reads 4 --time-budget 120 --json results/batched_cpu.json || test $$? -eq 1
 
 # Puzzles from outside the tournament sets: the black-and-white webpbn puzzles of Jan Wolter's survey that
 # ../shared/instances/external holds in a format qpicross reads (17 of 28; which file is which, and the published
