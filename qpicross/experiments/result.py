@@ -192,7 +192,8 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
 
 
 def _threads(config: SolverConfig, info: dict) -> int | None:
-    """Cores a read ran on: the sampler's ``threads`` (1 for a single-threaded sampler); ``None`` on a GPU."""
-    if info.get("backend") not in (None, "cpu") or info.get("parallel_reads"):
+    """Cores a read ran on: the sampler's ``threads`` (1 for a single-threaded sampler; the batched CPU backend:
+    the cores its reads shared); ``None`` on a GPU."""
+    if info.get("backend") not in (None, "cpu") or (info.get("parallel_reads") and "threads" not in info):
         return None
     return int(info.get("threads", config.sampler_options.get("threads", 1)))

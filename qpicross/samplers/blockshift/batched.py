@@ -53,6 +53,7 @@ import time
 from collections.abc import Hashable, Sequence
 
 import dimod
+import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import ladders as _ladders, launch as _launch
@@ -381,6 +382,8 @@ def _sample_profile(models, num_reads, num_sweeps, seed, line_moves, early_stop,
             info["time_to_target_s"] = out["hit_time"][ladders].tolist()
             info["sweeps_to_target"] = out["hit"][ladders].tolist()
         info.update(parallel_reads=num_reads, backend=backend, chain="profile")
+        if backend == "cpu":  # the cores the ladders shared (numba's threads)
+            info["threads"] = numba.get_num_threads()
         info["batch"] = {"models": len(models), "ladders": len(models) * num_reads, "launches": out["launches"],
                          "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
         results.append(sampleset)
