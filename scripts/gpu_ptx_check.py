@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher.get_current_device = lambda: _Device()
 
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers.blockshift import cuda as _cuda, ladders as _ladders, launch as _launch, moves as _moves
+    from qpicross.samplers.blockshift import cuda as _cuda, ladder_kernel as _ladder_kernel, ladders as _ladders, launch as _launch
 
     print(f"numba {numba.__version__}, numba.cuda: {getattr(cuda, 'implementation', '?')} ({Path(cuda.__file__).parent})")
     model = _launch.prepare(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])),
@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     formulation = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     picross = _ladders.prepare(formulation.bqm(), formulation.one_hot_lines(), formulation.paints(), None, 0.0)
     profile = _ladders.pack([picross], np.random.SeedSequence(0), 2)
-    pz = numba.typeof(_moves.Puzzles(**profile["puzzles"]))
-    ld = numba.typeof(_moves.Ladders(**profile["ladders"]))
+    pz = numba.typeof(_ladder_kernel.Puzzles(**profile["puzzles"]))
+    ld = numba.typeof(_ladder_kernel.Ladders(**profile["ladders"]))
     kernels = {
         "init_kernel": (_cuda.init_kernel, (i64, i64, flag, flag, *arrays)),
         "sweep_kernel": (_cuda.sweep_kernel, (i64, i64, i64, i64, i64, flag, flag, f64, f64, *arrays)),

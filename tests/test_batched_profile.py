@@ -12,7 +12,7 @@ import pytest
 
 from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
-from qpicross.samplers.blockshift import ladders, moves
+from qpicross.samplers.blockshift import ladder_kernel, ladders
 from qpicross.samplers.blockshift.batched import sample_many
 from qpicross.samplers.blockshift.restarts import luby
 
@@ -23,7 +23,7 @@ LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]
 
 
 def test_device_luby_is_the_restart_plans():
-    assert [moves.luby(k) for k in range(1, 64)] == [luby(k) for k in range(1, 64)]
+    assert [ladder_kernel.luby(k) for k in range(1, 64)] == [luby(k) for k in range(1, 64)]
 
 
 def test_formulations_run_the_profile_chain_and_are_solved():

@@ -1,8 +1,9 @@
 """The CUDA kernels of :mod:`qpicross.samplers.blockshift.batched`.
 
 Imported only when the CUDA backend runs (it imports :mod:`numba.cuda`). The
-device functions are those of :mod:`qpicross.samplers.blockshift.moves` (the
-profile chain: :func:`ladder_kernel`, one thread per ladder) and
+device functions are those of :mod:`qpicross.samplers.blockshift.moves` and
+:mod:`qpicross.samplers.blockshift.ladder_kernel` (the profile chain: :func:`ladder_kernel`, one thread per
+ladder) and
 :mod:`qpicross.samplers.blockshift.bqm_chain` (any one-hot BQM: :func:`init_kernel`
 and :func:`sweep_kernel`, one thread per chain), each loaded a second time with
 ``device_jit = numba.cuda.jit(device=True)``, so the kernels run exactly the
@@ -16,7 +17,7 @@ import warnings
 
 from numba import config, cuda
 
-from qpicross.samplers.blockshift import bqm_chain as _chain, moves as _moves
+from qpicross.samplers.blockshift import bqm_chain as _chain, ladder_kernel as _ladder_kernel, moves as _moves
 
 
 def _device_copy(source, **names):
@@ -35,8 +36,9 @@ if config.ENABLE_CUDASIM:  # the simulator runs the kernels on numpy scalars: th
     warnings.filterwarnings("ignore", "overflow encountered in scalar multiply", RuntimeWarning)
 _moves_device = _device_copy(_moves)
 _device = _device_copy(_chain, _moves=_moves_device)
-d_ladder_run = _moves_device.ladder_run
-d_ladder_close = _moves_device.ladder_close
+_ladder_device = _device_copy(_ladder_kernel, _moves=_moves_device)
+d_ladder_run = _ladder_device.ladder_run
+d_ladder_close = _ladder_device.ladder_close
 d_init_chain = _device.init_chain
 d_chain_sweep = _device.chain_sweep
 d_ladder_update = _device.ladder_update
@@ -96,7 +98,7 @@ def sweep_kernel(num_chains, s0, k, R, num_sweeps, restrict, stop_at_hit, shift_
 @cuda.jit
 def ladder_kernel(count, unit, budget, line_moves, stop_at_hit, pz, ld):
     """Up to ``count`` sweeps of every ladder of the profile chain, one thread each
-    (:func:`~qpicross.samplers.blockshift.moves.ladder_run`)."""
+    (:func:`~qpicross.samplers.blockshift.ladder_kernel.ladder_run`)."""
     l = cuda.grid(1)
     if l < len(ld.puzzle):
         d_ladder_run(l, count, unit, budget, line_moves, stop_at_hit, pz, ld)
@@ -104,7 +106,7 @@ def ladder_kernel(count, unit, budget, line_moves, stop_at_hit, pz, ld):
 
 @cuda.jit
 def close_kernel(pz, ld):
-    """Every ladder's current restart counted in (:func:`~qpicross.samplers.blockshift.moves.ladder_close`)."""
+    """Every ladder's current restart counted in (:func:`~qpicross.samplers.blockshift.ladder_kernel.ladder_close`)."""
     l = cuda.grid(1)
     if l < len(ld.puzzle):
         d_ladder_close(l, pz, ld)

@@ -9,7 +9,7 @@ profile chain (unit ``restart_sweeps``, the ladder of each restart's level,
 :func:`~qpicross.samplers.blockshift.restarts.ladder`), its restarts taking the
 free axis in turn, ladder ``i`` starting on axis ``i % 2``. Every move is
 :mod:`~qpicross.samplers.blockshift.moves`' (the functions the CPU sampler
-calls), through :func:`~qpicross.samplers.blockshift.moves.ladder_run`:
+calls), through :func:`~qpicross.samplers.blockshift.ladder_kernel.ladder_run`:
 
 * ``backend="cpu"``: a :func:`numba.prange` over ladders;
 * ``backend="cuda"``: one CUDA thread per ladder (:mod:`~qpicross.samplers.blockshift.cuda`).
@@ -41,8 +41,8 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
-from qpicross.samplers.blockshift.moves import (MAX_RUNGS, SIZES, Ladders, Puzzles, Structure, ladder_close,
-                                                ladder_run, seed_rng)
+from qpicross.samplers.blockshift.ladder_kernel import MAX_RUNGS, SIZES, Ladders, Puzzles, ladder_close, ladder_run
+from qpicross.samplers.blockshift.moves import Structure, seed_rng
 from qpicross.samplers.blockshift.restarts import ladder
 from qpicross.samplers.blockshift.structure import _structure, _symmetric_csr, _units, default_beta_range
 
@@ -95,8 +95,8 @@ def prepare(bqm: dimod.BinaryQuadraticModel, lines, paints, beta_range, target_e
 
 
 def pack(models: list[PicrossModel], seed: np.random.SeedSequence, num_reads: int) -> dict:
-    """The launch's arrays: every puzzle's padded to the largest (:data:`~qpicross.samplers.blockshift.moves.Puzzles`)
-    and every ladder's state (:data:`~qpicross.samplers.blockshift.moves.Ladders`), as numpy arrays, and
+    """The launch's arrays: every puzzle's padded to the largest (:data:`~qpicross.samplers.blockshift.ladder_kernel.Puzzles`)
+    and every ladder's state (:data:`~qpicross.samplers.blockshift.ladder_kernel.Ladders`), as numpy arrays, and
     ``seeds``: ladder ``l``'s random stream is the one :func:`~qpicross.samplers.blockshift.profile.profile_read`
     starts from ``seeds[l]``, so its first restart is that call's."""
     P = len(models)
