@@ -94,6 +94,8 @@ def run_many(
     parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_budget, **options}
     if config.num_sweeps is not None:
         parameters["num_sweeps"] = config.num_sweeps
+    if "target_energy" in sampler.parameters:  # the ground-state energy, as run() gives: a ladder that found it stops
+        parameters.setdefault("target_energy", 0.0)
     if "paints" in sampler.parameters:  # what each variable paints: the profile chain needs it
         parameters.setdefault("paints", [item["formulation"].paints() for item in sampled])
     samplesets = sampler.sample_many([item["model"] for item in sampled], lines=[item["lines"] for item in sampled],

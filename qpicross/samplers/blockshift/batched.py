@@ -33,7 +33,8 @@ other puzzles of its batch.
 Every read is the lowest-energy state its ladder visited; energies are the
 BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
 ``time_to_target_s`` (wall seconds from the start of sampling to the sweep that
-first reached the target, interpolated within its launch; ``inf`` if never) and
+first reached the target: interpolated within its launch on the joint chain, the
+end of its launch on the profile chain; ``inf`` if never) and
 ``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
 ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
 model stopped; ``launch_s``, the whole batch), ``backend``, ``chain`` and ``batch``.
