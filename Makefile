@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-batched-cpu readme restate stale-results study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -220,11 +220,19 @@ bench-tail: $(VENV)/.installed
 # a puzzle, one puzzle at a time. The report projects more streams from the one-stream reads (~40 min on 2 cores).
 PARALLEL_SET := $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
                 $(TOURNAMENT)/tcga2012.txt\#652
-PARALLEL_RUN := $(BENCH) $(PARALLEL_SET) --workers 1 --reads 6 --time-budget 300
+PARALLEL_READS  ?= 6
+PARALLEL_BUDGET ?= 300
+PARALLEL_JSON   ?= results/parallel
+PARALLEL_RUN := $(BENCH) $(PARALLEL_SET) --workers 1 --reads $(PARALLEL_READS) --time-budget $(PARALLEL_BUDGET)
 bench-parallel: $(VENV)/.installed
 	mkdir -p results
-	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json results/parallel_1.json || test $$? -eq 1
-	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json results/parallel_2.json || test $$? -eq 1
+	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json $(PARALLEL_JSON)_1.json || test $$? -eq 1
+	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json $(PARALLEL_JSON)_2.json || test $$? -eq 1
+# The same on taai2011 #403 alone with 24 reads or 600 s a configuration (~20 min): the one tail puzzle whose reads
+# finish often enough to show a distribution.
+bench-parallel-403:
+	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=24 PARALLEL_BUDGET=600 \
+	    PARALLEL_JSON=results/parallel_403
 
 # The batched sampler's CPU backend (shift-batched-cpu: the profile chain's ladders, all puzzles in one call) beside
 # shift on bench-pure's puzzles: the shipped ones, all 17 Bompol and taai2011 #1-20, 4 reads (ladders) a puzzle,

@@ -742,6 +742,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "kernels": (_results("kernels.json"), kernels_table),
     "gpu": (_results("bench_gpu_taai2011.json", "bench_gpu.json"), lambda rows: summary_table(rows, by=by_collection)),
     "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
+    "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
