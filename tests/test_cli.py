@@ -99,3 +99,10 @@ def test_unsolved_text_report_lists_violations(capsys, monkeypatch):
     assert code == 1 and "NOT SOLVED (10 broken lines: row 0," in out
     # no block of any line starts anywhere: one-hot broken once per block, 14 blocks (5x5's clues)
     assert "one_hot penalty 14: row 0: block 0 starts 0 times (+1)" in out and "success probability 0.000 over 2 reads" in out
+
+
+def test_a_seeded_run_of_racing_streams_says_why_the_seed_does_not_fix_its_reads(capsys):
+    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--seed", "3", "--option", "threads=2")
+    assert code == 0 and "note: shift races 2 restart streams" in err and "--option threads=1" in err
+    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--seed", "3", "--option", "threads=1")
+    assert code == 0 and "note:" not in err

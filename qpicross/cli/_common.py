@@ -355,3 +355,32 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def racing_note(config, seed, workers: int = 1) -> str | None:
+    """The one line that says why ``seed`` does not fix a run's reads, or ``None`` where it does.
+
+    ``shift`` with several restart streams (threads, or ``--scheduler`` workers) returns the stream that
+    reaches the ground state first by the clock; deciding by sweeps would hold every stream back to the
+    slowest, so the command says so instead.
+
+    >>> from qpicross.pipeline.config import SolverConfig
+    >>> racing_note(SolverConfig(options={"threads": 1}), 7) is None, racing_note(SolverConfig(), None) is None
+    (True, True)
+    >>> print(racing_note(SolverConfig(options={"threads": 2}), 7))
+    note: shift races 2 restart streams and returns the first at the ground state, so the same --seed can give other reads on another run; --option threads=1 gives the same reads every run
+    """
+    if seed is None or config.sampler_name != "shift":
+        return None
+    options = config.sampler_options
+    if options.get("scheduler"):
+        streams = f"restart streams on the workers of {options['scheduler']}"
+    else:
+        from qpicross.samplers.blockshift.restarts import default_threads
+
+        threads = options.get("threads", max(1, default_threads() // max(1, workers)))
+        if threads <= 1:
+            return None
+        streams = f"{threads} restart streams"
+    return (f"note: shift races {streams} and returns the first at the ground state, so the same --seed can give "
+            f"other reads on another run; --option threads=1 gives the same reads every run")

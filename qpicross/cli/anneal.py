@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from qpicross.model.size import ModelTooLargeError
 from qpicross.pipeline.run import run as run_pipeline
@@ -20,6 +21,7 @@ from ._common import (
     output_file,
     print_json,
     printable,
+    racing_note,
     save_plot,
     size_error,
 )
@@ -94,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(result.to_dict())
     else:
         print_report(result)
+    note = racing_note(config, config.seed)
+    if note:
+        print(note, file=sys.stderr)
     if result.interrupted:
         return 130
     return 0 if result.solved else 1

@@ -27,6 +27,7 @@ from ._common import (
     note_written,
     output_file,
     printable,
+    racing_note,
     save_plot,
     write_output,
 )
@@ -125,6 +126,9 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
         raise UsageError(str(exc)) from None
     meta["load_average_after"] = machine_info()["load_average"]
     _write_outputs(results, args, meta, force=args.force)
+    for note in dict.fromkeys(racing_note(c, args.seed, args.workers or 1) for c in configs):
+        if note:
+            print(note, file=sys.stderr)
     if results and all(r.error for r in results):  # nothing ran: a bad option or setting, as anneal says with 2
         raise UsageError(f"every run failed; the first: {results[0].error}")
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
