@@ -259,6 +259,7 @@ class ReadRunner:
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
+        self.calibration_s = 0.0  # what warm_up's timed sweeps took (its compilation apart)
         self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
@@ -319,6 +320,7 @@ class ReadRunner:
         if self.threads > 1 and self.long_joint:
             self._kernel(scratch, seed, betas, 0, self._buffers(replicas, 1, long=True), stream=1, long=True)
         count = min(sweeps, CALIBRATION_SWEEPS)
+        calibrating = time.perf_counter()
         while count > 0:
             started = time.perf_counter()
             done, _ = self._kernel(scratch, seed, betas, count, work, target=-math.inf)
@@ -327,6 +329,7 @@ class ReadRunner:
             if seconds >= CALIBRATION_S or count >= sweeps:
                 break
             count = min(2 * count, sweeps)
+        self.calibration_s = time.perf_counter() - calibrating
 
     def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False,
                 restart=0):
