@@ -79,3 +79,11 @@ def test_the_command_line_takes_a_scheduler_for_shift_only(capsys):
     assert main(["anneal", five, "--scheduler", "local:zero"]) == 2
     assert main(["anneal", five, "--scheduler", "local:1", "--seed", "3"]) == 0
     assert "SOLVED" in capsys.readouterr().out
+
+
+def test_a_spin_bqm_comes_back_in_spins(client):
+    f = build_formulation(KNIFE)
+    spin = f.bqm().change_vartype("SPIN", inplace=False)
+    ss = BlockShiftSampler().sample(spin, lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=2,
+                                    target_energy=0, scheduler=client)
+    assert set(ss.record.sample.ravel().tolist()) == {-1, 1} and ss.first.energy == pytest.approx(0.0)

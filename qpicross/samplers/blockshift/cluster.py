@@ -168,7 +168,7 @@ def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int
     shared = client.scatter(bqm, broadcast=True)
     variables = list(bqm.variables)
     position = {v: i for i, v in enumerate(variables)}
-    samples = np.zeros((num_reads, len(variables)), np.int8)
+    samples = np.zeros((num_reads, len(variables)), np.int8)  # in the BQM's vartype, as the streams return them
     to_target, read_s, core_s, winners, sweeps = [], [], [], [], []
     started = time.perf_counter()
     timed_out = interrupted = False
@@ -222,8 +222,6 @@ def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int
             break
     client.cancel(shared)
     drawn = len(read_s)
-    if bqm.vartype is dimod.SPIN:
-        samples = 2 * samples - 1
     sampleset = dimod.SampleSet.from_samples_bqm((samples[:drawn], variables), bqm)
     sampleset.info.update(
         timing={"sample_s": time.perf_counter() - started}, sweeps=sweeps, read_s=read_s, core_s=core_s,
