@@ -33,7 +33,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (Board, breaks_fit, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
+from qpicross.samplers.blockshift.moves import (Board, Structure, breaks_fit, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
                                                 paint, positions_to_sample, propose_start, randint, seed_rng,
                                                 sweep_table, uniform)
 
@@ -41,7 +41,7 @@ __all__ = ["board_model", "board_read", "board_work"]
 
 
 def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[int, int, int, int]],
-                linear, irow, icol, qdata, group_ptr, group_vars, free, chain_ptr, next_limit, inner):
+                structure: Structure, couplings: tuple):
     """The board kernel's model of a BQM, or ``None`` when the BQM is not "constant + w x mismatches".
 
     Args:
@@ -49,10 +49,8 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
         paints: For each variable, ``(axis, line, start, length)``: it paints
             cells ``start .. start + length - 1`` of row ``line`` (axis 0) or
             column ``line`` (axis 1).
-        linear, irow, icol, qdata: The binary BQM's vectors.
-        group_ptr, group_vars, free, chain_ptr, next_limit, inner: The
-            sampler's structure (``_units`` and ``_structure`` in
-            :mod:`qpicross.samplers.blockshift.sampler`).
+        structure, couplings: The binary BQM's structure and ``(irow, icol, qdata)``
+            (:func:`~qpicross.samplers.blockshift.structure.read_structure`).
 
     The model qualifies when, on every clue-consistent state, its energy is
     ``c + w * (cells where the boards differ)``, which holds exactly when:
@@ -66,6 +64,9 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
     Returns:
         ``(arrays, w, c)``: the kernel's arrays, the weight and the constant.
     """
+    linear, group_ptr, group_vars, free = structure.linear, structure.group_ptr, structure.group_vars, structure.free
+    chain_ptr, next_limit, inner = structure.chain_ptr, structure.next_limit, structure.inner
+    irow, icol, qdata = couplings
     n, groups = len(variables), len(group_ptr) - 1
     if n == 0 or groups == 0 or free.any() or inner.any():
         return None

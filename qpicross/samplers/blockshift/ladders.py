@@ -44,7 +44,7 @@ from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.ladder_kernel import MAX_RUNGS, SIZES, Ladders, Puzzles, ladder_close, ladder_run
 from qpicross.samplers.blockshift.moves import Structure, seed_rng
 from qpicross.samplers.blockshift.restarts import ladder
-from qpicross.samplers.blockshift.structure import _structure, _symmetric_csr, _units, default_beta_range
+from qpicross.samplers.blockshift.structure import default_beta_range, read_structure
 
 __all__ = ["PicrossModel", "prepare", "pack", "run", "LEVELS"]
 
@@ -75,14 +75,8 @@ def prepare(bqm: dimod.BinaryQuadraticModel, lines, paints, beta_range, target_e
     n = len(variables)
     if n == 0 or not lines or paints is None:
         return None
-    index = {v: i for i, v in enumerate(variables)}
-    group_ptr, group_vars, free, chain_ptr = _units(lines, index, n)
-    linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
-    keep, *links = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
-    structure = Structure(np.asarray(linear, np.float64), *_symmetric_csr(n, irow[keep], icol[keep], qdata[keep]),
-                          group_ptr, group_vars, free, chain_ptr, *links)
-    found = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free, chain_ptr,
-                               links[0], links[3])
+    structure, couplings = read_structure(binary, variables, lines)
+    found = _board.board_model(variables, paints, structure, couplings)
     if found is None:
         return None
     board, w, constant = found

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift.bqm_chain import chain_beta, chain_sweep, init_chain, ladder_update
-from qpicross.samplers.blockshift.structure import _structure, _symmetric_csr, _units, default_beta_range, infer_lines
+from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines, read_structure
 
 
 @dataclasses.dataclass
@@ -68,22 +68,17 @@ def prepare(model, lines, beta_range, target_energy, num_replicas: int) -> Model
     hot, cold = (float(b) for b in beta_range)
     if not (hot > 0 and cold > 0 and math.isfinite(hot) and math.isfinite(cold)):
         raise ValueError(f"beta_range must be positive, got {beta_range}")
-    index = {v: i for i, v in enumerate(variables)}
     if lines is None:
         lines = infer_lines(variables)
         if not lines and n:
             warnings.warn("shift-batched found no one-hot groups in the BQM's labels and falls back to single flips; "
                           "pass lines= (e.g. formulation.one_hot_lines()) or groups= to supply the structure",
                           UserWarning, stacklevel=3)
-    group_ptr, group_vars, free, line_ptr = _units(lines, index, n)
-    linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
-    keep, next_limit, has_prev, has_next, inner = _structure(group_ptr, group_vars, free, line_ptr, irow, icol,
-                                                             qdata, n)
-    adj_ptr, adj_idx, adj_val = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
+    s, _ = read_structure(binary, variables, lines)
     target = -math.inf if target_energy is None else float(target_energy) - float(binary.offset)
     betas = np.geomspace(hot, cold, num_replicas) if num_replicas > 1 else np.array([hot])
-    return Model(bqm, variables, n, np.asarray(linear, np.float64), adj_ptr, adj_idx, adj_val, group_ptr, group_vars,
-                 free, next_limit, has_prev, has_next, line_ptr, inner, betas, hot, cold, target)
+    return Model(bqm, variables, n, s.linear, s.adj_ptr, s.adj_idx, s.adj_val, s.group_ptr, s.group_vars, s.free,
+                 s.next_limit, s.has_prev, s.has_next, s.chain_ptr, s.inner, betas, hot, cold, target)
 
 
 # -- one launch: every model's arrays concatenated --------------------------------------------------------------------

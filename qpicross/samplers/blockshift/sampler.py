@@ -102,9 +102,7 @@ import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.bqm_kernel import sample_read
-from qpicross.samplers.blockshift.moves import Structure
-from qpicross.samplers.blockshift.structure import (_structure, _symmetric_csr, _units, default_beta_range,
-                                                    infer_groups, infer_lines)
+from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
 from qpicross.samplers.blockshift.restarts import (
     MAX_RESTART_SWEEPS,
     POPULATION,
@@ -382,18 +380,13 @@ class BlockShiftSampler(dimod.Sampler):
         if not (0 < hot and 0 < cold):
             raise ValueError(f"beta_range must be positive, got {beta_range}")
 
-        index = {v: i for i, v in enumerate(variables)}
         if lines is None:
             lines = infer_lines(variables) if groups is None else [[list(g)] for g in groups]
             if groups is None and not lines and n:
                 warnings.warn("BlockShiftSampler found no one-hot groups in the BQM's labels and falls back "
                               "to single flips; pass lines= (e.g. formulation.one_hot_lines()) or groups= "
                               "to supply the structure", UserWarning, stacklevel=2)
-        group_ptr, group_vars, free, chain_ptr = _units(lines, index, n)
-        linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
-        keep, *links = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
-        adj = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
-        model = Structure(np.asarray(linear, np.float64), *adj, group_ptr, group_vars, free, chain_ptr, *links)
+        model, couplings = read_structure(binary, variables, lines)
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
@@ -411,7 +404,7 @@ class BlockShiftSampler(dimod.Sampler):
             plan = [(betas, num_sweeps)]
         if isinstance(stream_plans, str):  # "same", "long", or any under a fixed schedule: one plan
             stream_plans = [plan]
-        units = len(group_ptr) - 1
+        units = len(model.group_ptr) - 1
         samples = np.empty((num_reads, n), np.int8)
         sweeps_done = np.zeros(num_reads, np.int64)
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
@@ -421,8 +414,7 @@ class BlockShiftSampler(dimod.Sampler):
             raise ValueError(f"time_budget must be positive, got {time_budget}")
         board = None
         if paints is not None and line_moves > 0:
-            board = _board.board_model(variables, paints, linear, irow, icol, qdata, group_ptr, group_vars, free,
-                                       chain_ptr, links[0], links[3])
+            board = _board.board_model(variables, paints, model, couplings)
         profile = None
         if board is not None and set(chains) != {"joint"} and not block_moves:
             profile = tuple(_profile.profile_model(board[0], model, axis) for axis in _PROFILE_AXES[profile_lines])

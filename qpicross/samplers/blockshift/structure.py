@@ -19,7 +19,9 @@ from collections.abc import Hashable, Sequence
 import dimod
 import numpy as np
 
-__all__ = ["infer_lines", "infer_groups", "default_beta_range"]
+from qpicross.samplers.blockshift.moves import Structure
+
+__all__ = ["infer_lines", "infer_groups", "default_beta_range", "read_structure"]
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -174,3 +176,19 @@ def _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n):
     inner = np.zeros(len(chain_ptr) - 1, np.bool_)
     inner[chain_of[group_of[v[alive & (position[v] >= m)]]]] = True
     return keep, next_limit, has_prev, has_next, inner
+
+
+def read_structure(binary: dimod.BinaryQuadraticModel, variables: Sequence[Hashable], lines) -> tuple:
+    """The kernels' :class:`~qpicross.samplers.blockshift.moves.Structure` of a BINARY BQM with its ``lines``
+    (variables in the order of ``variables``), and its coupling vectors ``(irow, icol, qdata)``.
+
+    Raises:
+        ValueError: For a group naming an unknown variable or a variable in two groups.
+    """
+    n = len(variables)
+    group_ptr, group_vars, free, chain_ptr = _units(lines, {v: i for i, v in enumerate(variables)}, n)
+    linear, (irow, icol, qdata), _ = binary.to_numpy_vectors(variable_order=variables)
+    keep, *links = _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n)
+    adj = _symmetric_csr(n, irow[keep], icol[keep], qdata[keep])
+    return Structure(np.asarray(linear, np.float64), *adj, group_ptr, group_vars, free, chain_ptr, *links), \
+        (irow, icol, qdata)
