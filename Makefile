@@ -41,7 +41,7 @@ test: $(VENV)/.installed-test
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
 figures: $(VENV)/.installed-test
-	$(BIN)/python -m qpicross.experiments.figures figures $(FIGURE_ARGS)
+	$(BIN)/python -m benchmarks.figures figures $(FIGURE_ARGS)
 
 # Annealing benchmarks behind the README's results. Every line runs `qpicross anneal`'s default settings
 # (the structured annealer, self-tuning schedule, each read stopping at the ground state) unless it says
@@ -194,7 +194,7 @@ bench-tournament-sample: $(VENV)/.installed
 	    --json results/bench_tournament_sample.json || test $$? -eq 1
 
 # FILE#N of each puzzle the full runs left unsolved (with --above S, also each one with a TTS99 above S seconds).
-LONG_RUN_PUZZLES = $(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json
+LONG_RUN_PUZZLES = $(BIN)/python -m benchmarks.report --unsolved results/bench_tournament_long*.json
 # The puzzles the full runs (results/bench_tournament_long*.json) left unsolved, each given the budget `qpicross anneal
 # FILE#N` has with no options (600 s) for as many reads as fit, one puzzle at a time, each read on both cores: 10 min
 # a puzzle. A TTS99 within 600 s says that `qpicross anneal` with no options solves it 99 times in 100.
@@ -344,7 +344,7 @@ bench-gpu:
 
 # Rewrite the README's generated tables from results/*.json (the tests check that they agree).
 readme: $(VENV)/.installed
-	$(BIN)/python -m qpicross.experiments.report README.md
+	$(BIN)/python -m benchmarks.report README.md
 
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
 # place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from qpicross.experiments import report
+from benchmarks import report
 
 README = report.ROOT / "README.md"
 

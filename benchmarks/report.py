@@ -8,7 +8,7 @@ Each generated section of the README sits between two markers::
 
 and :data:`SECTIONS` says which function writes it from which results files
 (``results/*.json``, written by ``make bench`` and friends). ``make readme``
-(``python -m qpicross.experiments.report README.md``) rewrites every section
+(``python -m benchmarks.report README.md``) rewrites every section
 whose files exist; the test suite checks the committed README against the
 committed results, so a hand-edited number fails CI.
 
@@ -49,7 +49,7 @@ __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_tab
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_BUDGET``;
 #: a test checks they agree): the budget ``make bench-tournament-retry`` gives each puzzle.
 ANNEAL_BUDGET_S = 600.0
@@ -793,9 +793,9 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.report [README...] [--check]`` (or ``--unsolved JSON...
+    """Command line: ``python -m benchmarks.report [README...] [--check]`` (or ``--unsolved JSON...
     [--above SECONDS]``)."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.report",
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.report",
                                      description="Rewrite the README's generated results sections from results/*.json.")
     parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
     parser.add_argument("--check", action="store_true", help="exit 1 if a section differs, rewriting nothing")
