@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -37,6 +37,13 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# The documentation site, warnings as errors (the notebooks are executed as it builds; about a minute here):
+# open docs/_build/html/index.html. tests/test_docs.py runs the same build.
+docs: $(VENV)/.installed-test
+	rm -rf docs/_build docs/api
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "built docs/_build/html/index.html"
 
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
@@ -342,9 +349,10 @@ bench-gpu:
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
 	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
-# Rewrite the README's generated tables from results/*.json (the tests check that they agree).
+# Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
+# they agree).
 readme: $(VENV)/.installed
-	$(BIN)/python -m benchmarks.report README.md
+	$(BIN)/python -m benchmarks.report
 
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
 # place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.
@@ -365,4 +373,4 @@ study: $(VENV)/.installed-test
 	    --json results/study.json --plot figures/study.png
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/api docs/jupyter_execute

@@ -1,6 +1,6 @@
-"""README tables generated from benchmark results files: no number in the README is typed by hand.
+"""Results tables generated from benchmark results files: no number in the README or the docs is typed by hand.
 
-Each generated section of the README sits between two markers::
+Each generated section of the README or of a docs page (:func:`pages`) sits between two markers::
 
     <!-- begin generated: NAME -->
     ...
@@ -8,8 +8,8 @@ Each generated section of the README sits between two markers::
 
 and :data:`SECTIONS` says which function writes it from which results files
 (``results/*.json``, written by ``make bench`` and friends). ``make readme``
-(``python -m benchmarks.report README.md``) rewrites every section
-whose files exist; the test suite checks the committed README against the
+(``python -m benchmarks.report``) rewrites every section
+whose files exist; the test suite checks the committed pages against the
 committed results, so a hand-edited number fails CI.
 
 Examples:
@@ -47,7 +47,7 @@ from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
+           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_BUDGET``;
@@ -722,7 +722,7 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 #: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
 _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 
-#: Generated README sections: name -> (results files, function of their rows -> markdown).
+#: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
@@ -767,21 +767,33 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 }
 
 
-def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
-    """Regenerate every section of :data:`SECTIONS` whose results files exist.
+def pages(root: str | os.PathLike = ROOT) -> list[Path]:
+    """The pages that hold generated sections: the README and every Markdown page of the docs."""
+    root = Path(root)
+    docs = sorted(p for p in (root / "docs").rglob("*.md") if not {"_build", "api", "jupyter_execute"} & set(p.parts))
+    return [root / "README.md", *docs]
+
+
+def has_section(text: str, name: str) -> bool:
+    """Whether ``text`` holds the markers of the generated section ``name``."""
+    return _MARKER.format(which="begin", name=name) in text
+
+
+def update_page(page: str | os.PathLike, check: bool = False) -> list[str]:
+    """Regenerate every section of :data:`SECTIONS` that ``page`` holds and whose results files exist.
 
     Args:
-        readme: The README file.
+        page: A README or docs page (Markdown).
         check: Do not write; return the names of sections that differ.
 
     Returns:
         The names of the sections written (or, with ``check``, that differ).
     """
-    path = Path(readme)
+    path = Path(page)
     text = path.read_text()
     changed = []
     for name, (files, make) in SECTIONS.items():
-        if not all(f.is_file() for f in files):
+        if not has_section(text, name) or not all(f.is_file() for f in files):
             continue
         new = replace_section(text, name, make(load_rows(files)))
         if new != text:
@@ -793,11 +805,13 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m benchmarks.report [README...] [--check]`` (or ``--unsolved JSON...
+    """Command line: ``python -m benchmarks.report [PAGE ...] [--check]`` (or ``--unsolved JSON ...
     [--above SECONDS]``)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.report",
-                                     description="Rewrite the README's generated results sections from results/*.json.")
-    parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
+                                     description="Rewrite the generated results sections of the README and the docs "
+                                                 "from results/*.json.")
+    parser.add_argument("readmes", nargs="*", default=[str(p) for p in pages()], metavar="PAGE",
+                        help="default: README.md and every page under docs/")
     parser.add_argument("--check", action="store_true", help="exit 1 if a section differs, rewriting nothing")
     parser.add_argument("--unsolved", nargs="+", metavar="JSON",
                         help="print FILE#N of each puzzle no read solved in these results files (one run per "
@@ -815,15 +829,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(unsolved_specs(widest_per_file(*(load_rows([f]) for f in args.unsolved)), args.above)))
         return 0
     check = args.check
-    for readme in args.readmes:
-        if not Path(readme).is_file():
-            print(f"error: {readme}: no such file", file=sys.stderr)
-            return 2
-        changed = update_readme(readme, check=check)
-        print(f"{readme}: {'differs in' if check else 'rewrote'} {', '.join(changed) or 'nothing'}")
-        if check and changed:
-            return 1
-    return 0
+    missing = [page for page in args.readmes if not Path(page).is_file()]
+    if missing:
+        print(f"error: {missing[0]}: no such file", file=sys.stderr)
+        return 2
+    differ = 0
+    for page in args.readmes:
+        changed = update_page(page, check=check)
+        if changed:
+            print(f"{page}: {'differs in' if check else 'rewrote'} {', '.join(changed)}")
+        differ += len(changed)
+    if not differ:
+        print(f"{len(args.readmes)} pages: {'every generated section agrees' if check else 'nothing to rewrite'}")
+    return 1 if check and differ else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -53,7 +53,7 @@ def measure(puzzle: Puzzle, name: str, sweeps: int = 2000, reads: int = 3, repli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.kernels PUZZLE... [--json FILE]``."""
+    """Command line: ``python -m qpicross.experiments.kernels PUZZLE [PUZZLE ...] [--json FILE]``."""
     from qpicross.experiments.bench import machine_info
 
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.kernels", description=__doc__.split("\n")[0])

@@ -184,9 +184,8 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         known: Settled cells (presolve); pruned and fixed starts are left out.
 
     Returns:
-        ``{"num_variables", "num_couplers", "couplers_per_term": {term: n},
-        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER` + cells x
-        :data:`BYTES_PER_CELL`).
+        A dict with ``num_variables``, ``num_couplers``, ``couplers_per_term`` (``{term: n}``) and
+        ``estimated_bytes`` (couplers x :data:`BYTES_PER_COUPLER` + cells x :data:`BYTES_PER_CELL`).
 
     Examples:
         >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
