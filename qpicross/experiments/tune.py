@@ -26,9 +26,6 @@ Examples:
     (2, 40)
     >>> 0.0 <= result.best["p_low"] <= result.best["success_probability"] <= result.best["p_high"]
     True
-
-Why ~600 lines: the point generators (grid, random, Bayesian), the sweep over them and the
-sweep's result type with its table and heat map are used together and only together.
 """
 
 from __future__ import annotations

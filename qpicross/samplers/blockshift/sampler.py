@@ -82,12 +82,14 @@ some puzzles one axis is solved ten times sooner than the other). With several r
 streams on the joint chain, whose sweeps cost about half as much, and every short restart on the
 profile chain. ``info["chain"]`` says which chain stream 0 ran, ``info["stream_chains"]`` each stream's.
 
-Four modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
-dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
-read as one algorithm); :mod:`qpicross.samplers.blockshift.board` is the board kernel, a second state
-layout; :mod:`qpicross.samplers.blockshift.profile` the profile chain on that layout;
-:mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart streams on
-threads, progress, the time budget and Ctrl-C).
+The package: this module builds the model and runs it; every move is written once in
+:mod:`qpicross.samplers.blockshift.moves` (compiled for the CPU and as CUDA device functions);
+:mod:`qpicross.samplers.blockshift.bqm_kernel` is the BQM kernel, :mod:`qpicross.samplers.blockshift.board`
+the board kernel (a second state layout), :mod:`qpicross.samplers.blockshift.profile` the profile chain on
+that layout; :mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart
+streams on threads, progress, the time budget and Ctrl-C), :mod:`qpicross.samplers.blockshift.cluster` on
+worker processes or a Dask cluster, and :mod:`qpicross.samplers.blockshift.batched` many ladders of many
+puzzles in one launch.
 """
 
 from __future__ import annotations
