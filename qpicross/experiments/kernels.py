@@ -4,7 +4,7 @@
 runs :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` with a fixed ladder (4
 replicas, no early stop) on each puzzle twice, on the BQM kernel and on the board kernel
 (``paints=``), with the same seed, and records the replica-sweeps per second of each and
-whether their samples are identical. The README's kernel table is generated from the file.
+whether their samples are identical. The docs' kernel table (results, what paid) is generated from the file.
 
 Examples:
     >>> from qpicross import Puzzle

@@ -14,7 +14,7 @@ For each generic sampler x encoding (:data:`COMBINATIONS`) the study
 
 The structured annealer ``shift`` and the exact SAT solver are measured on the same ladder for
 reference. Results go to a JSON file (:func:`run_study`), a figure of TTS99 against puzzle size
-(:func:`plot_study`) and a markdown table (:func:`study_table`), which the README quotes.
+(:func:`plot_study`) and a markdown table (:func:`study_table`), which the docs' results page quotes.
 
 Run it with ``make study``, or::
 
@@ -357,7 +357,7 @@ def _fmt_time(seconds) -> str:
 
 
 def study_table(results: dict | str | os.PathLike, moonshot: Sequence[str] = ("bird", "knife", "ratz")) -> str:
-    """The README's table: per combination, its tuned weights, the largest puzzle solved and its TTS99,
+    """The results page's table: per combination, its tuned weights, the largest puzzle solved and its TTS99,
     p on the moonshot puzzles, and where the climb stopped (best energy there)."""
     data = _load(results)
     head = ("| sampler / encoding | tuned weights (one_hot, order, match) | largest solved | TTS99 there | "

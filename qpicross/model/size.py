@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: Measured peak memory of a build (formulation + weighted BQM) per coupler
-#: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py, README).
+#: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py).
 BYTES_PER_COUPLER = 100
 #: Bytes per cell of a run that are not couplers (grids, coverage, decoding), measured on blank
 #: boards (61 MiB for 1000x1000), and per read and cell (the int32 coverage of both sides in decoding).

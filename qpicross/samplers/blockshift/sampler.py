@@ -29,7 +29,7 @@ columns, and columns through rows), a sweep is the two-block Gibbs sampler:
 every row drawn exactly given the columns, then every column given the rows.
 Which is faster per second is an empirical question, measured by ``make
 bench-ablation`` (``shift`` against ``shift-block-moves``) and reported in the
-README; both leave the same distribution invariant.
+docs (results, what paid); both leave the same distribution invariant.
 
 At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
 (:math:`E` the BQM's energy) restricted to
@@ -227,7 +227,7 @@ class BlockShiftSampler(dimod.Sampler):
                 moves may then break the clue's order).
             block_moves: Whether each sweep proposes a block move for every group (free variables are
                 always flipped). Default: only when ``line_moves < 1`` (with every line redrawn every
-                sweep they only add a cheaper, approximate round of line updates; the README's ablation
+                sweep they only add a cheaper, approximate round of line updates; the ablation in the docs' results
                 measures them). ``False`` needs ``line_moves > 0``.
             lines: Lines, each a list of one-hot groups (its blocks in order), each a list of variables
                 (its starts in order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines`

@@ -61,7 +61,7 @@ def default_beta_range(bqm: dimod.BinaryQuadraticModel) -> tuple[float, float]:
     In the Picross formulation every penalty is an integer multiple of its
     weight, so ``q`` is the energy quantum (one mismatched cell at weight 1).
     The range was tuned with ``qpicross bench`` on taai2011 and Bompol puzzles
-    (see the README's results): hotter starts waste sweeps, colder ones freeze.
+    (see the docs' results pages): hotter starts waste sweeps, colder ones freeze.
 
     >>> bqm = dimod.BinaryQuadraticModel({"a": 1.0}, {("a", "b"): -4.0}, 0, "BINARY")
     >>> default_beta_range(bqm)
