@@ -372,8 +372,9 @@ class BlockShiftSampler(dimod.Sampler):
                           population=population, population_steps=population_steps)
             if schedule == "fixed":
                 params["num_replicas"] = num_replicas
-            return cluster.sample_streams(bqm, scheduler, num_reads=num_reads, seed=seed, target_energy=target_energy,
-                                          time_budget=time_budget, progress=progress, params=params)
+            return cluster.sample_streams(type(self), bqm, scheduler, num_reads=num_reads, seed=seed,
+                                          target_energy=target_energy, time_budget=time_budget, progress=progress,
+                                          params=params)
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
