@@ -705,6 +705,13 @@ def _against_default(other: str) -> Callable[[list[dict]], str]:
     return lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, other, "shift") + "."
 
 
+def _against_base(rows: Sequence[dict]) -> str:
+    """The default (``shift``) against the one configuration beside it (``make bench-no-slowdown``'s earlier code):
+    the summary table, then the TTS99 ratio earlier / default."""
+    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
+    return summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, other, "shift") + "."
+
+
 def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
@@ -744,6 +751,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
     "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
+    "no-slowdown": (_results("noslow_head.json", "noslow_base.json"), _against_base),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
