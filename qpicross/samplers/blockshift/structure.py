@@ -3,9 +3,9 @@
 * :func:`infer_lines` / :func:`infer_groups` -- the lines and blocks named by a
   formulation's variable labels (``("row", i, j, k)``: block ``k`` of row ``i`` starts at cell ``j``);
 * :func:`default_beta_range` -- the inverse temperatures of the default schedule;
-* ``_units``, ``_structure``, ``_symmetric_csr`` -- the kernels' arrays: groups and lines as CSR,
-  the couplings that matter between one-hot states, and which start of the next block fits after each start
-  (packed into a :class:`~qpicross.samplers.blockshift.moves.Structure`).
+* :func:`read_structure` -- the kernels' arrays, in a :class:`~qpicross.samplers.blockshift.moves.Structure`:
+  groups and lines as CSR, the couplings that matter between one-hot states, and which start of the next
+  block fits after each start; the CPU sampler and both batched chains read a BQM through it.
 
 Examples:
     >>> infer_lines([("row", 0, 0, 0), ("row", 0, 1, 0), ("row", 0, 2, 1), ("col", 1, 0, 0)])
