@@ -386,7 +386,7 @@ stale-results: $(VENV)/.installed
 # puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.
 study: $(VENV)/.installed-test
 	mkdir -p results figures
-	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.study run --workers 2 \
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.study run --workers 2 \
 	    --json results/study.json --plot figures/study.png
 
 clean:
