@@ -235,7 +235,7 @@ def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
     with pytest.raises(ModelTooLargeError) as info:
         check_size(letter_a, known=np.full(letter_a.shape, -1), max_couplers=1, presolved=True)
     assert "after presolve" in str(info.value) and "--presolve" not in str(info.value)
-    assert check_size(letter_a, max_couplers=10**6)["num_variables"] == 44
+    assert check_size(letter_a, max_couplers=10**7)["num_variables"] == 44
 
 
 def test_info_is_guarded_too(capsys, monkeypatch):
