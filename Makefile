@@ -35,8 +35,10 @@ demo: $(VENV)/.installed
 	$(BIN)/qpicross anneal instances/5x5.px
 	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000
 
+# The whole suite, doctests included, on every core (pytest-xdist; TEST_WORKERS=1 runs it in one process).
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
