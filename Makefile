@@ -35,10 +35,11 @@ demo: $(VENV)/.installed
 	$(BIN)/qpicross anneal instances/5x5.px
 	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000
 
-# The whole suite, doctests included, on every core (pytest-xdist; TEST_WORKERS=1 runs it in one process).
+# The whole suite, doctests included, on every core (pytest-xdist; TEST_WORKERS=1 runs it in one process). Tests
+# marked xdist_group run in one worker (the docs build: its fixture builds the site once).
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The documentation site, warnings as errors (the notebooks are executed as it builds; about a minute here):
 # open docs/_build/html/index.html. tests/test_docs.py runs the same build.

@@ -14,6 +14,10 @@ import pytest
 
 from conftest import ROOT
 
+#: One worker runs every test here (make test's --dist loadgroup), so the site is built once, and no two builds
+#: write the API pages autosummary generates under docs/api at the same time.
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
