@@ -353,19 +353,22 @@ bench-gpu:
 	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
 # No slowdown against the code before the block-shift annealer was written once for every backend (BASE_REV, issue 31):
-# bench-pure's 42 puzzles, default settings, 20 reads or 60 s a puzzle, two puzzles at a time (one core a read), same
-# seeds; first this tree, then BASE_REV's tree checked out in build/base and run from there (so that its qpicross is
-# the one imported), whose file is then restated with today's censored TTS99 from its own per-read times
-# (~15 min). BASE_REV's reads are timed without the calibration sweeps that this tree counts in a read's time.
+# bench-pure's 42 puzzles, default settings, 20 reads or 60 s a puzzle, one puzzle at a time pinned to one core
+# (NOSLOW_CPU: one core a read, and the other core left to whatever else runs), same seeds; first this tree, then
+# BASE_REV's tree checked out in build/base and run from there (so that its qpicross is the one imported), whose
+# file is then restated with today's censored TTS99 from its own per-read times (~15 min). BASE_REV's reads are
+# timed without the calibration sweeps that this tree counts in a read's time.
 BASE_REV    ?= d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
-NOSLOW_ARGS := --force --workers 2 --reads 20 --time-budget 60
+NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60
+NOSLOW_CPU  ?= 0
 bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
-	$(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head.json || test $$? -eq 1
+	taskset -c $(NOSLOW_CPU) $(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head.json \
+	    || test $$? -eq 1
 	test -d build/base || git worktree add --detach build/base $(BASE_REV)
 	git -C build/base checkout --quiet --detach $(BASE_REV)
-	cd build/base && $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --label shift-$(BASE_REV) \
+	cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --label shift-$(BASE_REV) \
 	    --json $(abspath results/noslow_base.json) || test $$? -eq 1
 	$(BIN)/python -m qpicross.experiments.restate results/noslow_base.json
 
