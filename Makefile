@@ -362,15 +362,17 @@ BASE_REV    ?= d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
 NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60
 NOSLOW_CPU  ?= 0
+# NOSLOW_RUN=_2 writes a second run's files (results/noslow_head_2.json, results/noslow_base_2.json)
+NOSLOW_RUN  ?=
 bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
-	taskset -c $(NOSLOW_CPU) $(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head.json \
+	taskset -c $(NOSLOW_CPU) $(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head$(NOSLOW_RUN).json \
 	    || test $$? -eq 1
 	test -d build/base || git worktree add --detach build/base $(BASE_REV)
 	git -C build/base checkout --quiet --detach $(BASE_REV)
 	cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --label shift-$(BASE_REV) \
-	    --json $(abspath results/noslow_base.json) || test $$? -eq 1
-	$(BIN)/python -m qpicross.experiments.restate results/noslow_base.json
+	    --json $(abspath results/noslow_base$(NOSLOW_RUN).json) || test $$? -eq 1
+	$(BIN)/python -m qpicross.experiments.restate results/noslow_base$(NOSLOW_RUN).json
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
 # they agree).
