@@ -360,9 +360,10 @@ bench-gpu:
 # timed without the calibration sweeps that this tree counts in a read's time.
 BASE_REV    ?= d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
-NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60
+NOSLOW_SEED ?= 0
+NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60 --seed $(NOSLOW_SEED)
 NOSLOW_CPU  ?= 0
-# NOSLOW_RUN=_2 writes a second run's files (results/noslow_head_2.json, results/noslow_base_2.json)
+# NOSLOW_RUN=_2 NOSLOW_SEED=1 writes a second run, on other seeds, to results/noslow_head_2.json and noslow_base_2.json
 NOSLOW_RUN  ?=
 bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
