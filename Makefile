@@ -391,11 +391,13 @@ restate: $(VENV)/.installed
 stale-results: $(VENV)/.installed
 	$(BIN)/python -m qpicross.experiments.provenance results
 
-# The formulation study (about 15 minutes on 2 cores): generic samplers x encodings, weights tuned on small
-# puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.
+# The formulation study (about 15 minutes on 2 cores, 20 on one: `taskset -c 0 make study STUDY_WORKERS=1`): generic
+# samplers x encodings, weights tuned on small puzzles, then TTS99 up a ladder of sizes; writes results/study.json and
+# figures/study.png, prints the table of the docs' generic-samplers page.
+STUDY_WORKERS ?= 2
 study: $(VENV)/.installed-test
 	mkdir -p results figures
-	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.study run --workers 2 \
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.study run --workers $(STUDY_WORKERS) \
 	    --json results/study.json --plot figures/study.png
 
 clean:
