@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -363,6 +363,16 @@ study: $(VENV)/.installed-test
 	mkdir -p results figures
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.study run --workers 2 \
 	    --json results/study.json --plot figures/study.png
+
+# What fits on a D-Wave QPU: every encoding's BQM minor-embedded by minorminer into the ideal Advantage (Pegasus P16)
+# and Advantage2 (Zephyr Z12) graphs, over the shipped puzzles, Bompol, generated ones and taai2011 #1-3, each
+# collection smallest first until one does not embed within EMBED_TIMEOUT s; one process (about 15 min).
+# Nothing is sampled on a QPU. Writes results/embedding.json; `python -m qpicross.experiments.embedding table` prints it.
+EMBED_TIMEOUT ?= 30
+embedding: $(VENV)/.installed-test
+	mkdir -p results
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.embedding run --timeout $(EMBED_TIMEOUT) \
+	    --json results/embedding.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

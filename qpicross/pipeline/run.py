@@ -44,7 +44,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
 from qpicross.samplers import get_sampler, sample, takes_threads
 
-__all__ = ["AnnealResult", "anneal", "run", "check_run_size"]
+__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "encode"]
 
 
 @dataclasses.dataclass
@@ -235,19 +235,7 @@ def run(
             check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
         t0 = time.perf_counter()
         formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
-    bqm = formulation.bqm(config.weights)
-    sampled = bqm
-    wall_model = None
-    if config.encoding == "domain_wall":
-        from qpicross.model.domain_wall import domain_wall_bqm
-
-        wall_model = domain_wall_bqm(formulation, config.weights)
-        sampled = wall_model.bqm
-    elif config.encoding == "thermometer":
-        from qpicross.model.thermometer import thermometer_bqm
-
-        wall_model = thermometer_bqm(formulation, config.weights)
-        sampled = wall_model.bqm
+    bqm, sampled, wall_model = encode(formulation, config)
     t1 = time.perf_counter()
     if on_built is not None:
         on_built(formulation, sampled)
@@ -306,6 +294,23 @@ def run(
         presolve=presolve,
         sampled_bqm=sampled,
     )
+
+
+def encode(formulation: PicrossFormulation, config: SolverConfig):
+    """The one-hot BQM every read is judged on, the BQM the sampler anneals (``config.encoding``) and the
+    encoding's model (None for one-hot): ``(bqm, sampled, wall_model)``."""
+    bqm = formulation.bqm(config.weights)
+    if config.encoding == "domain_wall":
+        from qpicross.model.domain_wall import domain_wall_bqm
+
+        wall_model = domain_wall_bqm(formulation, config.weights)
+        return bqm, wall_model.bqm, wall_model
+    if config.encoding == "thermometer":
+        from qpicross.model.thermometer import thermometer_bqm
+
+        wall_model = thermometer_bqm(formulation, config.weights)
+        return bqm, wall_model.bqm, wall_model
+    return bqm, bqm, None
 
 
 def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
