@@ -79,7 +79,9 @@ def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: Penal
     """The BQM ``qpicross anneal --encoding ENCODING [--presolve]`` hands its sampler for ``puzzle``.
 
     With ``presolve`` the one-hot model has line logic's settled variables substituted (as
-    :class:`~qpicross.classical.presolve.PresolveComposite` does).
+    :class:`~qpicross.classical.presolve.PresolveComposite` does); the thermometer model is built
+    from the formulation pruned by the settled cells
+    (:func:`~qpicross.classical.presolve.presolve_formulation`).
     """
     from qpicross.model.formulation import build_formulation
     from qpicross.pipeline.config import SolverConfig
@@ -89,6 +91,10 @@ def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: Penal
     config = SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, weights=weights or PenaltyWeights(),
                           bounds=bounds).validate()
     formulation = build_formulation(puzzle, bounds=bounds)
+    if presolve and encoding != "one_hot":  # as qpicross.pipeline.run does: the settled starts are constants
+        from qpicross.classical.presolve import presolve_formulation
+
+        formulation, _ = presolve_formulation(formulation)
     _, sampled, _ = encode(formulation, config)
     if presolve and encoding == "one_hot":
         from qpicross.classical.presolve import fix_variables, presolve as line_logic

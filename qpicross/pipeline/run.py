@@ -235,13 +235,21 @@ def run(
             check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
         t0 = time.perf_counter()
         formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
+    pruned = None  # line logic first for an encoding built from the formulation: the settled starts are constants
+    if config.presolve and config.encoding != "one_hot":
+        from qpicross.classical.presolve import presolve_formulation
+
+        formulation, pruned = presolve_formulation(formulation, known)
     bqm, sampled, wall_model = encode(formulation, config)
+    if pruned is not None:
+        pruned["variables_annealed"] = sampled.num_variables
+        pruned["interactions_annealed"] = sampled.num_interactions
     t1 = time.perf_counter()
     if on_built is not None:
         on_built(formulation, sampled)
 
     sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
-    if config.presolve:
+    if config.presolve and pruned is None:
         from qpicross.classical.presolve import PresolveComposite
 
         sampler = PresolveComposite(sampler)
@@ -256,9 +264,10 @@ def run(
     _check_exhaustive(sampler, sampled)
     structure = _structure_parameters(sampler, formulation, wall_model)
     structure.update(options)
-    if config.presolve:
+    if config.presolve and pruned is None:
         structure["known"] = known
-    if sampled.num_variables == 0 and not config.presolve:  # every start was fixed: one read, nothing to sample
+    if sampled.num_variables == 0 and (not config.presolve or pruned is not None):
+        # every start was fixed: one read, nothing to sample
         sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), sampled)
     else:
         sampleset = sample(
@@ -277,8 +286,11 @@ def run(
     best_index = evaluation.best_index
     best = decode_sample(formulation, evaluation.samples[best_index])
     t3 = time.perf_counter()
-    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else None
+    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else pruned
     timing = {"build_s": t1 - t0, "sample_s": t2 - t1, "decode_s": t3 - t2}
+    if pruned is not None:  # the presolve ran before the build here; sample_s includes it, as with the composite
+        timing["sample_s"] += pruned["presolve_s"]
+        timing["build_s"] -= pruned["presolve_s"]
     if presolve is not None:
         timing["presolve_s"] = presolve.pop("presolve_s")
     return AnnealResult(
