@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("minorminer")
 
-from qpicross import SolverConfig, load_puzzle, run
+from qpicross import Puzzle, SolverConfig, load_puzzle, run
 from qpicross.experiments import embedding as emb
 from qpicross.experiments.embedding import (ENCODINGS, TOPOLOGIES, embed_bqm, embed_puzzle, embedding_table,
                                             encoded_bqm, largest_table, run_embedding_study, target_graph)
@@ -42,11 +42,14 @@ def test_tiny_puzzle_embeds_with_valid_chains(encoding, topology):
     assert r.qubit_fraction == pytest.approx(r.num_qubits / target_graph(topology).number_of_nodes())
 
 
-@pytest.mark.parametrize("encoding", ENCODINGS)
-def test_the_embedded_model_is_the_one_anneal_samples(encoding):
-    puzzle = load_puzzle(INSTANCES / "smile7.px")
-    result = run(puzzle, SolverConfig(sampler="sa", encoding=encoding, num_reads=1, num_sweeps=10, seed=0))
-    bqm = encoded_bqm(puzzle, encoding)
+@pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True)])
+def test_the_embedded_model_is_the_one_anneal_samples(encoding, presolve):
+    # line logic settles all of boat12, part of this one
+    puzzle = Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"]) if presolve else load_puzzle(INSTANCES / "boat12.px")
+    result = run(puzzle, SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, num_reads=1, num_sweeps=10,
+                                      seed=0))
+    bqm = encoded_bqm(puzzle, encoding, presolve=presolve)
+    assert bqm.num_variables > 0
     assert set(bqm.variables) == set(result.sampled_bqm.variables)
     assert set(map(frozenset, bqm.quadratic)) == set(map(frozenset, result.sampled_bqm.quadratic))
 
@@ -81,6 +84,7 @@ def test_study_climbs_each_collection_until_the_first_failure(tmp_path, monkeypa
     data = run_embedding_study(["thermometer"], ["zephyr"], ladder=ladder, timeout=5, path=path)
     saved = json.loads(path.read_text())
     assert saved["meta"]["commit"] and len(saved["meta"]["code_hash"]) == 64
+    assert isinstance(saved["meta"]["uncommitted"], list)
     records = saved["records"]
     assert [(r["puzzle"], r["status"]) for r in records] == [  # smallest first: 5x5 (30 bits), smile7, house8
         ("5x5", "embedded"), ("smile7", "not embedded"), ("house8", "not tried")]

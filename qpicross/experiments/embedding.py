@@ -50,7 +50,7 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "EMBEDDING_LADDER", "run_embedding_study", "embedding_table", "largest_table", "main"]
+           "EMBEDDING_LADDER", "run_embedding_study", "run_meta", "embedding_table", "largest_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
 TOPOLOGIES: dict[str, tuple[str, str, int]] = {
@@ -59,6 +59,8 @@ TOPOLOGIES: dict[str, tuple[str, str, int]] = {
 }
 #: Encodings as ``qpicross anneal --encoding`` names them (``+presolve``: line logic first, ``--presolve``).
 ENCODINGS = ("one_hot", "domain_wall", "thermometer")
+#: What ``make embedding`` embeds: the three encodings and the thermometer after line logic.
+STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
 
 
 @functools.lru_cache(maxsize=None)
@@ -223,9 +225,8 @@ def run_embedding_study(encodings: Sequence[str] = ENCODINGS, topologies: Sequen
     Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
     first one that does not embed: the larger ones are recorded ``not tried``.
     """
-    from qpicross.experiments.bench import machine_info
-
     ladder = EMBEDDING_LADDER if ladder is None else ladder
+    meta = run_meta()  # at the start: the commit whose code runs (a commit made during the run is not it)
     start = time.perf_counter()
     puzzles: dict[str, dict] = {}
     loaded: dict[str, Puzzle] = {}
@@ -264,7 +265,7 @@ def run_embedding_study(encodings: Sequence[str] = ENCODINGS, topologies: Sequen
                         log(f"{label:22s} {topology:8s} {rung.label:12s} {rec['status']:13s} vars {r.num_variables} "
                             f"int {r.num_interactions} qubits {r.num_qubits} max chain {r.max_chain} "
                             f"{r.embed_s:.1f}s")
-    out = {"meta": {**machine_info(), "timeout_s": timeout, "seed": seed, "tries": 10,
+    out = {"meta": {**meta, "timeout_s": timeout, "seed": seed, "tries": 10,
                     "minorminer": _version("minorminer"), "graphs": _graphs_version(),
                     "topologies": {t: {"qpu": TOPOLOGIES[t][0], "graph": f"{TOPOLOGIES[t][1]}({TOPOLOGIES[t][2]})",
                                        "qubits": target_graph(t).number_of_nodes(),
@@ -274,6 +275,23 @@ def run_embedding_study(encodings: Sequence[str] = ENCODINGS, topologies: Sequen
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")
     return out
+
+
+def run_meta() -> dict:
+    """:func:`~qpicross.experiments.bench.machine_info` (commit, code hash, load) and ``uncommitted``: whether the
+    package or the Makefile differ from that commit (then the commit alone does not name the code that ran)."""
+    import subprocess
+
+    from qpicross.experiments.bench import machine_info
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=root,
+                             capture_output=True, text=True, timeout=10).stdout
+        uncommitted = [line[3:] for line in out.splitlines() if line.strip()]
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover
+        uncommitted = None
+    return {**machine_info(), "uncommitted": uncommitted}
 
 
 def _version(module: str) -> str | None:
@@ -367,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run", help="embed the ladder's puzzles; write JSON")
     run_p.add_argument("--json", default="results/embedding.json")
-    run_p.add_argument("--encodings", default=",".join(ENCODINGS),
+    run_p.add_argument("--encodings", default=",".join(STUDY_ENCODINGS),
                        help="comma list (one_hot, domain_wall, thermometer; +presolve for line logic first)")
     run_p.add_argument("--topologies", default=",".join(TOPOLOGIES))
     run_p.add_argument("--timeout", type=float, default=30.0, help="minorminer's time limit per embedding (s)")
