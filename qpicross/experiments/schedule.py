@@ -1,0 +1,278 @@
+r"""A fair schedule for generic samplers: TTS99 against sweep count, and a β range from the model's energy scale.
+
+Rønnow et al. (2014) measure an annealer at the annealing time that minimises its TTS99 *at each
+size*; a single sweep count per size is not a scaling. This module measures plain dwave-samplers
+SA (``--sampler sa``) on the thermometer encoding over a ladder of sweep counts
+(:data:`SWEEPS`) on a size ladder of Bompol puzzles (:data:`SCHEDULE_LADDER`), each cell with
+:func:`~qpicross.experiments.bench.bench_puzzle` -- the run ``qpicross anneal`` makes -- under a time
+budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length reads:
+:math:`t_{read} R(p)`, with the Wilson interval of :mod:`qpicross.experiments.tts`). Two β ranges:
+
+* ``default``: dwave-samplers' own (from the Ising model's largest and smallest biases), which
+  today's study (:mod:`qpicross.experiments.study`) uses;
+* ``rule``: :func:`beta_rule`, from the model's *energy gap* :math:`\delta` -- the smallest weight
+  the encoding uses, which every non-solution costs at least (proven exhaustively for the
+  thermometer encoding in ``tests/test_encodings.py``) -- and its number of variables :math:`n`:
+
+  .. math:: \beta_{hot} = \frac{\ln 2}{H\,\delta}, \qquad
+            \beta_{cold} = \frac{\ln(n / \varepsilon)}{\delta},
+
+  i.e. at the hot end a move costing :math:`H\delta` (:data:`HOT_MULTIPLE`) is accepted half of
+  the time; at the cold end the expected number of accepted :math:`\delta`-excitations per sweep
+  is :math:`\varepsilon` (:data:`EXCITATION`). Both are fixed for every puzzle: a user computes
+  the range of a new puzzle from its model alone (``python -m qpicross.experiments.schedule beta
+  PUZZLE`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The constants were set
+  on the study's tuning puzzles (generated 12x12 and 15x15, not on this ladder).
+
+``make schedule`` writes ``results/schedule.json``; :func:`schedule_table` and :func:`optimum_table`
+are its markdown tables.
+
+Examples:
+    >>> from qpicross import Puzzle, build_formulation
+    >>> from qpicross.model.thermometer import thermometer_bqm
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+    >>> bqm = thermometer_bqm(build_formulation(p)).bqm
+    >>> hot, cold = beta_rule(bqm, gap=1.0)
+    >>> round(cold, 3) == round(math.log(30 / EXCITATION), 3), hot < cold
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import dimod
+
+from qpicross.model.formulation import PenaltyWeights
+from qpicross.pipeline.config import SolverConfig
+from qpicross.puzzle import Puzzle
+
+__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "SCHEDULE_LADDER", "energy_gap", "beta_rule",
+           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "main"]
+
+#: The hot end accepts a move costing this many gaps half of the time.
+HOT_MULTIPLE = 8.0
+#: Expected accepted gap-sized excitations per sweep at the cold end.
+EXCITATION = 0.01
+#: Sweep counts of the ladder (each cell is one ``qpicross anneal --sweeps N`` configuration).
+SWEEPS = (100, 300, 1000, 3000, 10000, 30000)
+#: The weights today's study tuned for sa/thermometer (results/study.json; a test keeps them in step).
+STUDY_WEIGHTS = PenaltyWeights(one_hot=1.0, at_most_one=1.0, order=2.0, match=1.0)
+#: The weight each encoding's penalty terms use (its gap is the smallest of them).
+_TERMS = {"thermometer": ("one_hot", "order", "match"), "one_hot": ("one_hot", "at_most_one", "order", "match"),
+          "domain_wall": ("one_hot", "at_most_one", "order", "match")}
+
+
+def energy_gap(weights: PenaltyWeights, encoding: str = "thermometer") -> float:
+    """The smallest weight ``encoding``'s terms use: a lower bound on any non-solution's energy (thermometer)."""
+    return min(getattr(weights, name) for name in _TERMS[encoding] if getattr(weights, name) > 0)
+
+
+def beta_rule(bqm: dimod.BinaryQuadraticModel, gap: float, *, hot_multiple: float = HOT_MULTIPLE,
+              excitation: float = EXCITATION) -> tuple[float, float]:
+    """``(beta_hot, beta_cold)`` of the rule (module docstring) for a model with ``n`` variables and energy gap ``gap``."""
+    if gap <= 0:
+        raise ValueError(f"the energy gap must be positive, got {gap}")
+    n = max(1, bqm.num_variables)
+    cold = math.log(n / excitation) / gap
+    hot = min(cold, math.log(2) / (hot_multiple * gap))
+    return hot, cold
+
+
+def rule_beta_range(puzzle: Puzzle, weights: PenaltyWeights | None = None, encoding: str = "thermometer",
+                    **kw) -> tuple[float, float]:
+    """The rule's β range for ``puzzle``'s model in ``encoding`` (the model ``qpicross anneal`` builds)."""
+    from qpicross.model.formulation import build_formulation
+    from qpicross.pipeline.run import encode
+
+    weights = weights or PenaltyWeights()
+    _, sampled, _ = encode(build_formulation(puzzle), SolverConfig(sampler="sa", encoding=encoding, weights=weights))
+    return beta_rule(sampled, energy_gap(weights, encoding), **kw)
+
+
+def _rung(label, spec=None, shared=False, generated=None, seed=1):
+    from qpicross.experiments.study import Rung
+
+    return Rung(label, spec, shared=shared, generated=generated, seed=seed)
+
+
+#: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
+SCHEDULE_LADDER = (
+    _rung("clock", "bompol/clock.px", shared=True),
+    _rung("layton", "bompol/layton.px", shared=True),
+    _rung("bird", "bompol/bird.px", shared=True),
+    _rung("knife", "bompol/knife.px", shared=True),
+    _rung("ratz", "bompol/ratz.px", shared=True),
+    _rung("panda", "bompol/panda.px", shared=True),
+    _rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1", shared=True),
+)
+#: Arms: the β range each cell gets (``default``: the sampler's own).
+ARMS = ("default", "rule")
+
+
+def _finite(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+def run_schedule(rungs: Sequence = SCHEDULE_LADDER, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
+                 weights: PenaltyWeights = STUDY_WEIGHTS, budget_s: float = 15.0, max_reads: int = 200,
+                 seed: int = 0, path: str | os.PathLike | None = None, log=None) -> dict:
+    """Every puzzle x arm x sweep count (ascending); a row of the ladder stops once p = 1 (more sweeps only cost more).
+
+    Each cell: ``qpicross anneal PUZZLE --sampler sa --encoding thermometer --weights W --sweeps N
+    --reads max_reads --time-budget budget_s --seed S [--beta-range HOT,COLD]``.
+    """
+    from qpicross.experiments.bench import bench_puzzle
+    from qpicross.experiments.embedding import run_meta
+
+    meta = run_meta()  # at the start: the commit whose code runs
+    start = time.perf_counter()
+    records, puzzles = [], []
+    gap = energy_gap(weights)
+    for index, rung in enumerate(rungs):
+        why = rung.available()
+        if why is not None:
+            puzzles.append({"label": rung.label, "spec": rung.spec, "absent": why})
+            continue
+        puzzle = rung.load()
+        hot, cold = rule_beta_range(puzzle, weights)
+        puzzles.append({"label": rung.label, "spec": rung.spec, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
+                        "rule_beta_range": [hot, cold]})
+        for arm in arms:
+            options = {"beta_range": (hot, cold)} if arm == "rule" else {}
+            done = None
+            for s in sweeps:
+                rec = {"puzzle": rung.label, "arm": arm, "sweeps": s}
+                if done is not None:
+                    records.append({**rec, "status": "not measured", "reason": f"p = 1 at {done} sweeps"})
+                    continue
+                config = SolverConfig(sampler="sa", encoding="thermometer", weights=weights, num_sweeps=s,
+                                      num_reads=max_reads, time_budget=budget_s, seed=seed + index, options=options)
+                r = bench_puzzle(puzzle, config)
+                rec.update(status="solved" if r.num_solved else "unsolved", num_reads=r.num_reads,
+                           num_solved=r.num_solved, p=r.p, p_low=r.p_low, p_high=r.p_high, t_read_s=r.t_read_s,
+                           tts99_s=_finite(r.tts99_s), tts99_low_s=_finite(r.tts99_low_s),
+                           tts99_high_s=_finite(r.tts99_high_s), best_energy=r.best_energy,
+                           num_variables=r.num_variables, beta_range=list(options.get("beta_range", ())) or None)
+                records.append(rec)
+                if log is not None:
+                    log(f"{rung.label:12s} {arm:8s} {s:6d} sweeps: {r.num_solved}/{r.num_reads} "
+                        f"t_read {r.t_read_s:.3g}s TTS99 {r.tts99_s:.3g}s")
+                if r.num_reads and r.num_solved == r.num_reads:
+                    done = s
+    out = {"meta": {**meta, "sampler": "sa", "encoding": "thermometer", "weights": weights.as_dict(),
+                    "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
+                    "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
+                    "elapsed_s": time.perf_counter() - start},
+           "puzzles": puzzles, "records": records}
+    if path is not None:
+        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+    return out
+
+
+# -- tables ---------------------------------------------------------------------------------
+
+def _load(results) -> dict:
+    return results if isinstance(results, dict) else json.loads(Path(results).read_text())
+
+
+def _fmt(seconds) -> str:
+    if seconds is None:
+        return "∞"
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
+
+
+def _best(records: list[dict], sweeps: Sequence[int] | None = None) -> dict | None:
+    cells = [r for r in records if r.get("tts99_s") is not None and (sweeps is None or r["sweeps"] in sweeps)]
+    return min(cells, key=lambda r: r["tts99_s"]) if cells else None
+
+
+def schedule_table(results) -> str:
+    """TTS99 per puzzle, arm and sweep count (solved/reads in brackets; – not measured once p = 1)."""
+    data = _load(results)
+    sweeps = data["meta"]["sweeps"]
+    lines = ["| puzzle | size | β range | " + " | ".join(f"{s:,} sweeps" for s in sweeps) + " |",
+             "|" + "---|" * (3 + len(sweeps))]
+    for p in data["puzzles"]:
+        if "absent" in p:
+            continue
+        for arm in ("default", "rule"):
+            cells = []
+            for s in sweeps:
+                r = next((r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm
+                          and r["sweeps"] == s), None)
+                if r is None or r["status"] == "not measured":
+                    cells.append("–")
+                else:
+                    cells.append(f"{_fmt(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
+            beta = "dwave default" if arm == "default" else \
+                "rule {:.3g}–{:.3g}".format(*p["rule_beta_range"])
+            lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | {beta} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def optimum_table(results) -> str:
+    """Per puzzle: the optimal sweeps and TTS99 (95 % interval) of each arm, and the study's setting
+    (default β, the better of 1 000 and 10 000 sweeps) on the same cells."""
+    data = _load(results)
+    lines = ["| puzzle | size | study setting (default β, 1 000 or 10 000 sweeps): TTS99 | "
+             "default β, optimal sweeps: TTS99 [95 %] | rule β, optimal sweeps: TTS99 [95 %] |",
+             "|---|---|---|---|---|"]
+    for p in data["puzzles"]:
+        if "absent" in p:
+            continue
+        mine = [r for r in data["records"] if r["puzzle"] == p["label"]]
+        out = []
+        study = _best([r for r in mine if r["arm"] == "default"], (1000, 10000))
+        out.append("not solved" if study is None else f"{_fmt(study['tts99_s'])} at {study['sweeps']:,}")
+        for arm in ("default", "rule"):
+            b = _best([r for r in mine if r["arm"] == arm])
+            out.append("not solved" if b is None else
+                       f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
+                       f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
+        lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``run`` the sweep ladder, print a results file's ``table``, or print a puzzle's rule ``beta`` range."""
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.schedule", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run_p = sub.add_parser("run")
+    run_p.add_argument("--json", default="results/schedule.json")
+    run_p.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
+    run_p.add_argument("--max-reads", type=int, default=200)
+    run_p.add_argument("--seed", type=int, default=0)
+    table_p = sub.add_parser("table")
+    table_p.add_argument("results")
+    beta_p = sub.add_parser("beta", help="the rule's --beta-range for a puzzle's thermometer model")
+    beta_p.add_argument("puzzle")
+    beta_p.add_argument("--weights", default=None, help="NAME=W,... as qpicross anneal takes them")
+    args = parser.parse_args(argv)
+    if args.command == "table":
+        print(optimum_table(args.results) + "\n\n" + schedule_table(args.results))
+        return 0
+    if args.command == "beta":
+        from qpicross import load_puzzle
+
+        weights = PenaltyWeights()
+        if args.weights:
+            weights = PenaltyWeights(**{k: float(v) for k, v in (kv.split("=") for kv in args.weights.split(","))})
+        hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights)
+        print(f"--beta-range {hot:.6g},{cold:.6g}")
+        return 0
+    data = run_schedule(budget_s=args.budget, max_reads=args.max_reads, seed=args.seed, path=args.json,
+                        log=lambda line: print(line, file=sys.stderr, flush=True))
+    print(optimum_table(data))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
