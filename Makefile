@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -373,6 +373,17 @@ embedding: $(VENV)/.installed-test
 	mkdir -p results
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.embedding run --timeout $(EMBED_TIMEOUT) \
 	    --json results/embedding.json
+
+# A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
+# sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,
+# with the rule of qpicross.experiments.schedule (from the model's energy gap) and with the rule after line logic
+# (--presolve); SCHEDULE_BUDGET s of sampling per cell, one process (about 20 min). Writes results/schedule.json and
+# figures/schedule.png.
+SCHEDULE_BUDGET ?= 15
+schedule: $(VENV)/.installed-test
+	mkdir -p results figures
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET) \
+	    --json results/schedule.json --plot figures/schedule.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -55,7 +55,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
 __all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "SCHEDULE_LADDER", "energy_gap", "beta_rule",
-           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "main"]
+           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -87,14 +87,13 @@ def beta_rule(bqm: dimod.BinaryQuadraticModel, gap: float, *, hot_multiple: floa
 
 
 def rule_beta_range(puzzle: Puzzle, weights: PenaltyWeights | None = None, encoding: str = "thermometer",
-                    **kw) -> tuple[float, float]:
-    """The rule's β range for ``puzzle``'s model in ``encoding`` (the model ``qpicross anneal`` builds)."""
-    from qpicross.model.formulation import build_formulation
-    from qpicross.pipeline.run import encode
+                    presolve: bool = False, **kw) -> tuple[float, float]:
+    """The rule's β range for the model ``qpicross anneal --encoding ENCODING [--presolve]`` builds for ``puzzle``."""
+    from qpicross.experiments.embedding import encoded_bqm
 
     weights = weights or PenaltyWeights()
-    _, sampled, _ = encode(build_formulation(puzzle), SolverConfig(sampler="sa", encoding=encoding, weights=weights))
-    return beta_rule(sampled, energy_gap(weights, encoding), **kw)
+    return beta_rule(encoded_bqm(puzzle, encoding, weights=weights, presolve=presolve), energy_gap(weights, encoding),
+                     **kw)
 
 
 def _rung(label, spec=None, shared=False, generated=None, seed=1):
@@ -113,8 +112,9 @@ SCHEDULE_LADDER = (
     _rung("panda", "bompol/panda.px", shared=True),
     _rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1", shared=True),
 )
-#: Arms: the β range each cell gets (``default``: the sampler's own).
-ARMS = ("default", "rule")
+#: Arms: the β range each cell gets (``default``: the sampler's own) and whether line logic runs first
+#: (``--presolve``: the thermometer model of what logic leaves, its rule range from that model).
+ARMS = ("default", "rule", "rule+presolve")
 
 
 def _finite(x):
@@ -142,11 +142,12 @@ def run_schedule(rungs: Sequence = SCHEDULE_LADDER, sweeps: Sequence[int] = SWEE
             puzzles.append({"label": rung.label, "spec": rung.spec, "absent": why})
             continue
         puzzle = rung.load()
-        hot, cold = rule_beta_range(puzzle, weights)
+        ranges = {False: rule_beta_range(puzzle, weights), True: rule_beta_range(puzzle, weights, presolve=True)}
         puzzles.append({"label": rung.label, "spec": rung.spec, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
-                        "rule_beta_range": [hot, cold]})
+                        "rule_beta_range": list(ranges[False]), "rule_beta_range_presolve": list(ranges[True])})
         for arm in arms:
-            options = {"beta_range": (hot, cold)} if arm == "rule" else {}
+            presolve = arm.endswith("+presolve")
+            options = {"beta_range": ranges[presolve]} if arm.startswith("rule") else {}
             done = None
             for s in sweeps:
                 rec = {"puzzle": rung.label, "arm": arm, "sweeps": s}
@@ -154,7 +155,8 @@ def run_schedule(rungs: Sequence = SCHEDULE_LADDER, sweeps: Sequence[int] = SWEE
                     records.append({**rec, "status": "not measured", "reason": f"p = 1 at {done} sweeps"})
                     continue
                 config = SolverConfig(sampler="sa", encoding="thermometer", weights=weights, num_sweeps=s,
-                                      num_reads=max_reads, time_budget=budget_s, seed=seed + index, options=options)
+                                      presolve=presolve, num_reads=max_reads, time_budget=budget_s, seed=seed + index,
+                                      options=options)
                 r = bench_puzzle(puzzle, config)
                 rec.update(status="solved" if r.num_solved else "unsolved", num_reads=r.num_reads,
                            num_solved=r.num_solved, p=r.p, p_low=r.p_low, p_high=r.p_high, t_read_s=r.t_read_s,
@@ -170,6 +172,7 @@ def run_schedule(rungs: Sequence = SCHEDULE_LADDER, sweeps: Sequence[int] = SWEE
     out = {"meta": {**meta, "sampler": "sa", "encoding": "thermometer", "weights": weights.as_dict(),
                     "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
                     "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
+                    "arms": list(arms),
                     "elapsed_s": time.perf_counter() - start},
            "puzzles": puzzles, "records": records}
     if path is not None:
@@ -203,7 +206,7 @@ def schedule_table(results) -> str:
     for p in data["puzzles"]:
         if "absent" in p:
             continue
-        for arm in ("default", "rule"):
+        for arm in data["meta"].get("arms", ARMS):
             cells = []
             for s in sweeps:
                 r = next((r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm
@@ -212,8 +215,9 @@ def schedule_table(results) -> str:
                     cells.append("–")
                 else:
                     cells.append(f"{_fmt(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
-            beta = "dwave default" if arm == "default" else \
-                "rule {:.3g}–{:.3g}".format(*p["rule_beta_range"])
+            beta = "dwave default" if arm == "default" else "rule {:.3g}–{:.3g}".format(
+                *p["rule_beta_range_presolve" if arm.endswith("+presolve") else "rule_beta_range"]) + \
+                (", presolve" if arm.endswith("+presolve") else "")
             lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | {beta} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -222,9 +226,11 @@ def optimum_table(results) -> str:
     """Per puzzle: the optimal sweeps and TTS99 (95 % interval) of each arm, and the study's setting
     (default β, the better of 1 000 and 10 000 sweeps) on the same cells."""
     data = _load(results)
+    arms = data["meta"].get("arms", ARMS)
+    names = {"default": "default β", "rule": "rule β", "rule+presolve": "rule β + presolve"}
     lines = ["| puzzle | size | study setting (default β, 1 000 or 10 000 sweeps): TTS99 | "
-             "default β, optimal sweeps: TTS99 [95 %] | rule β, optimal sweeps: TTS99 [95 %] |",
-             "|---|---|---|---|---|"]
+             + " | ".join(f"{names.get(a, a)}, optimal sweeps: TTS99 [95 %]" for a in arms) + " |",
+             "|" + "---|" * (3 + len(arms))]
     for p in data["puzzles"]:
         if "absent" in p:
             continue
@@ -232,13 +238,53 @@ def optimum_table(results) -> str:
         out = []
         study = _best([r for r in mine if r["arm"] == "default"], (1000, 10000))
         out.append("not solved" if study is None else f"{_fmt(study['tts99_s'])} at {study['sweeps']:,}")
-        for arm in ("default", "rule"):
+        for arm in arms:
             b = _best([r for r in mine if r["arm"] == arm])
             out.append("not solved" if b is None else
                        f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
                        f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
     return "\n".join(lines)
+
+
+def plot_schedule(results, path: str | os.PathLike | None = None):
+    """TTS99 at the optimal sweep count against puzzle size (cells, log scale), one line per arm, with the
+    95 % interval; ✕ on the top line where no sweep count solved the puzzle."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = _load(results)
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    puzzles = [p for p in data["puzzles"] if "absent" not in p]
+    finite = [r["tts99_high_s"] or r["tts99_s"] for r in data["records"] if r.get("tts99_s") is not None]
+    top = max(finite) * 5 if finite else 1.0
+    for i, arm in enumerate(data["meta"].get("arms", ARMS)):
+        xs, ys, lo, hi, miss = [], [], [], [], []
+        for k, p in enumerate(puzzles):
+            b = _best([r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm])
+            x = k + 0.08 * (i - 1)
+            if b is None:
+                miss.append(x)
+                continue
+            xs.append(x)
+            ys.append(b["tts99_s"])
+            lo.append(b["tts99_s"] - b["tts99_low_s"])
+            hi.append((b["tts99_high_s"] if b["tts99_high_s"] is not None else top) - b["tts99_s"])
+        bars = ax.errorbar(xs, ys, yerr=[lo, hi], marker="os^"[i % 3], capsize=3, label=arm)
+        if miss:
+            ax.scatter(miss, [top] * len(miss), marker="x", color=bars.lines[0].get_color(), s=40)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(puzzles)), [f"{p['label']}\n{p['rows']}×{p['cols']}" for p in puzzles], fontsize=8)
+    ax.set_ylabel("TTS99 at the optimal sweep count (s, log)\n✕ on the top line: not solved")
+    ax.set_title("Plain SA on the thermometer encoding, one core", fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
     run_p.add_argument("--max-reads", type=int, default=200)
     run_p.add_argument("--seed", type=int, default=0)
+    run_p.add_argument("--plot", default=None, help="also draw TTS99 against size here")
     table_p = sub.add_parser("table")
     table_p.add_argument("results")
     beta_p = sub.add_parser("beta", help="the rule's --beta-range for a puzzle's thermometer model")
@@ -270,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     data = run_schedule(budget_s=args.budget, max_reads=args.max_reads, seed=args.seed, path=args.json,
                         log=lambda line: print(line, file=sys.stderr, flush=True))
+    if args.plot:
+        plot_schedule(data, args.plot)
     print(optimum_table(data))
     return 0
 
