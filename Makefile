@@ -385,5 +385,10 @@ schedule: $(VENV)/.installed-test
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET) \
 	    --json results/schedule.json --plot figures/schedule.png
 
+# Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
+# results/schedule.json (tests/test_frontier_page.py checks that they agree).
+frontier-page: $(VENV)/.installed
+	$(BIN)/python -m qpicross.experiments.frontier docs/results/formulation-frontier.md
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,147 @@
+"""The formulation-frontier page (``docs/results/formulation-frontier.md``): its tables, generated from results files.
+
+Each table sits between ``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->``; :data:`GENERATED`
+says which results file and which function give NAME. ``make frontier-page`` (``python -m
+qpicross.experiments.frontier docs/results/formulation-frontier.md``) rewrites them in place; ``--check`` exits 1
+when one differs from what the results files give (``tests/test_frontier_page.py`` runs the same check).
+
+Examples:
+    >>> text = "a\\n<!-- begin generated: x -->\\nold\\n<!-- end generated: x -->\\nb\\n"
+    >>> print(replace_blocks(text, {"x": "new"}), end="")
+    a
+    <!-- begin generated: x -->
+    new
+    <!-- end generated: x -->
+    b
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+__all__ = ["GENERATED", "PAGE", "still_fails", "generated_tables", "replace_blocks", "stale_blocks", "update_page",
+           "main"]
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
+_BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(\n<!-- end generated: (?P=name) -->)",
+                    re.S)
+
+
+def _embedding(fn: str) -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        from qpicross.experiments import embedding
+
+        return getattr(embedding, fn)(results["embedding.json"])
+    return table
+
+
+def _schedule(fn: str) -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        from qpicross.experiments import schedule
+
+        return getattr(schedule, fn)(results["schedule.json"])
+    return table
+
+
+def still_fails(results: Mapping[str, dict]) -> str:
+    """A list: the puzzles no arm of the schedule solved, and per encoding and QPU the first puzzle of each
+    collection that did not embed (from the results files)."""
+    lines = []
+    sched = results.get("schedule.json")
+    if sched is not None:
+        for p in sched["puzzles"]:
+            if "absent" in p:
+                continue
+            mine = [r for r in sched["records"] if r["puzzle"] == p["label"]]
+            if not any(r.get("num_solved") for r in mine):
+                reads = sum(r.get("num_reads", 0) for r in mine)
+                best = min((r["best_energy"] for r in mine if r.get("best_energy") is not None), default=None)
+                lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}): no read of plain SA reached the ground state "
+                             f"in any cell ({reads} reads over every arm and sweep count; best energy {best:g})")
+    emb = results.get("embedding.json")
+    if emb is not None:
+        size = {p["label"]: f"{p['rows']}×{p['cols']}" for p in emb["puzzles"] if "rows" in p}
+        seen = set()
+        for r in emb["records"]:
+            key = (r["encoding"], r["topology"], r["collection"])
+            if r["status"] == "not embedded" and key not in seen:
+                seen.add(key)
+                lines.append(f"- {r['encoding']} on {r['topology']}: {r['collection']} stops at {r['puzzle']} "
+                             f"({size[r['puzzle']]}, {r['num_variables']:,} variables, {r['num_interactions']:,} "
+                             f"interactions): no embedding found in {r['embed_s']:.0f} s")
+    return "\n".join(lines) if lines else "- nothing: every measured puzzle was solved and embedded"
+
+
+#: NAME -> (the results files it reads, the function that renders it)
+GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]] = {
+    "embedding-largest": (("embedding.json",), _embedding("largest_table")),
+    "embedding": (("embedding.json",), _embedding("embedding_table")),
+    "schedule-optimum": (("schedule.json",), _schedule("optimum_table")),
+    "schedule": (("schedule.json",), _schedule("schedule_table")),
+    "still-fails": (("schedule.json", "embedding.json"), still_fails),
+}
+
+
+def generated_tables(results_dir: str | Path | None = None) -> dict[str, str]:
+    """NAME -> its text, for every block of :data:`GENERATED` whose results files exist."""
+    folder = ROOT / "results" if results_dir is None else Path(results_dir)
+    out = {}
+    for name, (files, render) in GENERATED.items():
+        present = {f: json.loads((folder / f).read_text()) for f in files if (folder / f).is_file()}
+        if present and (len(present) == len(files) or name == "still-fails"):
+            out[name] = render(present)
+    return out
+
+
+def replace_blocks(text: str, tables: Mapping[str, str]) -> str:
+    """``text`` with each generated block whose NAME is in ``tables`` rewritten; an unknown NAME is an error."""
+    def sub(match: re.Match) -> str:
+        name = match.group("name")
+        if name not in GENERATED and name not in tables:
+            raise ValueError(f"no generator for block {name!r}; known: {', '.join(GENERATED)}")
+        if name not in tables:
+            return match.group(0)
+        return match.group(1) + tables[name] + match.group(4)
+    return _BLOCK.sub(sub, text)
+
+
+def stale_blocks(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
+    """Names of the page's blocks that differ from what the results files give."""
+    text = Path(path).read_text()
+    tables = generated_tables(results_dir)
+    return [m.group("name") for m in _BLOCK.finditer(text)
+            if m.group("name") in tables and m.group("body") != tables[m.group("name")]]
+
+
+def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
+    """Rewrite the page's generated blocks in place; returns the names that changed."""
+    changed = stale_blocks(path, results_dir)
+    text = Path(path).read_text()
+    Path(path).write_text(replace_blocks(text, generated_tables(results_dir)))
+    return changed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.frontier", description=__doc__.split("\n")[0])
+    parser.add_argument("page", nargs="?", default=str(PAGE))
+    parser.add_argument("--results", default=None, help="the results folder (default results/)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a block differs from the results files")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = stale_blocks(args.page, args.results)
+        for name in stale:
+            print(f"stale: {name}")
+        return 1 if stale else 0
+    changed = update_page(args.page, args.results)
+    print("rewrote: " + (", ".join(changed) or "nothing (already current)"))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""The formulation-frontier page: its generated blocks are what the results files give."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qpicross.experiments.frontier import GENERATED, PAGE, generated_tables, replace_blocks, stale_blocks, still_fails
+
+
+def test_the_page_agrees_with_the_results_files():
+    if not PAGE.is_file():
+        pytest.skip(f"{PAGE} is absent")
+    text = PAGE.read_text()
+    tables = generated_tables()
+    assert tables, "no results file for any block"
+    for name in tables:
+        assert f"<!-- begin generated: {name} -->" in text, name
+    assert stale_blocks() == [], "run make frontier-page"
+
+
+def test_blocks_are_rewritten_and_unknown_names_refused():
+    text = "<!-- begin generated: still-fails -->\nold\n<!-- end generated: still-fails -->"
+    assert "new" in replace_blocks(text, {"still-fails": "new"})
+    assert replace_blocks(text, {}) == text  # no results: the block stays as it is
+    with pytest.raises(ValueError, match="no generator"):
+        replace_blocks("<!-- begin generated: nope -->\nx\n<!-- end generated: nope -->", {})
+
+
+def test_still_fails_lists_what_the_files_say(tmp_path):
+    sched = {"puzzles": [{"label": "a", "rows": 2, "cols": 2}, {"label": "b", "rows": 3, "cols": 3}],
+             "records": [{"puzzle": "a", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
+                         {"puzzle": "b", "num_solved": 0, "num_reads": 7, "best_energy": 4.0},
+                         {"puzzle": "b", "status": "not measured"}]}
+    emb = {"puzzles": [{"label": "b", "rows": 3, "cols": 3}],
+           "records": [{"encoding": "thermometer", "topology": "zephyr", "collection": "c", "puzzle": "b",
+                        "status": "not embedded", "num_variables": 9, "num_interactions": 12, "embed_s": 31.0}]}
+    text = still_fails({"schedule.json": sched, "embedding.json": emb})
+    assert "- b (3×3): no read of plain SA reached the ground state in any cell (7 reads" in text
+    assert "best energy 4" in text and "a (2×2)" not in text
+    assert "thermometer on zephyr: c stops at b (3×3, 9 variables, 12 interactions): no embedding found in 31 s" in text
