@@ -341,6 +341,8 @@ def embedding_table(results) -> str:
             r = by_topology.get(t)
             if r is None:
                 cells.append("–")
+            elif r["status"] == "embedded" and r["num_variables"] == 0:
+                cells.append("nothing to embed (line logic settles every cell)")
             elif r["status"] == "embedded":
                 cells.append(f"{r['num_qubits']:,} ({r['max_chain']} / {r['mean_chain']:.1f}), {r['embed_s']:.1f}")
             else:
@@ -362,6 +364,7 @@ def largest_table(results) -> str:
         cells = lambda label: puzzles[label]["rows"] * puzzles[label]["cols"]  # noqa: E731
         if r["status"] == "embedded" and (slot["largest"] is None or cells(r["puzzle"]) >= cells(slot["largest"])):
             slot["largest"] = r["puzzle"]
+            slot["logic"] = r["num_variables"] == 0
         if r["status"] == "not embedded" and slot["first_failure"] is None:
             slot["first_failure"] = r["puzzle"]
     lines = ["| collection | encoding | " + " | ".join(f"{t}: largest embedded (first not embedded)"
@@ -371,10 +374,11 @@ def largest_table(results) -> str:
         cells = []
         for t in topologies:
             slot = by_topology.get(t, {"largest": None, "first_failure": None})
-            largest = "none" if slot["largest"] is None else f"{slot['largest']} ({_size(puzzles, slot['largest'])})"
+            largest = "none" if slot["largest"] is None else f"{slot['largest']} ({_size(puzzles, slot['largest'])}" + \
+                (", solved by line logic: nothing to embed)" if slot.get("logic") else ")")
             miss = "all embedded" if slot["first_failure"] is None else \
                 f"{slot['first_failure']} ({_size(puzzles, slot['first_failure'])})"
-            cells.append(f"{largest} ({miss})" if slot["first_failure"] else f"{largest} ({miss})")
+            cells.append(f"{largest} ({miss})")
         lines.append(f"| {collection} | {encoding} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
