@@ -101,3 +101,16 @@ def test_command_embeds_one_puzzle(capsys):
     assert emb.main(["puzzle", str(INSTANCES / "5x5.px"), "--topology", "zephyr", "--timeout", "5"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["embedded"] and out["num_variables"] == 30
+
+
+def test_tables_tell_a_model_line_logic_emptied_from_an_embedding():
+    base = dict(collection="c", encoding="thermometer+presolve", topology="zephyr", status="embedded", embed_s=0.0,
+                num_interactions=0, num_qubits=0, max_chain=0, mean_chain=0.0)
+    data = {"meta": {"topologies": {"zephyr": {}}},
+            "puzzles": [{"label": "a", "rows": 5, "cols": 5}, {"label": "b", "rows": 9, "cols": 9}],
+            "records": [{**base, "puzzle": "a", "num_variables": 8, "num_interactions": 9, "num_qubits": 8,
+                         "max_chain": 1, "mean_chain": 1.0}, {**base, "puzzle": "b", "num_variables": 0}]}
+    assert "| c | thermometer+presolve | b (9×9, solved by line logic: nothing to embed); with a model left: a (5×5) " \
+           "(all embedded) |" in largest_table(data)
+    row = next(line for line in embedding_table(data).splitlines() if line.startswith("| b |"))
+    assert "nothing to embed (line logic settles every cell)" in row

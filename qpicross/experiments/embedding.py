@@ -365,6 +365,9 @@ def largest_table(results) -> str:
         if r["status"] == "embedded" and (slot["largest"] is None or cells(r["puzzle"]) >= cells(slot["largest"])):
             slot["largest"] = r["puzzle"]
             slot["logic"] = r["num_variables"] == 0
+        if r["status"] == "embedded" and r["num_variables"] and (
+                slot.get("model") is None or cells(r["puzzle"]) >= cells(slot["model"])):
+            slot["model"] = r["puzzle"]  # the largest that embedded with a model left to anneal
         if r["status"] == "not embedded" and slot["first_failure"] is None:
             slot["first_failure"] = r["puzzle"]
     lines = ["| collection | encoding | " + " | ".join(f"{t}: largest embedded (first not embedded)"
@@ -376,6 +379,8 @@ def largest_table(results) -> str:
             slot = by_topology.get(t, {"largest": None, "first_failure": None})
             largest = "none" if slot["largest"] is None else f"{slot['largest']} ({_size(puzzles, slot['largest'])}" + \
                 (", solved by line logic: nothing to embed)" if slot.get("logic") else ")")
+            if slot.get("logic") and slot.get("model"):
+                largest += f"; with a model left: {slot['model']} ({_size(puzzles, slot['model'])})"
             miss = "all embedded" if slot["first_failure"] is None else \
                 f"{slot['first_failure']} ({_size(puzzles, slot['first_failure'])})"
             cells.append(f"{largest} ({miss})")
