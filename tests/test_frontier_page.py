@@ -23,6 +23,8 @@ def test_blocks_are_rewritten_and_unknown_names_refused():
     text = "<!-- begin generated: still-fails -->\nold\n<!-- end generated: still-fails -->"
     assert "new" in replace_blocks(text, {"still-fails": "new"})
     assert replace_blocks(text, {}) == text  # no results: the block stays as it is
+    empty = "<!-- begin generated: still-fails -->\n<!-- end generated: still-fails -->"
+    assert replace_blocks(empty, {"still-fails": "new"}) == text.replace("old", "new")
     with pytest.raises(ValueError, match="no generator"):
         replace_blocks("<!-- begin generated: nope -->\nx\n<!-- end generated: nope -->", {})
 

@@ -29,7 +29,7 @@ __all__ = ["GENERATED", "PAGE", "still_fails", "generated_tables", "replace_bloc
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
-_BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(\n<!-- end generated: (?P=name) -->)",
+_BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)\n?(<!-- end generated: (?P=name) -->)",
                     re.S)
 
 
@@ -107,7 +107,7 @@ def replace_blocks(text: str, tables: Mapping[str, str]) -> str:
             raise ValueError(f"no generator for block {name!r}; known: {', '.join(GENERATED)}")
         if name not in tables:
             return match.group(0)
-        return match.group(1) + tables[name] + match.group(4)
+        return match.group(1) + tables[name] + "\n" + match.group(4)
     return _BLOCK.sub(sub, text)
 
 
