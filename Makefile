@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule frontier-page \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule schedule-presolve frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -384,6 +384,16 @@ schedule: $(VENV)/.installed-test
 	mkdir -p results figures
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET) \
 	    --json results/schedule.json --plot figures/schedule.png
+
+# Line logic first (--presolve) against the thermometer alone, both with the rule's β range, on taai2011 #1-5 (line
+# logic settles every cell of most Bompol puzzles, so the ladder above says little about it): SCHEDULE_BUDGET_PRESOLVE
+# s per cell, one process (at most about 7 min). Writes results/schedule_presolve.json.
+SCHEDULE_BUDGET_PRESOLVE ?= 10
+schedule-presolve: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET_PRESOLVE) --arms rule,rule+presolve \
+	    --sweeps 1000,3000,10000,30000 $(foreach i,1 2 3 4 5,--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) \
+	    --json results/schedule_presolve.json
 
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
 # results/schedule.json (tests/test_frontier_page.py checks that they agree).

@@ -30,14 +30,18 @@ def test_blocks_are_rewritten_and_unknown_names_refused():
 
 
 def test_still_fails_lists_what_the_files_say(tmp_path):
-    sched = {"puzzles": [{"label": "a", "rows": 2, "cols": 2}, {"label": "b", "rows": 3, "cols": 3}],
-             "records": [{"puzzle": "a", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
-                         {"puzzle": "b", "num_solved": 0, "num_reads": 7, "best_energy": 4.0},
-                         {"puzzle": "b", "status": "not measured"}]}
+    sched = {"meta": {"arms": ["default", "rule"]},
+             "puzzles": [{"label": "a", "rows": 2, "cols": 2}, {"label": "b", "rows": 3, "cols": 3}],
+             "records": [{"puzzle": "a", "arm": "default", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
+                         {"puzzle": "a", "arm": "rule", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
+                         {"puzzle": "b", "arm": "default", "num_solved": 0, "num_reads": 7, "best_energy": 4.0},
+                         {"puzzle": "b", "arm": "default", "status": "not measured"},
+                         {"puzzle": "b", "arm": "rule", "num_solved": 3, "num_reads": 9, "best_energy": 0.0}]}
     emb = {"puzzles": [{"label": "b", "rows": 3, "cols": 3}],
            "records": [{"encoding": "thermometer", "topology": "zephyr", "collection": "c", "puzzle": "b",
                         "status": "not embedded", "num_variables": 9, "num_interactions": 12, "embed_s": 31.0}]}
     text = still_fails({"schedule.json": sched, "embedding.json": emb})
-    assert "- b (3×3): no read of plain SA reached the ground state in any cell (7 reads" in text
-    assert "best energy 4" in text and "a (2×2)" not in text
+    assert ("- b (3×3, schedule.json): no read of plain SA reached the ground state with default at any sweep count "
+            "(7 reads; best energy 4); solved with rule") in text
+    assert "a (2×2" not in text
     assert "thermometer on zephyr: c stops at b (3×3, 9 variables, 12 interactions): no embedding found in 31 s" in text

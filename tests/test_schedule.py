@@ -94,3 +94,15 @@ def test_plot_and_command(tiny, tmp_path, capsys):
     assert (tmp_path / "s.png").stat().st_size > 0
     assert main(["beta", str(INSTANCES / "5x5.px")]) == 0
     assert capsys.readouterr().out.startswith("--beta-range ")
+
+
+def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    assert main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--sweeps", "10,50", "--arms", "rule",
+                 "--budget", "0.2", "--max-reads", "5", "--json", str(path)]) == 0
+    saved = json.loads(path.read_text())
+    assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and saved["meta"]["arms"] == ["rule"]
+    assert {r["arm"] for r in saved["records"]} == {"rule"} and saved["records"][0]["sweeps"] == 10
+    assert "| 5x5 | 5×5 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["run", "--arms", "hot", "--json", str(path)])

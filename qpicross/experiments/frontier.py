@@ -41,11 +41,11 @@ def _embedding(fn: str) -> Callable[[dict], str]:
     return table
 
 
-def _schedule(fn: str) -> Callable[[dict], str]:
+def _schedule(fn: str, file: str = "schedule.json") -> Callable[[dict], str]:
     def table(results: Mapping[str, dict]) -> str:
         from qpicross.experiments import schedule
 
-        return getattr(schedule, fn)(results["schedule.json"])
+        return getattr(schedule, fn)(results[file])
     return table
 
 
@@ -53,17 +53,25 @@ def still_fails(results: Mapping[str, dict]) -> str:
     """A list: the puzzles no arm of the schedule solved, and per encoding and QPU the first puzzle of each
     collection that did not embed (from the results files)."""
     lines = []
-    sched = results.get("schedule.json")
-    if sched is not None:
+    for name in ("schedule.json", "schedule_presolve.json"):
+        sched = results.get(name)
+        if sched is None:
+            continue
         for p in sched["puzzles"]:
             if "absent" in p:
                 continue
             mine = [r for r in sched["records"] if r["puzzle"] == p["label"]]
-            if not any(r.get("num_solved") for r in mine):
-                reads = sum(r.get("num_reads", 0) for r in mine)
-                best = min((r["best_energy"] for r in mine if r.get("best_energy") is not None), default=None)
-                lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}): no read of plain SA reached the ground state "
-                             f"in any cell ({reads} reads over every arm and sweep count; best energy {best:g})")
+            arms = sched["meta"].get("arms") or sorted({r["arm"] for r in mine})
+            failed = [a for a in arms if not any(r.get("num_solved") for r in mine if r["arm"] == a)]
+            if not failed:
+                continue
+            cells = [r for r in mine if r["arm"] in failed and "num_reads" in r]
+            reads = sum(r["num_reads"] for r in cells)
+            best = min((r["best_energy"] for r in cells if r.get("best_energy") is not None), default=None)
+            solved_by = [a for a in arms if a not in failed]
+            lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}, {name}): no read of plain SA reached the ground "
+                         f"state with {' or '.join(failed)} at any sweep count ({reads} reads; best energy "
+                         f"{best:g})" + (f"; solved with {', '.join(solved_by)}" if solved_by else ""))
     emb = results.get("embedding.json")
     if emb is not None:
         size = {p["label"]: f"{p['rows']}×{p['cols']}" for p in emb["puzzles"] if "rows" in p}
@@ -84,7 +92,9 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "embedding": (("embedding.json",), _embedding("embedding_table")),
     "schedule-optimum": (("schedule.json",), _schedule("optimum_table")),
     "schedule": (("schedule.json",), _schedule("schedule_table")),
-    "still-fails": (("schedule.json", "embedding.json"), still_fails),
+    "presolve-optimum": (("schedule_presolve.json",), _schedule("optimum_table", "schedule_presolve.json")),
+    "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
+    "still-fails": (("schedule.json", "schedule_presolve.json", "embedding.json"), still_fails),
 }
 
 

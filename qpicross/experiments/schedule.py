@@ -102,6 +102,13 @@ def _rung(label, spec=None, shared=False, generated=None, seed=1):
     return Rung(label, spec, shared=shared, generated=generated, seed=seed)
 
 
+def _spec_rung(spec: str):
+    """A rung for a puzzle file named on the command line (``FILE`` or ``FILE#N``), labelled by its stem."""
+    file, _, number = spec.partition("#")
+    path = Path(file).resolve()
+    return _rung(path.stem + (f"#{number}" if number else ""), str(path) + (f"#{number}" if number else ""))
+
+
 #: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
 SCHEDULE_LADDER = (
     _rung("clock", "bompol/clock.px", shared=True),
@@ -228,19 +235,25 @@ def optimum_table(results) -> str:
     data = _load(results)
     arms = data["meta"].get("arms", ARMS)
     names = {"default": "default β", "rule": "rule β", "rule+presolve": "rule β + presolve"}
-    lines = ["| puzzle | size | study setting (default β, 1 000 or 10 000 sweeps): TTS99 | "
+    study_column = "default" in arms  # the study's setting is the default arm at 1 000 or 10 000 sweeps
+    lines = ["| puzzle | size | " + ("study setting (default β, 1 000 or 10 000 sweeps): TTS99 | " if study_column else "")
              + " | ".join(f"{names.get(a, a)}, optimal sweeps: TTS99 [95 %]" for a in arms) + " |",
-             "|" + "---|" * (3 + len(arms))]
+             "|" + "---|" * (2 + study_column + len(arms))]
     for p in data["puzzles"]:
         if "absent" in p:
             continue
         mine = [r for r in data["records"] if r["puzzle"] == p["label"]]
         out = []
-        study = _best([r for r in mine if r["arm"] == "default"], (1000, 10000))
-        out.append("not solved" if study is None else f"{_fmt(study['tts99_s'])} at {study['sweeps']:,}")
+        if study_column:
+            default = [r for r in mine if r["arm"] == "default"]
+            study = _best(default, (1000, 10000))
+            skipped = next((r for r in default if r["sweeps"] == 1000 and r["status"] == "not measured"), None)
+            out.append(f"not measured ({skipped['reason']})" if skipped else
+                       "not solved" if study is None else f"{_fmt(study['tts99_s'])} at {study['sweeps']:,}")
         for arm in arms:
             b = _best([r for r in mine if r["arm"] == arm])
-            out.append("not solved" if b is None else
+            out.append("not solved" if b is None else "line logic alone: " + _fmt(b["tts99_s"])
+                       if b.get("num_variables") == 0 else
                        f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
                        f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
@@ -297,6 +310,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--max-reads", type=int, default=200)
     run_p.add_argument("--seed", type=int, default=0)
     run_p.add_argument("--plot", default=None, help="also draw TTS99 against size here")
+    run_p.add_argument("--puzzle", action="append", default=None, metavar="SPEC",
+                       help="a puzzle instead of the ladder (FILE or FILE#N; repeatable)")
+    run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
+        map(str, SWEEPS)))
+    run_p.add_argument("--arms", default=None, help="comma list of %s" % ", ".join(ARMS))
     table_p = sub.add_parser("table")
     table_p.add_argument("results")
     beta_p = sub.add_parser("beta", help="the rule's --beta-range for a puzzle's thermometer model")
@@ -315,8 +333,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights)
         print(f"--beta-range {hot:.6g},{cold:.6g}")
         return 0
-    data = run_schedule(budget_s=args.budget, max_reads=args.max_reads, seed=args.seed, path=args.json,
-                        log=lambda line: print(line, file=sys.stderr, flush=True))
+    rungs = SCHEDULE_LADDER if not args.puzzle else tuple(_spec_rung(spec) for spec in args.puzzle)
+    sweeps = SWEEPS if not args.sweeps else tuple(int(x) for x in args.sweeps.split(","))
+    arms = ARMS if not args.arms else tuple(args.arms.split(","))
+    unknown = set(arms) - set(ARMS)
+    if unknown:
+        parser.error(f"unknown arm {sorted(unknown)[0]!r}; use {', '.join(ARMS)}")
+    data = run_schedule(rungs, sweeps, arms, budget_s=args.budget, max_reads=args.max_reads, seed=args.seed,
+                        path=args.json, log=lambda line: print(line, file=sys.stderr, flush=True))
     if args.plot:
         plot_schedule(data, args.plot)
     print(optimum_table(data))
