@@ -106,3 +106,21 @@ def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
     assert "| 5x5 | 5×5 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["run", "--arms", "hot", "--json", str(path)])
+
+
+def test_comparison_says_faster_only_where_the_intervals_are_apart():
+    from qpicross.experiments.schedule import comparison_list
+
+    def cell(arm, puzzle, tts, low, high, n=5):
+        return {"puzzle": puzzle, "arm": arm, "sweeps": 100, "status": "solved", "num_variables": n, "num_solved": 1,
+                "num_reads": 2, "tts99_s": tts, "tts99_low_s": low, "tts99_high_s": high}
+    data = {"meta": {"arms": ["default", "rule"]},
+            "puzzles": [{"label": x, "rows": 2, "cols": 2} for x in ("apart", "overlap", "alone")],
+            "records": [cell("default", "apart", 4.0, 3.0, 5.0), cell("rule", "apart", 1.0, 0.5, 2.0),
+                        cell("default", "overlap", 4.0, 3.0, 5.0), cell("rule", "overlap", 2.0, 1.0, 3.5),
+                        cell("rule", "alone", 2.0, 1.0, None),
+                        {"puzzle": "alone", "arm": "default", "sweeps": 100, "status": "unsolved", "tts99_s": None}]}
+    text = comparison_list(data)
+    assert "- apart (2×2), rule against default: rule faster (95 % intervals apart): 4x" in text
+    assert "- overlap (2×2), rule against default: no difference shown" in text
+    assert "- alone (2×2), rule against default: only rule solved it" in text

@@ -92,6 +92,8 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "embedding": (("embedding.json",), _embedding("embedding_table")),
     "schedule-optimum": (("schedule.json",), _schedule("optimum_table")),
     "schedule": (("schedule.json",), _schedule("schedule_table")),
+    "schedule-compare": (("schedule.json",), _schedule("comparison_list")),
+    "presolve-compare": (("schedule_presolve.json",), _schedule("comparison_list", "schedule_presolve.json")),
     "presolve-optimum": (("schedule_presolve.json",), _schedule("optimum_table", "schedule_presolve.json")),
     "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
     "still-fails": (("schedule.json", "schedule_presolve.json", "embedding.json"), still_fails),

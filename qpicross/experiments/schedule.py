@@ -55,7 +55,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
 __all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "SCHEDULE_LADDER", "energy_gap", "beta_rule",
-           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "plot_schedule", "main"]
+           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -257,6 +257,40 @@ def optimum_table(results) -> str:
                        f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
                        f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
+    return "\n".join(lines)
+
+
+def comparison_list(results, pairs: Sequence[tuple[str, str]] = (("rule", "default"), ("rule+presolve", "rule"))) -> str:
+    """Per puzzle and pair of arms (A, B), at each arm's optimal sweeps: A faster or slower than B where the
+    95 % TTS99 intervals are apart, "no difference shown" where they overlap, or which arm alone solved it."""
+    data = _load(results)
+    arms = data["meta"].get("arms", ARMS)
+    lines = []
+    for a, b in pairs:
+        if a not in arms or b not in arms:
+            continue
+        for p in data["puzzles"]:
+            if "absent" in p:
+                continue
+            best = {arm: _best([r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm])
+                    for arm in (a, b)}
+            ra, rb = best[a], best[b]
+            if ra is None and rb is None:
+                verdict = "neither solved it"
+            elif ra is None or rb is None:
+                verdict = f"only {a if rb is None else b} solved it"
+            elif ra.get("num_variables") == 0:
+                verdict = f"{a}: line logic alone solved it"
+            else:
+                a_hi = ra["tts99_high_s"] if ra["tts99_high_s"] is not None else math.inf
+                b_hi = rb["tts99_high_s"] if rb["tts99_high_s"] is not None else math.inf
+                if a_hi < rb["tts99_low_s"]:
+                    verdict = f"{a} faster (95 % intervals apart): {rb['tts99_s'] / ra['tts99_s']:.3g}x"
+                elif b_hi < ra["tts99_low_s"]:
+                    verdict = f"{a} slower (95 % intervals apart): {ra['tts99_s'] / rb['tts99_s']:.3g}x"
+                else:
+                    verdict = "no difference shown (95 % intervals overlap)"
+            lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}), {a} against {b}: {verdict}")
     return "\n".join(lines)
 
 
