@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule schedule-presolve frontier-page \
+.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -394,6 +394,14 @@ schedule-presolve: $(VENV)/.installed-test
 	$(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET_PRESOLVE) --arms rule,rule+presolve \
 	    --sweeps 1000,3000,10000,30000 $(foreach i,1 2 3 4 5,--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) \
 	    --json results/schedule_presolve.json
+
+# The issue's tournament target with line logic first: plain SA on the thermometer after presolve, the rule's β range,
+# taai2011 #1-20 at 10 000 and 30 000 sweeps, 15 s of sampling a cell, one process (at most about 10 min).
+# Writes results/schedule_tournament.json.
+schedule-tournament: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule+presolve --sweeps 10000,30000 \
+	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament.json
 
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
 # results/schedule.json (tests/test_frontier_page.py checks that they agree).

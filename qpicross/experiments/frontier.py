@@ -53,7 +53,7 @@ def still_fails(results: Mapping[str, dict]) -> str:
     """A list: the puzzles no arm of the schedule solved, and per encoding and QPU the first puzzle of each
     collection that did not embed (from the results files)."""
     lines = []
-    for name in ("schedule.json", "schedule_presolve.json"):
+    for name in ("schedule.json", "schedule_presolve.json", "schedule_tournament.json"):
         sched = results.get(name)
         if sched is None:
             continue
@@ -96,7 +96,10 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "presolve-compare": (("schedule_presolve.json",), _schedule("comparison_list", "schedule_presolve.json")),
     "presolve-optimum": (("schedule_presolve.json",), _schedule("optimum_table", "schedule_presolve.json")),
     "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
-    "still-fails": (("schedule.json", "schedule_presolve.json", "embedding.json"), still_fails),
+    "tournament-optimum": (("schedule_tournament.json",),
+                           _schedule("optimum_table", "schedule_tournament.json")),
+    "still-fails": (("schedule.json", "schedule_presolve.json", "schedule_tournament.json", "embedding.json"),
+                    still_fails),
 }
 
 
