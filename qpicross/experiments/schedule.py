@@ -260,6 +260,10 @@ def optimum_table(results) -> str:
     return "\n".join(lines)
 
 
+def _ratio(x: float) -> str:
+    return f"{x:,.0f}x" if x >= 100 else f"{x:.3g}x"
+
+
 def comparison_list(results, pairs: Sequence[tuple[str, str]] = (("rule", "default"), ("rule+presolve", "rule"))) -> str:
     """Per puzzle and pair of arms (A, B), at each arm's optimal sweeps: A faster or slower than B where the
     95 % TTS99 intervals are apart, "no difference shown" where they overlap, or which arm alone solved it."""
@@ -285,9 +289,9 @@ def comparison_list(results, pairs: Sequence[tuple[str, str]] = (("rule", "defau
                 a_hi = ra["tts99_high_s"] if ra["tts99_high_s"] is not None else math.inf
                 b_hi = rb["tts99_high_s"] if rb["tts99_high_s"] is not None else math.inf
                 if a_hi < rb["tts99_low_s"]:
-                    verdict = f"{a} faster (95 % intervals apart): {rb['tts99_s'] / ra['tts99_s']:.3g}x"
+                    verdict = f"{a} faster (95 % intervals apart): {_ratio(rb['tts99_s'] / ra['tts99_s'])}"
                 elif b_hi < ra["tts99_low_s"]:
-                    verdict = f"{a} slower (95 % intervals apart): {ra['tts99_s'] / rb['tts99_s']:.3g}x"
+                    verdict = f"{a} slower (95 % intervals apart): {_ratio(ra['tts99_s'] / rb['tts99_s'])}"
                 else:
                     verdict = "no difference shown (95 % intervals overlap)"
             lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}), {a} against {b}: {verdict}")
