@@ -124,3 +124,14 @@ def test_comparison_says_faster_only_where_the_intervals_are_apart():
     assert "- apart (2×2), rule against default: rule faster (95 % intervals apart): 4x" in text
     assert "- overlap (2×2), rule against default: no difference shown" in text
     assert "- alone (2×2), rule against default: only rule solved it" in text
+
+
+def test_summary_counts_solved_puzzles_and_those_within_the_limit():
+    from qpicross.experiments.schedule import summary_line
+
+    data = {"meta": {"arms": ["rule"]}, "puzzles": [{"label": x} for x in "abc"],
+            "records": [{"puzzle": "a", "arm": "rule", "sweeps": 1, "tts99_s": 5.0},
+                        {"puzzle": "b", "arm": "rule", "sweeps": 1, "tts99_s": 90.0},
+                        {"puzzle": "b", "arm": "rule", "sweeps": 2, "tts99_s": 70.0},
+                        {"puzzle": "c", "arm": "rule", "sweeps": 1, "tts99_s": None}]}
+    assert summary_line(data) == "- rule: 2 of 3 puzzles solved at some sweep count; 1 with a TTS99 of at most 60 s"

@@ -96,6 +96,8 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "presolve-compare": (("schedule_presolve.json",), _schedule("comparison_list", "schedule_presolve.json")),
     "presolve-optimum": (("schedule_presolve.json",), _schedule("optimum_table", "schedule_presolve.json")),
     "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
+    "tournament-summary": (("schedule_tournament.json",), _schedule("summary_line", "schedule_tournament.json")),
+    "schedule-summary": (("schedule.json",), _schedule("summary_line")),
     "tournament-optimum": (("schedule_tournament.json",),
                            _schedule("optimum_table", "schedule_tournament.json")),
     "still-fails": (("schedule.json", "schedule_presolve.json", "schedule_tournament.json", "embedding.json"),

@@ -55,7 +55,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
 __all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "SCHEDULE_LADDER", "energy_gap", "beta_rule",
-           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "plot_schedule", "main"]
+           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -257,6 +257,20 @@ def optimum_table(results) -> str:
                        f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
                        f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
+    return "\n".join(lines)
+
+
+def summary_line(results, limit_s: float = 60.0) -> str:
+    """How many puzzles each arm solved at some sweep count, and how many with a TTS99 within ``limit_s``."""
+    data = _load(results)
+    present = [p for p in data["puzzles"] if "absent" not in p]
+    lines = []
+    for arm in data["meta"].get("arms", ARMS):
+        best = [_best([r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm]) for p in present]
+        solved = [b for b in best if b is not None]
+        within = [b for b in solved if b["tts99_s"] <= limit_s]
+        lines.append(f"- {arm}: {len(solved)} of {len(present)} puzzles solved at some sweep count; "
+                     f"{len(within)} with a TTS99 of at most {limit_s:g} s")
     return "\n".join(lines)
 
 
