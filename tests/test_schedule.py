@@ -92,8 +92,9 @@ def test_plot_and_command(tiny, tmp_path, capsys):
     path, data = tiny
     plot_schedule(data, tmp_path / "s.png")
     assert (tmp_path / "s.png").stat().st_size > 0
-    assert main(["beta", str(INSTANCES / "5x5.px")]) == 0
-    assert capsys.readouterr().out.startswith("--beta-range ")
+    assert main(["beta", str(INSTANCES / "star10.px"), "--weights", "order=2"]) == 0
+    hot, cold = rule_beta_range(load_puzzle(INSTANCES / "star10.px"), PenaltyWeights(order=2))
+    assert capsys.readouterr().out.strip() == f"--beta-range {hot:.6g},{cold:.6g}"
 
 
 def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):

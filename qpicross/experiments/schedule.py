@@ -21,7 +21,7 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
   the time; at the cold end the expected number of accepted :math:`\delta`-excitations per sweep
   is :math:`\varepsilon` (:data:`EXCITATION`). Both are fixed for every puzzle: a user computes
   the range of a new puzzle from its model alone (``python -m qpicross.experiments.schedule beta
-  PUZZLE`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The constants were set
+  PUZZLE [--weights W] [--presolve]`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The constants were set
   on the study's tuning puzzles (generated 12x12 and 15x15, not on this ladder).
 
 ``make schedule`` writes ``results/schedule.json``; :func:`schedule_table` and :func:`optimum_table`
@@ -372,6 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     beta_p = sub.add_parser("beta", help="the rule's --beta-range for a puzzle's thermometer model")
     beta_p.add_argument("puzzle")
     beta_p.add_argument("--weights", default=None, help="NAME=W,... as qpicross anneal takes them")
+    beta_p.add_argument("--presolve", action="store_true", help="the model line logic leaves (anneal --presolve)")
     args = parser.parse_args(argv)
     if args.command == "table":
         print(optimum_table(args.results) + "\n\n" + schedule_table(args.results))
@@ -382,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         weights = PenaltyWeights()
         if args.weights:
             weights = PenaltyWeights(**{k: float(v) for k, v in (kv.split("=") for kv in args.weights.split(","))})
-        hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights)
+        hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights, presolve=args.presolve)
         print(f"--beta-range {hot:.6g},{cold:.6g}")
         return 0
     rungs = SCHEDULE_LADDER if not args.puzzle else tuple(_spec_rung(spec) for spec in args.puzzle)
