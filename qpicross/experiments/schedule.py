@@ -11,8 +11,9 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
 * ``default``: dwave-samplers' own (from the Ising model's largest and smallest biases), which
   today's study (:mod:`qpicross.experiments.study`) uses;
 * ``rule``: :func:`beta_rule`, from the model's *energy gap* :math:`\delta` -- the smallest weight
-  the encoding uses, which every non-solution costs at least (proven exhaustively for the
-  thermometer encoding in ``tests/test_encodings.py``) -- and its number of variables :math:`n`:
+  the encoding uses, which every non-solution costs at least (each thermometer term is a
+  non-negative integer on every assignment, :mod:`qpicross.model.thermometer`; checked exhaustively
+  on small puzzles in ``tests/test_encodings.py``) -- and its number of variables :math:`n`:
 
   .. math:: \beta_{hot} = \frac{\ln 2}{H\,\delta}, \qquad
             \beta_{cold} = \frac{\ln(n / \varepsilon)}{\delta},
@@ -21,8 +22,8 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
   the time; at the cold end the expected number of accepted :math:`\delta`-excitations per sweep
   is :math:`\varepsilon` (:data:`EXCITATION`). Both are fixed for every puzzle: a user computes
   the range of a new puzzle from its model alone (``python -m qpicross.experiments.schedule beta
-  PUZZLE [--weights W] [--presolve]`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The constants were set
-  on the study's tuning puzzles (generated 12x12 and 15x15, not on this ladder).
+  PUZZLE [--weights W] [--presolve]`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The two constants
+  were chosen before any measurement and tuned on no puzzle.
 
 ``make schedule`` writes ``results/schedule.json``; :func:`schedule_table` and :func:`optimum_table`
 are its markdown tables.
