@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -35,13 +35,23 @@ demo: $(VENV)/.installed
 	$(BIN)/qpicross anneal instances/5x5.px
 	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000
 
+# The whole suite, doctests included, on every core (pytest-xdist; TEST_WORKERS=1 runs it in one process). Tests
+# marked xdist_group run in one worker (the docs build: its fixture builds the site once).
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# The documentation site, warnings as errors (the notebooks are executed as it builds; about a minute here):
+# open docs/_build/html/index.html. tests/test_docs.py runs the same build.
+docs: $(VENV)/.installed-test
+	rm -rf docs/_build docs/api
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "built docs/_build/html/index.html"
 
 # The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
 figures: $(VENV)/.installed-test
-	$(BIN)/python -m qpicross.experiments.figures figures $(FIGURE_ARGS)
+	$(BIN)/python -m benchmarks.figures figures $(FIGURE_ARGS)
 
 # Annealing benchmarks behind the README's results. Every line runs `qpicross anneal`'s default settings
 # (the structured annealer, self-tuning schedule, each read stopping at the ground state) unless it says
@@ -194,7 +204,7 @@ bench-tournament-sample: $(VENV)/.installed
 	    --json results/bench_tournament_sample.json || test $$? -eq 1
 
 # FILE#N of each puzzle the full runs left unsolved (with --above S, also each one with a TTS99 above S seconds).
-LONG_RUN_PUZZLES = $(BIN)/python -m qpicross.experiments.report --unsolved results/bench_tournament_long*.json
+LONG_RUN_PUZZLES = $(BIN)/python -m benchmarks.report --unsolved results/bench_tournament_long*.json
 # The puzzles the full runs (results/bench_tournament_long*.json) left unsolved, each given the budget `qpicross anneal
 # FILE#N` has with no options (600 s) for as many reads as fit, one puzzle at a time, each read on both cores: 10 min
 # a puzzle. A TTS99 within 600 s says that `qpicross anneal` with no options solves it 99 times in 100.
@@ -342,9 +352,33 @@ bench-gpu:
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
 	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
-# Rewrite the README's generated tables from results/*.json (the tests check that they agree).
+# No slowdown against the code before the block-shift annealer was written once for every backend (BASE_REV, issue 31):
+# bench-pure's 42 puzzles, default settings, 20 reads or 60 s a puzzle, one puzzle at a time pinned to one core
+# (NOSLOW_CPU: one core a read, and the other core left to whatever else runs), same seeds; first this tree, then
+# BASE_REV's tree checked out in build/base and run from there (so that its qpicross is the one imported), whose
+# file is then restated with today's censored TTS99 from its own per-read times (~15 min). BASE_REV's reads are
+# timed without the calibration sweeps that this tree counts in a read's time.
+BASE_REV    ?= d913297
+NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
+NOSLOW_SEED ?= 0
+NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60 --seed $(NOSLOW_SEED)
+NOSLOW_CPU  ?= 0
+# NOSLOW_RUN=_2 NOSLOW_SEED=1 writes a second run, on other seeds, to results/noslow_head_2.json and noslow_base_2.json
+NOSLOW_RUN  ?=
+bench-no-slowdown: $(VENV)/.installed
+	mkdir -p results build
+	taskset -c $(NOSLOW_CPU) $(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head$(NOSLOW_RUN).json \
+	    || test $$? -eq 1
+	test -d build/base || git worktree add --detach build/base $(BASE_REV)
+	git -C build/base checkout --quiet --detach $(BASE_REV)
+	cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --label shift-$(BASE_REV) \
+	    --json $(abspath results/noslow_base$(NOSLOW_RUN).json) || test $$? -eq 1
+	$(BIN)/python -m qpicross.experiments.restate results/noslow_base$(NOSLOW_RUN).json
+
+# Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
+# they agree).
 readme: $(VENV)/.installed
-	$(BIN)/python -m qpicross.experiments.report README.md
+	$(BIN)/python -m benchmarks.report
 
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
 # place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.
@@ -357,11 +391,13 @@ restate: $(VENV)/.installed
 stale-results: $(VENV)/.installed
 	$(BIN)/python -m qpicross.experiments.provenance results
 
-# The formulation study (about 15 minutes on 2 cores): generic samplers x encodings, weights tuned on small
-# puzzles, then TTS99 up a ladder of sizes; writes results/study.json and figures/study.png, prints the README table.
+# The formulation study (about 15 minutes on 2 cores, 20 on one: `taskset -c 0 make study STUDY_WORKERS=1`): generic
+# samplers x encodings, weights tuned on small puzzles, then TTS99 up a ladder of sizes; writes results/study.json and
+# figures/study.png, prints the table of the docs' generic-samplers page.
+STUDY_WORKERS ?= 2
 study: $(VENV)/.installed-test
 	mkdir -p results figures
-	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.study run --workers 2 \
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.study run --workers $(STUDY_WORKERS) \
 	    --json results/study.json --plot figures/study.png
 
 # What fits on a D-Wave QPU: every encoding's BQM minor-embedded by minorminer into the ideal Advantage (Pegasus P16)
@@ -409,4 +445,4 @@ frontier-page: $(VENV)/.installed
 	$(BIN)/python -m qpicross.experiments.frontier docs/results/formulation-frontier.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/api docs/jupyter_execute

@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command line itself loads: one line, as main() answers it later
+    print("qpicross: error: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

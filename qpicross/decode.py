@@ -162,7 +162,9 @@ class SampleEvaluation:
     being a ground state (columns disagree, a block breaks one-hot) are counted
     apart, as :attr:`num_valid_board_only`, never as successes.
 
-    Attributes (per distinct read, index ``d``):
+    Every array has one entry per distinct read, index ``d``.
+
+    Attributes:
         samples: ``(num_distinct, num_variables)`` 0/1 array in the formulation's label order.
         boards: ``(num_distinct, rows, cols)`` boards from the row variables.
         energy: The read's energy as the sampler reported it (the sampled BQM's).

@@ -11,15 +11,18 @@ Examples:
     ... except QpicrossError as e:
     ...     print(type(e).__name__)
     PuzzleFormatError
+    >>> import dimod
+    >>> from qpicross.exceptions import ModelTooLargeError  # made on first use (below)
     >>> issubclass(ModelTooLargeError, dimod.exceptions.BinaryQuadraticModelSizeError)
     True
+
+:class:`ModelTooLargeError` subclasses a dimod exception, so it is made on first use (PEP 562):
+importing this module (the command line does, before it parses its arguments) imports no dimod.
 """
 
 from __future__ import annotations
 
-import dimod.exceptions
-
-__all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ModelTooLargeError",
+__all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ModelTooLargeError",  # noqa: F822 (__getattr__)
            "SamplerUnavailableError", "SolverUnavailableError", "Contradiction", "UsageError"]
 
 
@@ -53,17 +56,30 @@ class UnreadableFileError(QpicrossError, ValueError):
     """A file that is refused or cannot be read; the message says why (never the content)."""
 
 
-class ModelTooLargeError(QpicrossError, dimod.exceptions.BinaryQuadraticModelSizeError):
-    """A model or a solver run whose estimated size is above the limit (a dimod size error and a ``ValueError``).
+def _model_too_large_error() -> type:
+    import dimod.exceptions
 
-    :func:`qpicross.model.size.check_size` raises it; ``estimate`` is its size estimate (a dict) and
-    ``limit`` the ceiling that was exceeded.
-    """
+    class ModelTooLargeError(QpicrossError, dimod.exceptions.BinaryQuadraticModelSizeError):
+        """A model or a solver run whose estimated size is above the limit (a dimod size error and a ``ValueError``).
 
-    def __init__(self, message: str, estimate: dict | None = None, limit: int | None = None):
-        self.estimate = estimate or {}
-        self.limit = limit
-        super().__init__(message)
+        :func:`qpicross.model.size.check_size` raises it; ``estimate`` is its size estimate (a dict) and
+        ``limit`` the ceiling that was exceeded.
+        """
+
+        def __init__(self, message: str, estimate: dict | None = None, limit: int | None = None):
+            self.estimate = estimate or {}
+            self.limit = limit
+            super().__init__(message)
+
+    ModelTooLargeError.__module__, ModelTooLargeError.__qualname__ = __name__, "ModelTooLargeError"
+    return ModelTooLargeError
+
+
+def __getattr__(name: str):
+    if name == "ModelTooLargeError":  # made once, on first use: it needs dimod
+        globals()[name] = _model_too_large_error()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class SamplerUnavailableError(QpicrossError, RuntimeError):

@@ -218,7 +218,7 @@ def test_bench_refuses_to_overwrite_before_running(tmp_path, capsys):
 
 
 def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch):
-    import qpicross.cli.bench as cli_bench
+    import qpicross.experiments.bench as cli_bench  # the command imports run_bench from here when it runs
     real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(sampler="sa", num_sweeps=10), num_reads=2)
 
     def interrupted(puzzles, configs, progress=None, **kwargs):

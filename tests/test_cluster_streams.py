@@ -41,7 +41,7 @@ def test_a_stream_stops_when_the_reads_stop_event_is_set(client):
     stop.set()
     params = dict(lines=f.one_hot_lines(), paints=f.paints(), target_energy=-1.0)  # unreachable: runs until stopped
     started = time.perf_counter()
-    result = client.submit(cluster._stream, f.bqm(), params, 1, stop.name, 60.0, pure=False).result()
+    result = client.submit(cluster._stream, BlockShiftSampler, f.bqm(), params, 1, stop.name, 60.0, pure=False).result()
     assert result["stopped"] and time.perf_counter() - started < 20
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from qpicross.experiments.figures import plot_scaling
+from qpicross.experiments.scaling import plot_scaling
 
 
 def _row(puzzle, config, size, p, tts, variables=50, **extra):
@@ -40,7 +40,7 @@ def test_scaling_rows_read_several_bench_files(tmp_path):
     (tmp_path / "hybrid.json").write_text(json.dumps({"results": [
         dict(puzzle="a", config="shift", presolve=True, tts99_s=0.002, **fields),
     ]}))
-    from qpicross.experiments.figures import scaling_rows
+    from qpicross.experiments.scaling import scaling_rows
 
     rows = scaling_rows([tmp_path / "pure.json", tmp_path / "hybrid.json"])
     assert [r["config"] for r in rows] == ["shift", "baseline", "shift + presolve"]

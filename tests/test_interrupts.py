@@ -29,6 +29,8 @@ def test_ctrl_c_while_starting_is_one_line(delay):
     _, err = proc.communicate(timeout=60)
     if proc.returncode == 0:  # it finished first: nothing to check
         pytest.skip("the command finished before the signal")
+    if proc.returncode != 130 and "qpicross" not in err:  # a loaded machine (pytest -n 2): still in the interpreter
+        pytest.skip("the signal came before the interpreter ran any of qpicross")
     assert proc.returncode == 130 and err.splitlines() == ["qpicross: error: interrupted"], (proc.returncode, err)
 
 

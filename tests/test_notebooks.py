@@ -1,4 +1,4 @@
-"""Every notebook in notebooks/ runs top to bottom without an error (a failing cell fails the build)."""
+"""The notebooks in notebooks/: the four of them, stored without outputs (tests/test_docs.py runs them)."""
 
 from __future__ import annotations
 
@@ -18,15 +18,9 @@ def test_the_four_notebooks_are_there():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path: Path):
+def test_notebook_is_stored_without_outputs(path: Path):
+    """Stored without outputs, so the repository stays small and diffs stay readable. The docs build
+    (tests/test_docs.py) executes every notebook top to bottom; a failing cell fails it."""
     nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     notebook = nbformat.read(path, as_version=4)
-    # Stored without outputs, so the repository stays small and diffs stay readable.
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
-    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
-    client.execute()  # raises CellExecutionError, naming the cell, when one fails
-    errors = [out for cell in notebook.cells if cell.cell_type == "code"
-              for out in cell.outputs if out.output_type == "error"]
-    assert errors == []

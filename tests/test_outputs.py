@@ -92,7 +92,7 @@ def test_csv_cells_are_safe_in_a_spreadsheet(tmp_path, capsys):
 
 
 def _interrupt_after_one(monkeypatch):
-    import qpicross.cli.bench as cli_bench
+    import qpicross.experiments.bench as cli_bench  # the command imports run_bench from here when it runs
 
     real = bench_puzzle(Puzzle.from_board(["#."]), SolverConfig(sampler="sa", num_sweeps=10), num_reads=2)
 

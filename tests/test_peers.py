@@ -113,7 +113,7 @@ def _dimod_suite(factory, **defaults):
         def sample(self, bqm, **kwargs):
             return sampler.sample(bqm, **{**defaults, **kwargs})
 
-    @dimod.testing.load_sampler_bqm_tests(Fast())
+    @dimod.testing.load_sampler_bqm_tests(Fast)  # the class, not an instance: test names without an address
     class Suite(unittest.TestCase):
         pass
 

@@ -1,10 +1,13 @@
 """Provenance of results files: the code hash they record, and the check that lists the stale ones."""
 
 import json
+from pathlib import Path
 
 from qpicross import __version__
 from qpicross.experiments import provenance
 from qpicross.experiments.bench import machine_info
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _write(folder, name, meta):
@@ -14,7 +17,7 @@ def _write(folder, name, meta):
 def test_committed_results_are_current_acknowledged_or_without_hash():
     """A results file that records a hash must have been written by the tree's sampler code, or be named in
     results/STALE.txt; files from before provenance ("no hash") are listed by `make stale-results`, not failed."""
-    rows = provenance.results_status()
+    rows = provenance.results_status(ROOT / "results")
     assert rows, "no results files committed"
     assert {status for _, status, _ in rows} <= {"current", "acknowledged", "no hash"}, [
         (name, detail) for name, status, detail in rows if status == "stale"]

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from qpicross.experiments import report
+from benchmarks import report
 from qpicross.experiments.restate import restate_file, restate_row
 from qpicross.experiments.tts import survival_tts, time_to_target_tts
 

@@ -97,3 +97,37 @@ def test_success_probability_matches_energy_zero_reads(letter_a):
     # Every zero-energy read passes the independent check (a read can also solve
     # the puzzle through its row variables alone while its columns are still wrong).
     assert zero.any() and ev.solved[zero].all()
+
+
+def test_reads_composite_calls_a_child_without_independent_reads_once():
+    """A child whose reads are not known to be independent restarts (one call decides its samples) is called
+    once, whatever the run asks; one whose reads are is split into calls, and the split keeps the seed's samples."""
+    import dimod
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from qpicross.samplers.reads import ReadsComposite
+
+    class Counting(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+
+        def __init__(self):
+            self.calls = []
+
+        def sample(self, bqm, num_reads=1):
+            self.calls.append(num_reads)
+            return dimod.ExactSolver().sample(bqm).truncate(1).aggregate()
+
+    bqm = dimod.BinaryQuadraticModel({"a": -1, "b": 1}, {("a", "b"): 2}, 0, "BINARY")
+    child = Counting()
+    composite = ReadsComposite(child)
+    assert not composite.properties["independent_reads"]
+    composite.sample(bqm, num_reads=500, stop_at_energy=-1.0)
+    assert child.calls == [500]
+    split = ReadsComposite(SimulatedAnnealingSampler())
+    assert split.properties["independent_reads"] and "num_sweeps" in split.parameters
+    updates = []
+    first = split.sample(bqm, num_reads=200, seed=3, num_sweeps=20, progress=lambda done, *_: updates.append(done))
+    again = split.sample(bqm, num_reads=200, seed=3, num_sweeps=20)
+    assert updates == [0, 50, 100, 150, 200]  # four calls of 50 reads
+    assert len(first) == 200 and (first.record.sample == again.record.sample).all()

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle
+from qpicross.puzzle import save_puzzle
 from qpicross.cli import main
 from qpicross.experiments.generate import random_board
 from qpicross.model import size
@@ -145,8 +146,8 @@ def test_a_huge_puzzle_is_refused_from_its_clues_in_milliseconds():
 
 
 def test_reads_count_in_the_estimate(letter_a):
-    alone = check_size(letter_a, max_couplers=10**6)["estimated_bytes"]
-    with_reads = check_size(letter_a, max_couplers=10**6, num_reads=1000)["estimated_bytes"]
+    alone = check_size(letter_a, max_couplers=10**7)["estimated_bytes"]
+    with_reads = check_size(letter_a, max_couplers=10**7, num_reads=1000)["estimated_bytes"]
     assert with_reads - alone == 1000 * (25 * size.BYTES_PER_READ_CELL + 44)
     with pytest.raises(ModelTooLargeError, match="1,000,000 reads"):
         check_size(letter_a, max_couplers=10**6, num_reads=10**6)
@@ -194,11 +195,48 @@ def test_bench_shares_the_memory_between_its_workers(letter_a, monkeypatch):
     from qpicross.pipeline.config import SolverConfig
     from qpicross.pipeline.run import check_run_size
 
-    need = check_run_size(letter_a, SolverConfig(num_reads=10), max_couplers=10**6)["estimated_bytes"]
+    need = check_run_size(letter_a, SolverConfig(num_reads=10), max_couplers=10**7)["estimated_bytes"]
     limit = -(-need // size.BYTES_PER_COUPLER)  # just enough for one run
     check_run_size(letter_a, SolverConfig(num_reads=10), max_couplers=limit)
     with pytest.raises(ModelTooLargeError):
         check_run_size(letter_a, SolverConfig(num_reads=10), max_couplers=limit, share=2)
+
+
+# -- the estimate bounds the real peak --------------------------------------------------------------------
+
+#: Runs the command line in a grandchild and prints its exit status and peak resident memory (bytes):
+#: the grandchild's own peak, whatever the test process held before.
+_PEAK = ("import resource, subprocess, sys; "
+         "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
+         "print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)")
+
+
+@pytest.mark.parametrize("side, options, config", [
+    (60, [], {}),  # the structured annealer: the model, its CSR, the decoding
+    (60, ["--presolve"], {"presolve": True}),  # line logic's copies and the pruned model beside the full one
+    (30, ["--sampler", "tabu"], {"sampler": "tabu"}),  # a dense n x n matrix and its copies
+])
+def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_path):
+    """Issue 35: a random 150x150 board was estimated at 3.6 GiB and peaked at 5.6 GiB (7.1 with presolve).
+    Each run here takes a few seconds; the estimate must be at least the peak, and within 3x of it."""
+    import subprocess
+    import sys
+
+    from cli_subprocess import ROOT, child_env
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.pipeline.run import check_run_size
+
+    puzzle = Puzzle.from_board(random_board((side, side), 0.55, np.random.default_rng(1)), name="peak")
+    path = str(tmp_path / "peak.px")
+    save_puzzle(puzzle, path)
+    estimate = check_run_size(puzzle, SolverConfig(num_reads=1, **config), max_couplers=10**12)["estimated_bytes"]
+    argv = [sys.executable, "-m", "qpicross", "anneal", path, "--reads", "1", "--time-budget", "1", "--seed", "1",
+            "--max-memory", "16G", *options]
+    proc = subprocess.run([sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, timeout=300,
+                          env=child_env(), cwd=ROOT)
+    rc, peak = map(int, proc.stdout.split())
+    assert rc in (0, 1), (rc, proc.stderr[-2000:])
+    assert peak <= estimate <= 3 * peak, f"estimated {estimate / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB"
 
 
 # -- options that would allocate without bound --------------------------------------------------------

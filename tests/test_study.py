@@ -1,10 +1,12 @@
-"""The formulation study (qpicross.experiments.study) on a tiny ladder: JSON, table, figure, command."""
+"""The formulation study (qpicross.experiments.study, its ladder in benchmarks.study) on a tiny ladder: JSON, table,
+figure, command."""
 
 import json
 
 import pytest
 
-from qpicross.experiments.study import COMBINATIONS, _fmt_time, LADDER, Combination, main, plot_study, run_study, study_table
+from benchmarks.study import LADDER, TUNING_PUZZLES, main
+from qpicross.experiments.study import COMBINATIONS, Combination, Rung, _fmt_time, plot_study, run_study, study_table
 
 TINY = [r for r in LADDER if r.label in ("5x5", "smile7")]
 
@@ -14,7 +16,7 @@ def results(tmp_path_factory):
     path = tmp_path_factory.mktemp("study") / "study.json"
     combos = [Combination("sa", "thermometer", sweeps=(200,), grid="order=1:2:2", reads=10, tune_on=("house8",)),
               Combination("sa", "one_hot", sweeps=(100,), reads=10)]
-    data = run_study(combos, TINY, budget_s=0.5, tune_reads=3, path=path)
+    data = run_study(combos, TINY, tuning=TUNING_PUZZLES, budget_s=0.5, tune_reads=3, path=path)
     return path, data
 
 
@@ -69,6 +71,17 @@ def test_unsolved_rungs_stop_the_climb(tmp_path):
     assert statuses == ["unsolved", "unsolved", "not tried"]
 
 
+def test_a_combination_without_its_tuning_puzzle_is_refused_before_any_work():
+    with pytest.raises(ValueError, match="no tuning puzzle named house8"):
+        run_study([Combination("sa", "one_hot", grid="match=1:2:2")], TINY, tuning={})
+
+
+def test_an_absent_file_is_recorded_not_raised(tmp_path):
+    absent = Rung("gone", "bompol/gone.px", shared=True, path=str(tmp_path / "gone.px"))
+    data = run_study([Combination("sa", "one_hot", sweeps=(10,), reads=2)], [absent], budget_s=0.1)
+    assert {r["status"] for c in data["combinations"] for r in c["rungs"]} == {"absent"}
+
+
 def test_every_combination_is_a_valid_configuration():
     for combo in COMBINATIONS:
         combo.config().validate()
@@ -80,11 +93,11 @@ def test_command_prints_the_table(results, capsys):
     assert "sa/thermometer" in capsys.readouterr().out
 
 
-def test_readme_quotes_the_committed_study_table():
-    """The README's table is the one printed from results/study.json, not typed by hand."""
+def test_results_page_quotes_the_committed_study_table():
+    """The results page's table is the one printed from results/study.json, not typed by hand."""
     from conftest import ROOT
 
     results = ROOT / "results" / "study.json"
     if not results.exists():
         pytest.skip("results/study.json is absent (make study writes it)")
-    assert study_table(results) in (ROOT / "README.md").read_text()
+    assert study_table(results) in (ROOT / "docs" / "results" / "generic.md").read_text()

@@ -56,15 +56,13 @@ import numpy as np
 
 from qpicross.exceptions import SolverUnavailableError
 from qpicross.model.formulation import placement_windows
+from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the order the CLI lists them
+from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
 from qpicross.puzzle import Puzzle, board_to_strings, check
 
 __all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS", "require_solver",
            "SolverUnavailableError"]
 
-#: Exact methods, in the order the CLI lists them.
-METHODS = ("cpsat", "sat")
-#: The CP report's constraint sets (CP-SAT only), weakest first.
-MODELS = ("M1", "M2", "M3")
 
 Model = Literal["M1", "M2", "M3"]
 

@@ -184,7 +184,7 @@ class PresolveComposite(dimod.ComposedSampler):
 
     @property
     def properties(self) -> dict:
-        from qpicross.samplers.registry import independent_reads
+        from qpicross.samplers.reads import independent_reads
 
         # the same variables are fixed on every call: the child's reads stay as independent as they were
         return {"child_properties": self.child.properties,

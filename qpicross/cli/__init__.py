@@ -142,13 +142,8 @@ def _main(argv: Sequence[str] | None) -> int:
             _discard_stdout()
             return _os_error(exc, _fail)
         return 0
-    from qpicross.exceptions import (
-        ModelTooLargeError,
-        PuzzleFormatError,
-        SamplerUnavailableError,
-        SolverUnavailableError,
-        UsageError,
-    )
+    from qpicross import exceptions
+    from qpicross.exceptions import PuzzleFormatError, SamplerUnavailableError, SolverUnavailableError, UsageError
 
     from ._common import error
 
@@ -162,9 +157,13 @@ def _main(argv: Sequence[str] | None) -> int:
         code = _run_with_limit(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after main() has returned
         return code
-    except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError,
-            ModelTooLargeError) as exc:
+    except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError) as exc:
         return error(str(exc))
+    except ValueError as exc:  # a ModelTooLargeError: made (with dimod) only when something raised one
+        too_large = vars(exceptions).get("ModelTooLargeError")
+        if too_large is not None and isinstance(exc, too_large):
+            return error(str(exc))
+        raise
     except OSError as exc:  # writing the output failed (/dev/full, a full disk, a closed pipe), or a file did
         _discard_stdout()
         return _os_error(exc, error)

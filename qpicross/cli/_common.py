@@ -14,9 +14,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from qpicross.exceptions import UsageError
-from qpicross.puzzle.formats import load_puzzle
-from qpicross.puzzle import Puzzle, board_to_strings
+
+if TYPE_CHECKING:  # numpy: imported when a command runs, not while the arguments are parsed
+    from qpicross.puzzle import Puzzle
 
 __all__ = [
     "UsageError", "error", "add_puzzle_argument", "load_puzzle_arg", "print_json", "board_text", "Progress",
@@ -116,6 +119,8 @@ def load_puzzle_arg(args: argparse.Namespace, guard: str | None = None) -> Puzzl
         guard: Also run the size guard of this work on it (a method of
             :func:`~qpicross.model.size.estimate_solver_size`), before any is done.
     """
+    from qpicross.puzzle.formats import load_puzzle
+
     puzzle = load_puzzle(args.puzzle, format=args.format)
     if guard is not None:
         check_puzzle_size(args.puzzle, puzzle, guard)
@@ -263,6 +268,7 @@ def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
     than ``width`` (default: the terminal's columns when stdout is a terminal, else no limit) is
     drawn compactly: one character per cell, and the column clues listed below it, wrapped.
 
+    >>> from qpicross import Puzzle
     >>> print(board_text(Puzzle([[1], [2]], [[2], [1]], name="x"), ["#.", "##"], width=80))
     # .  | 1
     # #  | 2
@@ -279,6 +285,8 @@ def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
     elif isinstance(board, (list, tuple)) and board and isinstance(board[0], str):
         rows = list(board)  # already text, possibly with '?' (line logic)
     else:
+        from qpicross.puzzle import board_to_strings
+
         rows = board_to_strings(board)
     row_clues = [" ".join(map(str, clue or (0,))) for clue in puzzle.rows]
     digits = max(len(str(v)) for c in puzzle.cols for v in (c or (0,)))

@@ -16,13 +16,14 @@ import ast
 import itertools
 import math
 
-from qpicross.model.formulation import PenaltyWeights
-from qpicross.pipeline.config import ENCODINGS, MAX_READS, SolverConfig
-from qpicross.samplers import SAMPLERS, get_sampler
-from qpicross.samplers.cloud import cloud_options
-from qpicross.samplers.parameters import check_parameter
+from typing import TYPE_CHECKING
+
+from qpicross.names import ENCODINGS, MAX_READS, SAMPLER_NAMES
 
 from ._common import UsageError, parse_beta_range
+
+if TYPE_CHECKING:  # dimod, numpy, numba: imported when the configurations are made, not while parsing
+    from qpicross.pipeline.config import SolverConfig
 
 __all__ = ["add_solver_arguments", "configs_from_args", "config_from_args", "parse_option"]
 
@@ -40,7 +41,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                          reads_default: int | None = 100) -> None:
     """Add the solver options (``several``: comma lists of samplers and sweeps, one configuration each)."""
     group = parser.add_argument_group("solver (the same options for anneal, bench and tune)")
-    names = ", ".join(SAMPLERS)
+    names = ", ".join(SAMPLER_NAMES)
     group.add_argument("--sampler", default="shift", metavar="NAME[,NAME...]" if several else "NAME",
                        help=f"one of: {names}{', baseline' if several else ''} (default shift, the structured "
                             f"annealer; sa and the other generic samplers anneal the plain QUBO)")
@@ -153,6 +154,12 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     Raises:
         UsageError: On any bad value, naming the option.
     """
+    from qpicross.model.formulation import PenaltyWeights
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.samplers import SAMPLERS, get_sampler
+    from qpicross.samplers.cloud import cloud_options
+    from qpicross.samplers.parameters import check_parameter
+
     samplers = [s.strip() for s in args.sampler.split(",") if s.strip()] if several else [args.sampler]
     if not samplers:
         raise UsageError("--sampler names no sampler")

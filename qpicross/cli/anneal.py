@@ -5,10 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from qpicross.model.size import ModelTooLargeError
-from qpicross.pipeline.run import run as run_pipeline
-from qpicross.samplers.cloud import describe_sampler_info
-
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
@@ -48,6 +44,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.model.size import ModelTooLargeError
+    from qpicross.pipeline.run import run as run_pipeline
+
     config = config_from_args(args)
     if args.scheduler is not None:
         config = with_scheduler(config, args.scheduler)
@@ -121,6 +120,8 @@ def _no_solution(puzzle) -> str | None:
 
 
 def print_report(result) -> None:
+    from qpicross.samplers.cloud import describe_sampler_info
+
     d = result.to_dict()
     t = d["timing"]
     if result.presolve is not None:

@@ -8,16 +8,6 @@ import math
 import sys
 from pathlib import Path
 
-from qpicross.experiments.bench import (
-    BASELINE,
-    expand_specs,
-    machine_info,
-    plot_results,
-    run_bench,
-    summarize,
-    write_csv,
-    write_json,
-)
 
 from ._common import (
     PLOT_SUFFIXES,
@@ -71,6 +61,8 @@ def _fmt_time(t: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.experiments.bench import BASELINE
+
     configs = configs_from_args(args)
     if args.baseline and all(c.label != BASELINE.label for c in configs):  # with the run's reads and budget
         configs = [BASELINE.replace(num_reads=configs[0].num_reads, time_budget=configs[0].time_budget)] + configs
@@ -85,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, configs: list, client) -> int:
+    from qpicross.experiments.bench import BASELINE, expand_specs, machine_info, run_bench
+
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
     except (ValueError, OSError) as exc:
@@ -142,6 +136,8 @@ def _write_outputs(results: list, args: argparse.Namespace, meta: dict, *, force
     Each file written is named on stderr (``wrote FILE``). The plot is skipped when no result
     finished. Returns the files written.
     """
+    from qpicross.experiments.bench import plot_results, write_csv, write_json
+
     meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
     written = []
     if args.csv:
@@ -162,6 +158,8 @@ def _write_outputs(results: list, args: argparse.Namespace, meta: dict, *, force
 
 def print_table(results, meta: dict) -> None:
     """A markdown table: one row per puzzle and configuration."""
+    from qpicross.experiments.bench import BASELINE, summarize
+
     print(f"machine: {meta['cpus']} CPUs, load average {meta['load_average']} -> "
           f"{meta.get('load_average_after', '?')}")
     header = ["puzzle", "size", "config", "vars", "couplers", "reads", "p [95% CI]", "t_read", "TTS99",

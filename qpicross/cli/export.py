@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from qpicross.model.export import EXPORT_FORMATS, build_export_model, export_format, model_bytes
-from qpicross.model.formulation import PenaltyWeights
-from qpicross.model.size import ModelTooLargeError
+from qpicross.names import EXPORT_FORMATS
 from ._common import (
     UsageError,
     add_puzzle_argument,
@@ -43,6 +41,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.model.export import build_export_model, export_format, model_bytes
+    from qpicross.model.formulation import PenaltyWeights
+    from qpicross.model.size import ModelTooLargeError
+
     try:
         format = export_format(args.output)
         weights = PenaltyWeights.parse(args.weights)

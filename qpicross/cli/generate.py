@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from qpicross.classical.exact import METHODS, require_solver
+from qpicross.names import EXACT_METHODS as METHODS
 from qpicross.exceptions import PuzzleFormatError
-from qpicross.puzzle.formats import format_px, save_puzzle
-from qpicross.puzzle.formats.registry import save_format
-from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
 from ._common import UsageError, board_text, check_output_path, output_file, print_json, printable, write_output
 
 #: Most boards ``--max-tries`` may draw.
@@ -36,6 +33,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.classical.exact import require_solver
+    from qpicross.experiments.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
+    from qpicross.puzzle.formats import format_px, save_puzzle
+    from qpicross.puzzle.formats.registry import save_format
+
     try:
         shape = parse_size(args.size)
     except ValueError as exc:

@@ -6,8 +6,6 @@ import argparse
 import statistics
 import time
 
-from qpicross.model.formulation import build_formulation
-from qpicross.model.size import check_size
 from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json, printable, size_error
 
 
@@ -25,6 +23,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def time_build(puzzle, bounds: str, repeats: int) -> dict:
     """Median seconds to build the formulation and then the weighted BQM, over fresh builds."""
+    from qpicross.model.formulation import build_formulation
+
     formulation_s, bqm_s = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -44,6 +44,9 @@ MAX_TIME_REPEATS = 1000
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.model.formulation import build_formulation
+    from qpicross.model.size import check_size
+
     if not 0 <= args.time <= MAX_TIME_REPEATS:
         raise UsageError(f"--time must be between 0 and {MAX_TIME_REPEATS}, got {args.time}")
     puzzle = load_puzzle_arg(args)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from qpicross.puzzle import check
 from ._common import add_puzzle_argument, board_text, load_puzzle_arg, note_written, output_file, printable, save_plot
 
 
@@ -17,6 +16,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.puzzle import check
+
     puzzle = load_puzzle_arg(args, guard="show")  # a 10 000 x 10 000 board is 200 MB of text
     print(f"{printable(puzzle)}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from qpicross.classical.exact import MODELS, require_solver, solve_exact
-from qpicross.puzzle.formats import expand_puzzle_specs
+from qpicross.names import EXACT_MODELS as MODELS
 from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
@@ -37,6 +36,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.classical.exact import require_solver
+    from qpicross.puzzle.formats import expand_puzzle_specs
+
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
         raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     if args.time_limit is not None and args.method != "cpsat":
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_exact(puzzle, args) -> tuple[int, dict]:
+    from qpicross.classical.exact import solve_exact
+
     result = solve_exact(puzzle, args.method, model=args.model, check_unique=not args.no_unique,
                          time_limit_s=args.time_limit)
     if args.json:

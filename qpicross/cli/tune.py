@@ -8,13 +8,9 @@ import io
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from qpicross.experiments.bench import expand_specs
-from qpicross.experiments.runner import default_workers
-from qpicross.pipeline.run import check_run_size
-from qpicross.model.formulation import TERMS
 from qpicross.experiments.spreadsheet import csv_cell
-from qpicross.experiments.tune import TuneInterrupted, TuneResult, grid_points, parse_grid, plot_tuning, random_points, tune
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
@@ -29,6 +25,9 @@ from ._common import (
     write_output,
 )
 from ._solver_options import add_solver_arguments, config_from_args
+
+if TYPE_CHECKING:
+    from qpicross.experiments.tune import TuneResult
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -62,6 +61,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def points_from_args(args: argparse.Namespace) -> list:
     """The sweep's points from ``--grid``, ``--random``, ``--log`` and ``--seed``."""
+    from qpicross.experiments.tune import grid_points, parse_grid, random_points
+
     try:
         ranges = parse_grid(args.grid)
         if args.random is not None:
@@ -77,6 +78,11 @@ MAX_RUNS = 1_000_000
 
 
 def run(args: argparse.Namespace) -> int:
+    from qpicross.experiments.bench import expand_specs
+    from qpicross.experiments.runner import default_workers
+    from qpicross.experiments.tune import TuneInterrupted, plot_tuning, tune
+    from qpicross.pipeline.run import check_run_size
+
     config = config_from_args(args)
     for flag, value, top in (("--seeds", args.seeds, MAX_SEEDS), ("--workers", args.workers, 4096)):
         if value is not None and not 1 <= value <= top:
@@ -164,6 +170,8 @@ def _fmt_tts(value: float) -> str:
 
 
 def print_report(result: TuneResult) -> None:
+    from qpicross.model.formulation import TERMS
+
     if len(result.puzzles) > 1:
         print_summary(result)
         return
@@ -193,6 +201,8 @@ def print_report(result: TuneResult) -> None:
 
 def print_summary(result: TuneResult) -> None:
     """The report of a sweep over several puzzles: each point over all of them."""
+    from qpicross.model.formulation import TERMS
+
     varied = result.varied or ["one_hot"]
     summary = result.summary
     reads = summary[0]["num_reads"] if summary else 0

@@ -5,7 +5,9 @@
 * :mod:`qpicross.experiments.bench` -- success probability and TTS99 per puzzle and configuration;
 * :mod:`qpicross.experiments.tune` -- penalty-weight sweeps;
 * :mod:`qpicross.experiments.generate` -- random puzzles;
-* :mod:`qpicross.experiments.figures` -- the README's figures.
+* :mod:`qpicross.experiments.scaling` -- success probability and TTS99 against puzzle size, plotted;
+* :mod:`qpicross.experiments.provenance` -- which code wrote a results file;
+* :mod:`qpicross.experiments.restate` -- a results file's TTS99 recomputed on the censored estimator.
 
 Imported on demand (``from qpicross.experiments.bench import run_bench``): nothing here loads with
 ``import qpicross``.

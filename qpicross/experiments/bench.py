@@ -41,9 +41,6 @@ Examples:
     >>> r = bench_puzzle(p, SolverConfig(sampler="sa", num_sweeps=200, num_reads=20, seed=1))
     >>> r.num_reads, 0 < r.p <= 1, r.tts99_s >= r.t_read_s, r.tts_method
     (20, True, True, 'fixed')
-
-Why ~560 lines: the run of one configuration, the result row it fills and that row's CSV/JSON
-reading and writing are one type and its I/O; statistics live in :mod:`qpicross.experiments.tts`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 runs :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` with a fixed ladder (4
 replicas, no early stop) on each puzzle twice, on the BQM kernel and on the board kernel
 (``paints=``), with the same seed, and records the replica-sweeps per second of each and
-whether their samples are identical. The README's kernel table is generated from the file.
+whether their samples are identical. The docs' kernel table (results, what paid) is generated from the file.
 
 Examples:
     >>> from qpicross import Puzzle
@@ -53,7 +53,7 @@ def measure(puzzle: Puzzle, name: str, sweeps: int = 2000, reads: int = 3, repli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.kernels PUZZLE... [--json FILE]``."""
+    """Command line: ``python -m qpicross.experiments.kernels PUZZLE [PUZZLE ...] [--json FILE]``."""
     from qpicross.experiments.bench import machine_info
 
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.kernels", description=__doc__.split("\n")[0])

@@ -13,7 +13,7 @@ Every results file's ``meta`` (:func:`~qpicross.experiments.bench.machine_info`)
 * ``no hash``: written before provenance was recorded: which code wrote it is unknown (its
   ``meta.commit`` says at which commit).
 
-``make stale-results`` (``python -m qpicross.experiments.provenance``) lists them and exits 1 when a
+``make stale-results`` (``python -m qpicross.experiments.provenance results``) lists them and exits 1 when a
 file is ``stale``; ``tests/test_provenance.py`` runs the same check on the committed files, so a
 sampler change fails the suite until its results are re-run or acknowledged. ``no hash`` files are
 listed, never failed: no re-run can give them a hash they did not record.
@@ -35,7 +35,6 @@ from pathlib import Path
 __all__ = ["HASHED", "code_hash", "provenance", "results_status", "stale_files", "main"]
 
 PACKAGE = Path(__file__).resolve().parents[1]
-ROOT = PACKAGE.parent
 #: The modules :func:`code_hash` covers, as globs relative to the package.
 HASHED = ("samplers/**/*.py",)
 #: Results the check accepts although their hash is not the tree's (``FILE.json reason`` a line).
@@ -79,13 +78,13 @@ def _acknowledged(folder: Path) -> dict[str, str]:
     return out
 
 
-def results_status(folder: str | Path | None = None, current: str | None = None) -> list[tuple[str, str, str]]:
-    """``(file name, status, detail)`` for each ``*.json`` of ``folder`` (default: ``results/``), by name.
+def results_status(folder: str | Path, current: str | None = None) -> list[tuple[str, str, str]]:
+    """``(file name, status, detail)`` for each ``*.json`` of ``folder`` (a results folder), by name.
 
     ``status`` is ``current``, ``stale``, ``acknowledged`` or ``no hash`` (see the module docstring);
     ``detail`` the recorded hash's first 12 digits and commit, or the acknowledgement's reason.
     """
-    folder = ROOT / "results" if folder is None else Path(folder)
+    folder = Path(folder)
     current = code_hash() if current is None else current
     ack = _acknowledged(folder)
     out = []
@@ -104,16 +103,16 @@ def results_status(folder: str | Path | None = None, current: str | None = None)
     return out
 
 
-def stale_files(folder: str | Path | None = None) -> list[str]:
+def stale_files(folder: str | Path) -> list[str]:
     """The results files whose recorded code hash differs from the tree's and are not acknowledged."""
     return [name for name, status, _ in results_status(folder) if status == "stale"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m qpicross.experiments.provenance [FOLDER]``: list every results file's status; 1 if any is stale."""
+    """``python -m qpicross.experiments.provenance FOLDER``: list every results file's status; 1 if any is stale."""
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.provenance",
                                      description="List the results files the current sampler code did not write.")
-    parser.add_argument("folder", nargs="?", default=str(ROOT / "results"))
+    parser.add_argument("folder", help="a folder of results files (the repository's: results)")
     args = parser.parse_args(argv)
     rows = results_status(args.folder)
     for name, status, detail in rows:

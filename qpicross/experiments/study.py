@@ -3,10 +3,9 @@ r"""The formulation study: which encoding and weights let a *generic* annealer s
 For each generic sampler x encoding (:data:`COMBINATIONS`) the study
 
 1. tunes the penalty weights with :func:`qpicross.experiments.tune.tune` on small puzzles that
-   are not on the ladder's upper part (:data:`TUNING_PUZZLES`: house8 and star10 for the one-hot
-   models, generated 12x12 and 15x15 ones for the thermometer, which solves the small ones every
-   time); a small grid, a few reads per point, the same seeds for every point; then
-2. climbs a fixed ladder of puzzles from 5x5 to 25x25 (:data:`LADDER`) with the tuned weights,
+   are not on the ladder's upper part (the ``tuning`` puzzles named by each combination's
+   ``tune_on``); a small grid, a few reads per point, the same seeds for every point; then
+2. climbs a ladder of puzzles (:class:`Rung`, smallest first) with the tuned weights,
    measuring the success probability and TTS99 at each rung with
    :func:`qpicross.experiments.bench.bench_puzzle` (the run ``qpicross anneal`` makes), under a
    time budget per rung; each rung tries the combination's sweep counts and keeps the best
@@ -14,32 +13,29 @@ For each generic sampler x encoding (:data:`COMBINATIONS`) the study
 
 The structured annealer ``shift`` and the exact SAT solver are measured on the same ladder for
 reference. Results go to a JSON file (:func:`run_study`), a figure of TTS99 against puzzle size
-(:func:`plot_study`) and a markdown table (:func:`study_table`), which the README quotes.
+(:func:`plot_study`) and a markdown table (:func:`study_table`), which the docs' results page quotes.
 
-Run it with ``make study``, or::
-
-    python -m qpicross.experiments.study run --json results/study.json --plot figures/study.png
-    python -m qpicross.experiments.study table results/study.json
+The repository's ladder (shipped, Bompol, generated and tournament puzzles from 5x5 to 25x25) and
+its command line are in ``benchmarks/study.py`` (``make study``); any ladder of :class:`Rung` works.
 
 Examples:
     >>> combo = Combination("sa", "thermometer", sweeps=(200,), grid="match=1:2:2")
     >>> combo.label, combo.config().encoding
     ('sa/thermometer', 'thermometer')
-    >>> rungs = ladder(include_shared=False, generated=())
-    >>> [r.label for r in rungs][:3]
-    ['5x5', 'smile7', 'house8']
+    >>> rung = Rung("random8", generated=(8, 8), seed=3)
+    >>> rung.available() is None, rung.load().shape
+    (True, (8, 8))
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -52,30 +48,33 @@ from qpicross.puzzle import Puzzle
 __all__ = [
     "Rung",
     "Combination",
-    "LADDER",
     "COMBINATIONS",
-    "ladder",
     "tune_combination",
     "climb",
     "run_study",
     "plot_study",
     "study_table",
-    "main",
 ]
-
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("QPICROSS_SHARED", ROOT.parent / "shared" / "instances"))
-
 
 @dataclasses.dataclass(frozen=True)
 class Rung:
-    """One puzzle of the ladder: a file spec (relative to the repository or to ``shared``) or a generated size."""
+    """One puzzle of a ladder: a file or a generated size.
+
+    Attributes:
+        label: The puzzle's name in the results.
+        spec: The file spec as the results record it (``bompol/panda.px``, ``FILE.txt#N``).
+        shared: Whether the file is in a collection outside the repository (recorded with ``spec``).
+        generated: ``(rows, cols)`` of a puzzle drawn with a unique solution, density 0.55, instead of a file.
+        seed: The generated puzzle's seed.
+        path: Where the file is read from (default ``spec``, relative to the working directory).
+    """
 
     label: str
     spec: str | None = None
     shared: bool = False
     generated: tuple[int, int] | None = None
     seed: int = 0
+    path: str | None = None
 
     def load(self) -> Puzzle:
         """The puzzle (generated ones are drawn with a unique solution, density 0.55)."""
@@ -85,60 +84,20 @@ class Rung:
             from qpicross.experiments.generate import generate_puzzle
 
             return generate_puzzle(self.generated, density=0.55, seed=self.seed, unique=True, name=self.label).puzzle
-        base = SHARED if self.shared else ROOT
-        puzzle = load_puzzle(str(base / self.spec))
+        puzzle = load_puzzle(self.path or self.spec)
         return Puzzle(puzzle.rows, puzzle.cols, name=self.label, goal=puzzle.goal)
 
     def available(self) -> str | None:
         """None when the puzzle can be loaded here, else why not."""
         if self.generated is not None:
             return None
-        path = (SHARED if self.shared else ROOT) / self.spec.split("#")[0]
+        path = Path((self.path or self.spec).split("#")[0])
         return None if path.exists() else f"{path} is absent (shared collections are not in the repository)"
 
 
-#: The fixed ladder of sizes, smallest first: shipped instances, Bompol's puzzles, generated ones
-#: (density 0.55, unique) and a 25x25 tournament puzzle.
-LADDER: tuple[Rung, ...] = (
-    Rung("5x5", "instances/5x5.px"),
-    Rung("smile7", "instances/smile7.px"),
-    Rung("house8", "instances/house8.px"),
-    Rung("pikachu", "bompol/pikachu.px", shared=True),
-    Rung("star10", "instances/star10.px"),
-    Rung("clock", "bompol/clock.px", shared=True),
-    Rung("boat12", "instances/boat12.px"),
-    Rung("layton", "bompol/layton.px", shared=True),
-    Rung("bird", "bompol/bird.px", shared=True),
-    Rung("knife", "bompol/knife.px", shared=True),
-    Rung("ratz", "bompol/ratz.px", shared=True),
-    Rung("random15", generated=(15, 15), seed=1),
-    Rung("panda", "bompol/panda.px", shared=True),
-    Rung("random20", generated=(20, 20), seed=1),
-    Rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1", shared=True),
-    Rung("random25", generated=(25, 25), seed=1),
-)
-
-
-#: Puzzles the weights are tuned on: two shipped ones, and generated ones that are not on the ladder.
-TUNING_PUZZLES: dict[str, Rung] = {
-    "house8": Rung("house8", "instances/house8.px"),
-    "star10": Rung("star10", "instances/star10.px"),
-    "tune12": Rung("tune12", generated=(12, 12), seed=7),
-    "tune15": Rung("tune15", generated=(15, 15), seed=7),
-}
+#: Tuning puzzles the thermometer combinations are tuned on (labels of :func:`run_study`'s ``tuning``): it solves
+#: the small shipped ones every time, so their points would not differ.
 HARD = ("tune12", "tune15")
-
-
-def ladder(include_shared: bool = True, generated: Sequence[str] | None = None) -> list[Rung]:
-    """The rungs to climb: shared puzzles only when present (and asked for); ``generated`` labels to keep."""
-    out = []
-    for rung in LADDER:
-        if rung.shared and not include_shared:
-            continue
-        if rung.generated is not None and generated is not None and rung.label not in generated:
-            continue
-        out.append(rung)
-    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,7 +114,7 @@ class Combination:
         reads: Reads per rung and sweep count (at most; the time budget may stop earlier).
         options: Other sampler options.
         reference: A reference line (not tuned; drawn dashed).
-        tune_on: Labels of :data:`TUNING_PUZZLES` the grid is swept on: puzzles this
+        tune_on: Labels of :func:`run_study`'s ``tuning`` puzzles the grid is swept on: puzzles this
             combination solves sometimes but not always, so the points differ.
     """
 
@@ -285,9 +244,9 @@ def _exact_reference(rungs: Sequence[Rung]) -> list[dict]:
 
 
 def _study_task(shared, combo: Combination) -> dict:
-    rungs, budget_s, tune_reads, seed = shared
+    rungs, tuning, budget_s, tune_reads, seed = shared
     start = time.perf_counter()
-    tune_puzzles = [TUNING_PUZZLES[label].load() for label in combo.tune_on]
+    tune_puzzles = [tuning[label].load() for label in combo.tune_on] if combo.grid else []
     weights, tuning = tune_combination(combo, tune_puzzles, num_reads=tune_reads, seed=seed)
     records = climb(combo, rungs, weights, budget_s=budget_s, seed=seed,
                     log=lambda line: print(line, file=sys.stderr, flush=True))
@@ -297,14 +256,15 @@ def _study_task(shared, combo: Combination) -> dict:
             "tuning": tuning, "rungs": records, "elapsed_s": time.perf_counter() - start}
 
 
-def run_study(combinations: Sequence[Combination] = COMBINATIONS, rungs: Sequence[Rung] | None = None, *,
+def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tuning: Mapping[str, Rung] | None = None,
               budget_s: float = 6.0, tune_reads: int = 20,
               seed: int = 0, workers: int = 1, exact: bool = True, path: str | os.PathLike | None = None) -> dict:
     """Tune and climb every combination (in ``workers`` processes); returns (and writes) the results.
 
     Args:
         combinations: What to measure.
-        rungs: The ladder (default :func:`ladder`).
+        rungs: The ladder, smallest first.
+        tuning: The puzzles a combination's ``tune_on`` names, by label (needed by combinations with a ``grid``).
         budget_s: Sampling seconds per rung (split over a combination's sweep counts).
         tune_reads: Reads per tuning point and puzzle.
         seed: Base seed.
@@ -314,14 +274,18 @@ def run_study(combinations: Sequence[Combination] = COMBINATIONS, rungs: Sequenc
     """
     from qpicross.experiments.runner import run_tasks
 
-    rungs = list(rungs if rungs is not None else ladder())
+    rungs = list(rungs)
+    tuning = dict(tuning or {})
+    missing = sorted({label for c in combinations if c.grid for label in c.tune_on} - set(tuning))
+    if missing:
+        raise ValueError(f"no tuning puzzle named {', '.join(missing)}")
     start = time.perf_counter()
     results: list[dict | None] = [None] * len(combinations)
 
     def record(index: int, ok: bool, value) -> None:
         results[index] = value if ok else {"label": combinations[index].label, "error": str(value), "rungs": []}
 
-    run_tasks(_study_task, list(combinations), on_result=record, shared=(rungs, budget_s, tune_reads, seed),
+    run_tasks(_study_task, list(combinations), on_result=record, shared=(rungs, tuning, budget_s, tune_reads, seed),
               workers=workers)
     out = {"meta": {**machine_info(), "budget_s": budget_s, "tune_reads": tune_reads,
                     "seed": seed, "elapsed_s": None},
@@ -357,7 +321,7 @@ def _fmt_time(seconds) -> str:
 
 
 def study_table(results: dict | str | os.PathLike, moonshot: Sequence[str] = ("bird", "knife", "ratz")) -> str:
-    """The README's table: per combination, its tuned weights, the largest puzzle solved and its TTS99,
+    """The results page's table: per combination, its tuned weights, the largest puzzle solved and its TTS99,
     p on the moonshot puzzles, and where the climb stopped (best energy there)."""
     data = _load(results)
     head = ("| sampler / encoding | tuned weights (one_hot, order, match) | largest solved | TTS99 there | "
@@ -435,40 +399,3 @@ def plot_study(results: dict | str | os.PathLike, path: str | os.PathLike | None
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``run`` the study (JSON, figure, table) or print the ``table`` of a results file."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.study", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    run_p = sub.add_parser("run", help="tune and climb every combination")
-    run_p.add_argument("--json", default="results/study.json")
-    run_p.add_argument("--plot", default="figures/study.png")
-    run_p.add_argument("--budget", type=float, default=6.0, help="sampling seconds per rung (default 6)")
-    run_p.add_argument("--workers", type=int, default=2)
-    run_p.add_argument("--only", default=None, help="comma list of combination labels to run")
-    run_p.add_argument("--seed", type=int, default=0)
-    table_p = sub.add_parser("table", help="the markdown table of a results file")
-    table_p.add_argument("results")
-    plot_p = sub.add_parser("plot", help="the figure of a results file")
-    plot_p.add_argument("results")
-    plot_p.add_argument("--plot", default="figures/study.png")
-    args = parser.parse_args(argv)
-    if args.command == "table":
-        print(study_table(args.results))
-        return 0
-    if args.command == "plot":
-        plot_study(args.results, args.plot)
-        return 0
-    combos = COMBINATIONS
-    if args.only:
-        wanted = set(args.only.split(","))
-        combos = tuple(c for c in COMBINATIONS if c.label in wanted)
-    data = run_study(combos, budget_s=args.budget, workers=args.workers, seed=args.seed, path=args.json)
-    plot_study(data, args.plot)
-    print(study_table(data))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

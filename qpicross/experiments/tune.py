@@ -26,9 +26,6 @@ Examples:
     (2, 40)
     >>> 0.0 <= result.best["p_low"] <= result.best["success_probability"] <= result.best["p_high"]
     True
-
-Why ~600 lines: the point generators (grid, random, Bayesian), the sweep over them and the
-sweep's result type with its table and heat map are used together and only together.
 """
 
 from __future__ import annotations
@@ -45,6 +42,7 @@ from qpicross.experiments.runner import default_workers, run_tasks
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation
 from qpicross.pipeline.config import SolverConfig
+from qpicross.model.size import FORMULATION_BYTES_PER_COUPLER
 from qpicross.pipeline.run import check_run_size, run
 from qpicross.puzzle import Puzzle
 
@@ -476,9 +474,15 @@ def tune(
     if known is not None and len(many) > 1:
         raise ValueError("known cells describe one puzzle; pass presolve=True for several")
     workers = workers or default_workers()
-    for item in many:  # the size guard of every puzzle before any is built, each worker with its share
-        if isinstance(item, Puzzle):
-            check_run_size(item, config, known=known, share=1 if scheduler is not None else workers)
+    share = 1 if scheduler is not None else workers
+    # the size guard of every puzzle before any is built, each worker with its share; then again with the
+    # formulations every process holds (the parent builds them all, each worker gets them all)
+    estimates = [check_run_size(item, config, known=known, share=share) for item in many if isinstance(item, Puzzle)]
+    if len(many) > 1 or share > 1:
+        resident = sum(e["num_couplers"] for e in estimates) * FORMULATION_BYTES_PER_COUPLER
+        for item in many:
+            if isinstance(item, Puzzle):
+                check_run_size(item, config, known=known, share=share, resident=resident)
     formulations = [_formulation(item, config.bounds, known) for item in many]
     names = [f.puzzle.name for f in formulations]
     num_variables = sum(_variables_swept(f, config.presolve) for f in formulations)

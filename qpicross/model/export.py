@@ -43,6 +43,7 @@ import dimod
 import numpy as np
 
 from qpicross.model.formulation import Bounds, PenaltyWeights, build_formulation
+from qpicross.names import EXPORT_FORMATS  # file extension -> format name
 from qpicross.puzzle import Puzzle
 
 __all__ = [
@@ -54,9 +55,6 @@ __all__ = [
     "read_coo",
     "load_model",
 ]
-
-#: File extension -> format name.
-EXPORT_FORMATS = {".json": "json", ".bqm": "bqm", ".coo": "coo", ".cqm": "cqm"}
 
 
 def export_format(path: str | os.PathLike, format: str | None = None) -> str:

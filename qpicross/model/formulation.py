@@ -43,9 +43,6 @@ Examples:
     >>> sample = f.sample_from_board(["..#..", ".#.#.", ".#.#.", "#####", "#...#"])
     >>> float(bqm.energy(sample))
     0.0
-
-Why ~630 lines: the four penalty terms, the start enumeration and the label scheme they share
-are the formulation; sizes are counted in :mod:`qpicross.model.size` from the same enumeration.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@
 (:func:`~qpicross.model.formulation.enumerate_starts`) and counts the coupler
 entries each penalty term would allocate without allocating them;
 :func:`check_size` raises :class:`ModelTooLargeError` above the ceiling, which
-every command checks before it builds. :func:`estimate_solver_size` does the same
+every command checks before it builds; :func:`run_estimate` adds what one run's path costs on top
+(presolve, another encoding, a sampler's own copies, parallel workers). :func:`estimate_solver_size` does the same
 for the exact solvers, line logic, the text view and the generator. The ceiling
 is a share (:data:`MEMORY_FRACTION`) of the memory available when the command
 starts (:func:`available_memory`), or ``QPICROSS_MAX_MEMORY`` / ``--max-memory``.
@@ -47,20 +48,52 @@ __all__ = [
     "ModelTooLargeError",
     "too_large",
     "BYTES_PER_COUPLER",
+    "BASE_BYTES",
+    "FORMULATION_BYTES_PER_COUPLER",
+    "run_estimate",
     "MEMORY_FRACTION",
     "SOLVER_METHODS",
     "DEFAULT_MAX_CELLS",
 ]
 
-#: Measured peak memory of a build (formulation + weighted BQM) per coupler
-#: entry, in bytes: 86-102 from 25x25 to 100x100 (scripts/build_memory.py, README).
-BYTES_PER_COUPLER = 100
+#: Peak memory per coupler entry of a run with the default samplers, in bytes: the formulation,
+#: the weighted BQM, the sampler's own arrays (the structured annealer's CSR, dwave-samplers' copy)
+#: and the decoding of the reads. Measured with ``/usr/bin/time -v`` on random boards of density
+#: 0.55: 148 (shift) and 157 (sa) at 100x100, 149 (shift) at 150x150, above :data:`BASE_BYTES`.
+BYTES_PER_COUPLER = 180
+#: What the process holds besides the model: the interpreter, numpy, dimod, numba and the compiled
+#: kernels (189 MiB measured for ``qpicross anneal`` on a 5x5; 327 MiB on a first run, while numba
+#: compiles the kernels into its cache). Every estimate of a run counts it.
+BASE_BYTES = 384 * 2**20
+#: The part of :data:`BYTES_PER_COUPLER` a built formulation keeps (its term arrays): 43 measured at
+#: 100x100. A weight sweep holds every puzzle's formulation in the parent and in each worker.
+FORMULATION_BYTES_PER_COUPLER = 64
+#: Extra bytes per coupler entry of line-logic presolve (:class:`~qpicross.classical.presolve.PresolveComposite`
+#: copies the model's vectors and builds the pruned BQM beside the full one): 49 measured at 100x100 and 150x150.
+PRESOLVE_BYTES_PER_COUPLER = 64
+#: Extra bytes per coupler entry of an encoding other than one-hot (a second BQM beside the one-hot
+#: one every read is judged on): 117 (domain wall) and 43 (thermometer) measured at 100x100.
+ENCODING_BYTES_PER_COUPLER = {"domain_wall": 140, "thermometer": 140}
+#: What a sampler allocates beyond :data:`BYTES_PER_COUPLER`, by registry name:
+#: ``(bytes per coupler entry, bytes per pair of variables (a dense n x n matrix), fixed bytes (its imports))``.
+#: Measured: tabu 36-39 B per pair (30x30, 40x40: a dense matrix and its copies); sb 28-46 B per pair
+#: and torch's import; dwave-hybrid pt 1.7-1.9 kB and pa 0.3 kB per coupler (a BQM per replica);
+#: OpenJij 0.4 kB per coupler (60x60). Samplers not named here cost what the default ones do.
+SAMPLER_MEMORY: dict[str, tuple[int, int, int]] = {
+    "tabu": (0, 48, 0),
+    "sb": (0, 48, 320 * 2**20),
+    "sb+descent": (0, 48, 320 * 2**20),
+    "pt": (2400, 0, 0),
+    "pa": (600, 0, 0),
+    "openjij-sa": (600, 0, 0),
+    "openjij-sqa": (600, 0, 0),
+}
 #: Bytes per cell of a run that are not couplers (grids, coverage, decoding), measured on blank
 #: boards (61 MiB for 1000x1000), and per read and cell (the int32 coverage of both sides in decoding).
 BYTES_PER_CELL = 64
 BYTES_PER_READ_CELL = 8
-#: Share of the available memory one command may plan to use by default: a guess at the peak
-#: that stays clear of the sampler's own copy of the model, other processes and estimation error.
+#: Share of the available memory one command may plan to use by default (the estimates bound the
+#: measured peak; the rest is for other processes and for boards unlike the measured ones).
 MEMORY_FRACTION = 0.25
 #: What :func:`available_memory` assumes where the system does not say.
 FALLBACK_AVAILABLE = 4 * 2**30
@@ -184,9 +217,12 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         known: Settled cells (presolve); pruned and fixed starts are left out.
 
     Returns:
-        ``{"num_variables", "num_couplers", "couplers_per_term": {term: n},
-        "estimated_bytes"}`` (bytes = couplers x :data:`BYTES_PER_COUPLER` + cells x
-        :data:`BYTES_PER_CELL`).
+        A dict with ``num_variables``, ``num_couplers``, ``couplers_per_term`` (``{term: n}``) and
+        ``estimated_bytes``: the peak resident memory of a process that builds this model and anneals it
+        with a default sampler (``shift``, ``sa``): :data:`BASE_BYTES` (the interpreter and its libraries)
+        + coupler entries x :data:`BYTES_PER_COUPLER` (formulation, BQM, the sampler's arrays, decoding)
+        + cells x :data:`BYTES_PER_CELL`. :func:`run_estimate` adds what other paths cost (presolve,
+        encodings, samplers with dense matrices, reads, workers).
 
     Examples:
         >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
@@ -227,7 +263,7 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         "num_variables": int(len(start)),
         "num_couplers": total,
         "couplers_per_term": couplers,
-        "estimated_bytes": total * BYTES_PER_COUPLER + n_rows * n_cols * BYTES_PER_CELL,
+        "estimated_bytes": BASE_BYTES + total * BYTES_PER_COUPLER + n_rows * n_cols * BYTES_PER_CELL,
     }
 
 
@@ -288,7 +324,8 @@ def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
     enumeration = (variables * 40 + cover * 24) // BYTES_PER_COUPLER
     couplers = one_hot + enumeration
     return {"num_variables": variables, "num_couplers": couplers, "lower_bound": True,
-            "estimated_bytes": couplers * BYTES_PER_COUPLER + puzzle.num_rows * puzzle.num_cols * BYTES_PER_CELL}
+            "estimated_bytes": BASE_BYTES + couplers * BYTES_PER_COUPLER
+                               + puzzle.num_rows * puzzle.num_cols * BYTES_PER_CELL}
 
 
 def check_size(
@@ -319,7 +356,7 @@ def check_size(
         >>> check_size(p, max_couplers=10**6)
         Traceback (most recent call last):
         ...
-        qpicross.exceptions.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.0 GiB), above the limit of 1,000,000 couplers ...
+        qpicross.exceptions.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.3 GiB), above the limit of 1,000,000 couplers ...
     """
     limit = max_couplers_limit() if max_couplers is None else max_couplers
     per_read = (puzzle.num_rows * puzzle.num_cols * BYTES_PER_READ_CELL) * num_reads
@@ -334,6 +371,37 @@ def check_size(
     if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
         raise too_large(puzzle, estimate, limit, presolved)
     return estimate
+
+
+def run_estimate(
+    estimate: dict,
+    sampler: str = "shift",
+    encoding: str = "one_hot",
+    presolve: bool = False,
+    resident: int = 0,
+) -> dict:
+    """One run's peak memory: :func:`estimate_size`'s model plus what the run's path adds.
+
+    Counts, on top of the model's ``estimated_bytes`` (which already holds :data:`BASE_BYTES`
+    and the default samplers' copies): presolve's copies (:data:`PRESOLVE_BYTES_PER_COUPLER`),
+    a second BQM for another encoding (:data:`ENCODING_BYTES_PER_COUPLER`), the sampler's own
+    memory (:data:`SAMPLER_MEMORY`: per coupler, per pair of variables for dense matrices, and
+    its imports) and ``resident`` bytes the process holds besides this run (a weight sweep's
+    other formulations). Every term is a measured peak with a margin, so the sum bounds the
+    peak resident memory of the process that runs it.
+
+    Examples:
+        >>> from qpicross import Puzzle
+        >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+        >>> est = estimate_size(p)
+        >>> run_estimate(est, "tabu")["estimated_bytes"] - est["estimated_bytes"] == 48 * 44 * 44
+        True
+    """
+    couplers, n = estimate["num_couplers"], estimate["num_variables"]
+    per_coupler, per_pair, fixed = SAMPLER_MEMORY.get(sampler, (0, 0, 0))
+    per_coupler += ENCODING_BYTES_PER_COUPLER.get(encoding, 0) + (PRESOLVE_BYTES_PER_COUPLER if presolve else 0)
+    extra = couplers * per_coupler + n * n * per_pair + fixed + resident
+    return {**estimate, "estimated_bytes": estimate["estimated_bytes"] + extra}
 
 
 def estimate_solver_size(puzzle: Puzzle, method: str) -> dict:

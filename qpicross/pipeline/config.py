@@ -27,15 +27,11 @@ from typing import Any, Literal
 import dimod
 
 from qpicross.model.formulation import PenaltyWeights
+from qpicross.names import ENCODINGS, MAX_READS
 
 __all__ = ["SolverConfig", "ENCODINGS", "Encoding", "MAX_READS", "MAX_SWEEPS"]
 
 Encoding = Literal["one_hot", "domain_wall", "thermometer"]
-#: Encodings of the block starts that a configuration may anneal.
-ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall", "thermometer")
-#: Upper bounds on reads and sweeps per read: far beyond any useful run, they stop a typo from
-#: allocating terabytes (a run is bounded in time by ``time_budget``).
-MAX_READS = 10_000_000
 #: Sampler options that hold credentials: redacted in :meth:`SolverConfig.to_dict` and ``repr``.
 SECRET_OPTIONS = frozenset({"token"})
 MAX_SWEEPS = 10_000_000_000

@@ -34,10 +34,12 @@ import numpy as np
 from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
 from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
 from qpicross.model.size import (
+    BASE_BYTES,
     BYTES_PER_COUPLER,
     check_size,
     check_solver_size,
     max_couplers_limit,
+    run_estimate,
     too_large,
 )
 from qpicross.pipeline.config import SolverConfig
@@ -168,23 +170,32 @@ def check_run_size(
     known: np.ndarray | None = None,
     max_couplers: int | None = None,
     share: int = 1,
+    resident: int = 0,
 ) -> dict:
-    """The size guard of one run: the model, the reads it keeps, and line logic first if it presolves.
+    """The size guard of one run: the model, the reads it keeps, the path's own copies (presolve,
+    encoding, sampler: :func:`~qpicross.model.size.run_estimate`), and line logic first if it presolves.
+
+    The estimate bounds the peak resident memory of the process that runs it. With ``share``
+    parallel workers, the parent process (:data:`~qpicross.model.size.BASE_BYTES` and ``resident``)
+    comes off the ceiling first and each worker gets ``1/share`` of the rest.
 
     Args:
         puzzle: The puzzle.
-        config: The run's configuration (bounds, reads, presolve).
+        config: The run's configuration (bounds, reads, presolve, sampler, encoding).
         known: Settled cells the model is pruned with.
         max_couplers: The ceiling (default :func:`~qpicross.model.size.max_couplers_limit`).
         share: Runs that share the memory at once (parallel workers): each gets ``1/share`` of it.
+        resident: Bytes every process holds besides this run (a weight sweep's formulations).
 
     Returns:
-        The model's estimate (:func:`~qpicross.model.size.check_size`).
+        The run's estimate (:func:`~qpicross.model.size.check_size`, then ``run_estimate``).
 
     Raises:
         ModelTooLargeError: Above the ceiling, before anything is allocated.
     """
-    limit = max(1, (max_couplers_limit() if max_couplers is None else max_couplers) // max(1, share))
+    total = max_couplers_limit() if max_couplers is None else max_couplers
+    parent = (BASE_BYTES + resident) // BYTES_PER_COUPLER if share > 1 else 0
+    limit = max(1, (total - parent) // max(1, share))
     if config.num_sweeps is not None:  # SA-like samplers allocate a schedule of one float per sweep (and replica)
         replicas = config.sampler_options.get("num_replicas", 1)
         schedule = 8 * config.num_sweeps * (replicas if isinstance(replicas, int) and replicas > 0 else 1)
@@ -193,7 +204,11 @@ def check_run_size(
                                      "what": f"a schedule of {config.num_sweeps:,} sweeps"}, limit * BYTES_PER_COUPLER)
     if config.presolve:
         check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
-    return check_size(puzzle, config.bounds, known, limit, num_reads=config.num_reads)
+    estimate = check_size(puzzle, config.bounds, known, limit, num_reads=config.num_reads)
+    estimate = run_estimate(estimate, config.sampler_name, config.encoding, config.presolve, resident)
+    if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
+        raise too_large(puzzle, estimate, limit, config.presolve)
+    return estimate
 
 
 def run(

@@ -8,11 +8,14 @@ encoding. Each SDK is imported when its sampler is made; without its extra, maki
 ========================  =====================================================  ==========
 name                      what samples                                           extra
 ========================  =====================================================  ==========
-``openjij-sa``            OpenJij's simulated annealing (:class:`OpenJijSampler`)  ``openjij``
-``openjij-sqa``           OpenJij's simulated *quantum* annealing (path-integral   ``openjij``
-                          Monte Carlo, transverse field, Trotter slices)
+``openjij-sa``            OpenJij's simulated annealing                          ``openjij``
+                          (:class:`OpenJijSampler`)
+``openjij-sqa``           OpenJij's simulated *quantum* annealing                ``openjij``
+                          (path-integral Monte Carlo, transverse field,
+                          Trotter slices)
 ``sb``                    simulated bifurcation (``simulated-bifurcation``,      ``sb``
-                          torch; one agent per read, on the GPU when there is one)
+                          torch; one agent per read, on the GPU when there
+                          is one)
 ``sa+descent``            dwave-samplers SA, then steepest descent on each read  (core)
 ``sb+descent``            simulated bifurcation, then steepest descent           ``sb``
 ``pt``                    dwave-hybrid's parallel-tempering workflow, one run    ``hybrid``

@@ -31,16 +31,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
-import time
 from collections.abc import Callable
 
 import dimod
-import numpy as np
-
-from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 
 from qpicross.exceptions import SamplerUnavailableError
+from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
+from qpicross.samplers.reads import ReadsComposite, independent_reads
 
 __all__ = [
     "SAMPLERS",
@@ -156,30 +153,14 @@ def sample(
     stop_at_energy: float | None = None,
     **kwargs,
 ) -> dimod.SampleSet:
-    """Sample a BQM in chunks of reads, passing only the parameters the sampler accepts.
+    """Sample a BQM with any sampler, passing only the parameters the sampler accepts.
 
-    ``num_reads``, ``num_sweeps``, ``seed`` and ``beta_range`` are forwarded
-    when the sampler lists them in its ``parameters``; so are extra keyword
-    arguments (an unknown one is an error, as in dimod).
-
-    Reads are drawn in chunks, one sampler call each, so that
-    ``progress(done, total)`` can be called and a time budget kept:
-
-    * without ``time_budget``, chunkable samplers run in ``chunks`` pieces
-      (default: up to 10 pieces of at least 50 reads); the split depends only
-      on ``num_reads`` and each chunk's seed is derived from ``seed``, so the
-      same seed gives the same samples;
-    * with ``time_budget`` (seconds), one read is drawn first to time it, then
-      chunks of as many reads as the remaining budget allows; no chunk starts
-      once the budget is spent (at least one read is always drawn);
-    * with ``stop_at_energy``, no further call starts once a read has reached
-      that energy (a user's "find me a solution" run; ``info["stopped_at_energy"]``
-      says whether it did): samplers whose reads stop at a ``target_energy``
-      themselves draw one read per call, others batches of 1, 2, 4, ... reads
-      (at most :data:`FIND_BATCH`).
-
-    Per-read lists in the chunks' ``info`` (e.g. ``sweeps``,
-    ``time_to_target_s``) are joined in read order.
+    ``num_reads``, ``num_sweeps``, ``seed`` and ``beta_range`` are forwarded when the sampler lists
+    them in its ``parameters``; so are extra keyword arguments (an unknown one is an error, as in
+    dimod). The run goes through :class:`~qpicross.samplers.reads.ReadsComposite`, which draws the
+    reads in calls of a few reads each where they are independent restarts (a registered sampler's
+    ``chunkable``, else :func:`~qpicross.samplers.reads.independent_reads`), for progress, the time
+    budget, the stop at the first solution and Ctrl-C.
 
     Args:
         bqm: The model.
@@ -188,170 +169,24 @@ def sample(
         num_sweeps: Sweeps per read (SA).
         seed: Random seed, for reproducible runs.
         beta_range: ``(hot, cold)`` inverse temperatures (SA).
-        progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each chunk.
-        chunks: Override the number of chunks (without a budget).
-        time_budget: Seconds of sampling after which no further chunk starts (samplers that take a
-            ``time_budget`` themselves, like the structured annealer, also stop the running read).
+        progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each call.
+        chunks: Override the number of calls (without a budget).
+        time_budget: Seconds of sampling after which no further call starts (samplers that take a
+            ``time_budget`` themselves, like the block-shift annealer, also stop the running read).
         stop_at_energy: Stop once a read reaches this energy.
 
     Returns:
         The samples, with ``info["timing"]["sample_s"]`` holding wall time
         and ``info["stopped_by_budget"]`` whether the budget cut the run short.
     """
-    name = sampler if isinstance(sampler, str) else None
-    if name is not None:
-        sampler = get_sampler(name)
-        chunkable = SAMPLERS[name].chunkable
-    else:  # an instance is called once unless its reads are known to be independent restarts
-        chunkable = independent_reads(sampler)
-    wanted = {"num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed, "beta_range": beta_range}
+    if isinstance(sampler, str):
+        independent = SAMPLERS[sampler].chunkable if sampler in SAMPLERS else None
+        sampler = get_sampler(sampler)
+    else:
+        independent = None  # decided by independent_reads()
+    wanted = {"num_sweeps": num_sweeps, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)
-    if "num_reads" not in sampler.parameters:
-        chunkable = False  # one call decides how many samples come back
-
-    # Looking for one solution: a sampler whose reads stop at the target themselves (the structured annealer)
-    # draws one read a call; others draw batches that double, 1, 2, 4, ... up to FIND_BATCH reads, so that
-    # neither a call per read nor all the reads at once is paid before the first solution.
-    one_by_one = "target_energy" in sampler.parameters
-    if time_budget is not None and chunkable:
-        sizes = None  # decided as the budget is spent
-    elif stop_at_energy is not None and chunkable:
-        sizes = [1] * num_reads if one_by_one else _doubling(num_reads)
-    else:
-        if chunks is None:
-            chunks = min(10, max(1, num_reads // 50)) if chunkable else 1
-        sizes = [len(part) for part in np.array_split(np.arange(num_reads), chunks) if len(part)]
-    seed_sequence = np.random.SeedSequence(seed) if seed is not None else None
-
-    start = time.perf_counter()
-    if progress is not None:
-        progress(0, num_reads, math.inf)
-    parts: list[dimod.SampleSet] = []
-    done = 0
-    stopped = reached = False
-    best = math.inf
-    interrupted = False
-    try:
-        while done < num_reads:
-            if sizes is not None:
-                if len(parts) == len(sizes):
-                    break
-                size = sizes[len(parts)]
-            else:
-                elapsed = time.perf_counter() - start
-                if parts and elapsed >= time_budget:
-                    stopped = True
-                    break
-                size = 1 if not parts else _reads_that_fit(time_budget - elapsed, elapsed / done, num_reads - done)
-                if stop_at_energy is not None:
-                    size = 1 if one_by_one else min(size, FIND_BATCH, 2 ** len(parts))
-            chunk_params = dict(params)
-            if "num_reads" in chunk_params:
-                chunk_params["num_reads"] = size
-            if "seed" in chunk_params and seed_sequence is not None and (sizes is None or len(sizes) > 1):
-                chunk_params["seed"] = int(seed_sequence.spawn(1)[0].generate_state(1)[0] >> 1)
-            if time_budget is not None and "time_budget" in sampler.parameters:  # the budget also ends a read
-                chunk_params["time_budget"] = max(time_budget - (time.perf_counter() - start), 1e-3)
-            if progress is not None and "progress" in sampler.parameters:  # in-read updates (structured annealer)
-                chunk_params["progress"] = lambda sweeps, energy, done=done: progress(done, num_reads,
-                                                                                      min(best, energy))
-            parts.append(sampler.sample(bqm, **chunk_params))
-            done += len(parts[-1]) if "num_reads" in sampler.parameters else size
-            if len(parts[-1]):
-                best = min(best, float(parts[-1].record.energy.min()))
-            if progress is not None:
-                progress(min(done, num_reads), num_reads, best)
-            if stop_at_energy is not None and best <= stop_at_energy + 1e-9:
-                reached = True
-                break
-            if parts[-1].info.get("interrupted"):  # Ctrl-C inside the sampler, which kept its reads
-                raise KeyboardInterrupt
-            if parts[-1].info.get("timed_out"):  # the budget ran out inside a read
-                stopped = True
-                break
-            if len(parts[-1]) < size:  # the sampler returned fewer reads than asked (e.g. presolve settled all)
-                break
-            if parts[-1].info.get("presolve", {}).get("contradiction"):  # line logic proved there is no solution
-                break
-    except KeyboardInterrupt:  # keep what finished: the caller reports the best read so far
-        if not parts:
-            raise
-        interrupted = True
-    sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
-    if len(parts) > 1:
-        sampleset.info.update(_join_info(parts))
-    elapsed = time.perf_counter() - start
-    timing = sampleset.info.get("timing")
-    sampleset.info["timing"] = dict(timing) if isinstance(timing, dict) else {}
-    sampleset.info["timing"]["sample_s"] = elapsed
-    sampleset.info["stopped_by_budget"] = stopped
-    sampleset.info["interrupted"] = interrupted
-    if stop_at_energy is not None:
-        sampleset.info["stopped_at_energy"] = reached
-    return sampleset
-
-
-#: Most reads one call draws when a run stops at the first solution (see :func:`sample`).
-FIND_BATCH = 64
-
-
-def _doubling(num_reads: int) -> list[int]:
-    """Chunk sizes 1, 2, 4, ... (at most :data:`FIND_BATCH`) that add up to ``num_reads``.
-
-    >>> _doubling(10), sum(_doubling(1000)), max(_doubling(1000))
-    ([1, 2, 4, 3], 1000, 64)
-    """
-    sizes, size, total = [], 1, 0
-    while total < num_reads:
-        sizes.append(min(size, num_reads - total))
-        total += sizes[-1]
-        size = min(2 * size, FIND_BATCH)
-    return sizes
-
-
-def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> int:
-    """How many reads the rest of a time budget allows (at least one, at most what is left).
-
-    >>> _reads_that_fit(1.0, 0.25, 10), _reads_that_fit(1e308, 1e-9, 10), _reads_that_fit(0.0, 1.0, 10)
-    (4, 10, 1)
-    """
-    if per_read <= 0:
-        return reads_left
-    fit = seconds_left / per_read  # may be inf for a budget near the float limit
-    return reads_left if not fit < reads_left else max(1, int(fit))
-
-
-#: Composites that work read by read, so their child's reads stay independent (chunkable).
-_PER_READ_COMPOSITES = ("SteepestDescentComposite",)
-
-
-def independent_reads(sampler: dimod.Sampler) -> bool:
-    """Whether a sampler's reads are independent restarts, so that a run may be split into chunks of reads:
-    its ``properties["independent_reads"]`` (the block-shift and peer samplers, and composites that keep it),
-    or dwave-samplers' simulated annealing and tabu search (also under a steepest-descent composite).
-
-    >>> from qpicross.samplers.blockshift import BatchedShiftSampler, BlockShiftSampler
-    >>> independent_reads(BlockShiftSampler()), independent_reads(BatchedShiftSampler())
-    (True, False)
-    """
-    while isinstance(sampler, dimod.Composite) and type(sampler).__name__ in _PER_READ_COMPOSITES:
-        sampler = sampler.child
-    if sampler.properties.get("independent_reads"):
-        return True
-    from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
-
-    return isinstance(sampler, (SimulatedAnnealingSampler, TabuSampler))
-
-
-def _join_info(parts: list[dimod.SampleSet]) -> dict:
-    """Per-read lists of every chunk joined in order; other entries from the first chunk."""
-    info = dict(parts[0].info)
-    for key, value in parts[0].info.items():
-        if isinstance(value, list) and all(isinstance(p.info.get(key), list) and len(p.info[key]) == len(p)
-                                           for p in parts):
-            info[key] = [item for p in parts for item in p.info[key]]
-        elif isinstance(value, dict) and key == "timing":
-            info[key] = {k: sum(p.info.get(key, {}).get(k, 0.0) for p in parts) for k in value
-                         if all(isinstance(p.info.get(key, {}).get(k), (int, float)) for p in parts)}
-    return info
+    return ReadsComposite(sampler, independent=independent).sample(
+        bqm, num_reads=num_reads, seed=seed, progress=progress, chunks=chunks, time_budget=time_budget,
+        stop_at_energy=stop_at_energy, **params)

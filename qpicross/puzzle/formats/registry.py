@@ -187,10 +187,12 @@ def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puz
 def iter_puzzles(path: str | os.PathLike, format: str | None = None) -> Iterator[Puzzle]:
     """Iterate over every puzzle of a file (one for single-puzzle formats), or of a spec.
 
-    >>> import qpicross, pathlib
-    >>> root = pathlib.Path(qpicross.__file__).parent.parent / "instances"
-    >>> [p.name for p in iter_puzzles(root / "5x5.px")]
-    ['5x5']
+    >>> import pathlib, tempfile
+    >>> from qpicross import Puzzle
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "letter.px"
+    >>> save_puzzle(Puzzle.from_board(["..#..", ".#.#.", ".#.#.", "#####", "#...#"]), path)
+    >>> [p.name for p in iter_puzzles(path)]
+    ['letter']
     """
     yield from load_puzzles(path, format)
 
@@ -207,10 +209,13 @@ def load_puzzle(path: str | os.PathLike, format: str | None = None) -> Puzzle:
             or holds several puzzles and no ``#N`` picks one.
 
     Examples:
-        >>> import qpicross, pathlib
-        >>> p = load_puzzle(pathlib.Path(qpicross.__file__).parent.parent / "instances" / "5x5.px")
-        >>> p.name, p.shape
-        ('5x5', (5, 5))
+        >>> import pathlib, tempfile
+        >>> from qpicross import Puzzle
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "letter.px"
+        >>> save_puzzle(Puzzle.from_board(["..#..", ".#.#.", ".#.#.", "#####", "#...#"]), path)
+        >>> p = load_puzzle(path)
+        >>> p.name, p.shape, p.rows[3]
+        ('letter', (5, 5), (5,))
     """
     file, selection = split_spec(path)
     if selection is not None:
@@ -258,10 +263,13 @@ def expand_puzzle_specs(specs: Iterable[str | os.PathLike], format: str | None =
         PuzzleFormatError: For a missing path, a bad file, or an empty directory.
 
     Examples:
-        >>> import qpicross, pathlib
-        >>> root = pathlib.Path(qpicross.__file__).parent.parent / "instances"
-        >>> [p.name for p in expand_puzzle_specs([str(root / "5x5.px")])]
-        ['5x5']
+        >>> import pathlib, tempfile
+        >>> from qpicross import Puzzle
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> for name, board in (("a", ["#.", ".#"]), ("b", ["##", "#."])):
+        ...     save_puzzle(Puzzle.from_board(board), folder / f"{name}.px")
+        >>> [p.name for p in expand_puzzle_specs([str(folder)])]
+        ['a', 'b']
     """
     out: list[Puzzle] = []
     for spec in specs:

@@ -92,7 +92,6 @@ def client_for(scheduler):
             client = Client(where, timeout=f"{CONNECT_TIMEOUT_S}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise SamplerUnavailableError(f"no Dask scheduler answered at {scheduler!r}: {exc}") from None
-    client.run(_warm_up)
     if not _CLIENTS:  # registered after dask's own exit handlers, so it runs before them
         atexit.register(_close_clients)
     _CLIENTS[scheduler] = client
@@ -109,25 +108,27 @@ def _close_clients() -> None:  # pragma: no cover - at interpreter exit
     _CLIENTS.clear()
 
 
-def _warm_up() -> None:
+def _warm_up(sampler_class) -> None:
     """Compile (or load from numba's cache) the kernels a stream runs, on a worker."""
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
     f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=0,
-                               num_sweeps=10, target_energy=0)
+    sampler_class().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=0,
+                           num_sweeps=10, target_energy=0)
+
+
+#: The clients whose workers have compiled a sampler class's kernels (client id, class).
+_WARMED: set = set()
 
 
 class _Stopped(Exception):
     """Another stream of the read reached the target first."""
 
 
-def _stream(bqm, params: dict, seed: int, stop_name: str, time_budget: float | None) -> dict:
-    """One restart stream of a read, on a worker: a one-thread read that polls the read's stop event."""
+def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_budget: float | None) -> dict:
+    """One restart stream of a read, on a worker: a one-thread read of ``sampler_class`` that polls the read's
+    stop event."""
     from distributed import Event
-
-    from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
     stop = Event(stop_name)
 
@@ -137,8 +138,8 @@ def _stream(bqm, params: dict, seed: int, stop_name: str, time_budget: float | N
 
     started = time.perf_counter()
     try:
-        ss = BlockShiftSampler().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
-                                        time_budget=time_budget, **params)
+        ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
+                                    time_budget=time_budget, **params)
     except _Stopped:
         return {"stopped": True, "seconds": time.perf_counter() - started}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
@@ -148,10 +149,11 @@ def _stream(bqm, params: dict, seed: int, stop_name: str, time_budget: float | N
             "sweeps": int(ss.info["sweeps"][0])}
 
 
-def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
+def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
                    target_energy: float | None, time_budget: float | None, progress, params: dict) -> dimod.SampleSet:
-    """``num_reads`` reads of :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`, each one restart
-    stream per worker of ``scheduler`` (see the module docstring); ``params`` are the sampler's other parameters.
+    """``num_reads`` reads of ``sampler_class`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`,
+    which passes itself), each one restart stream per worker of ``scheduler`` (see the module docstring);
+    ``params`` are the sampler's other parameters.
 
     ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
     return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (seconds of all its
@@ -161,6 +163,9 @@ def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int
     from distributed import Event, wait
 
     client = client_for(scheduler)
+    if (id(client), sampler_class) not in _WARMED:
+        client.run(_warm_up, sampler_class)
+        _WARMED.add((id(client), sampler_class))
     workers = sorted(client.scheduler_info()["workers"])
     if not workers:
         raise SamplerUnavailableError(f"the Dask cluster at {scheduler!r} has no workers")
@@ -181,7 +186,7 @@ def sample_streams(bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int
         stop = Event(f"qpicross-stop-{uuid.uuid4().hex}", client=client)
         seeds = [int(s.generate_state(1)[0] >> 1) for s in root.spawn(len(workers))]
         t0 = time.perf_counter()
-        futures = [client.submit(_stream, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
+        futures = [client.submit(_stream, sampler_class, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
                    for i, w in enumerate(workers)]
         hit, results = None, {}
         try:

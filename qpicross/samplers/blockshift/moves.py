@@ -60,22 +60,29 @@ __all__ = ["Structure", "Board", "Profile", "ProfileWork", "uniform", "randint",
            "positions_to_sample", "sweep_table", "column", "best_columns", "free_move", "random_replica",
            "replica_sweep", "returned_state", "restart_begin", "restart_sweeps", "NONE", "TOLERANCE"]
 
-#: The structure of a BQM's one-hot lines (:func:`~qpicross.samplers.blockshift.structure._structure`):
-#: ``group_ptr``/``group_vars`` the one-hot groups (blocks) and their variables, ``chain_ptr`` each
-#: line's groups, ``next_limit`` the first start of the next block each start allows.
 Structure = namedtuple("Structure", "linear adj_ptr adj_idx adj_val group_ptr group_vars free chain_ptr "
                                     "next_limit has_prev has_next inner")
-#: The board kernel's arrays (:func:`~qpicross.samplers.blockshift.board.board_model`): each start's
-#: first cell, each block's length, each line's axis, first cell, stride between its cells and length;
-#: the board's cells and the size of a Boltzmann factor table.
+Structure.__doc__ = """The structure of a BQM's one-hot lines (:func:`~qpicross.samplers.blockshift.structure.read_structure`).
+
+``linear`` and ``adj_ptr``/``adj_idx``/``adj_val`` the model (linear biases, symmetric CSR couplings),
+``group_ptr``/``group_vars`` the one-hot groups (blocks) and their variables, ``chain_ptr`` each
+line's groups, ``next_limit`` the first start of the next block each start allows.
+"""
 Board = namedtuple("Board", "seg_start glen line_axis cell0 stride line_len n_cells table_size")
-#: The profile chain's arrays (:func:`~qpicross.samplers.blockshift.profile.profile_model`).
+Board.__doc__ = """The board kernel's arrays (:func:`~qpicross.samplers.blockshift.board.board_model`).
+
+Each start's first cell, each block's length, each line's axis, first cell, stride between its cells
+and length; the board's cells and the size of a Boltzmann factor table.
+"""
 Profile = namedtuple("Profile", "prof_chain prof_cell0 prof_stride prof_len cross free_chains pos_of blocks "
                                 "longest band")
-#: Scratch and state of one profile-chain restart of ``R`` replicas
-#: (:func:`~qpicross.samplers.blockshift.profile.profile_work`).
+Profile.__doc__ = "The profile chain's arrays (:func:`~qpicross.samplers.blockshift.profile.profile_model`)."
 ProfileWork = namedtuple("ProfileWork", "cur boards marg pcost energy beta_of slot_of tables weight prefix chosen "
                                         "cost dp scratch rng best_cur order")
+ProfileWork.__doc__ = """Scratch and state of one profile-chain restart of ``R`` replicas.
+
+Made by :func:`~qpicross.samplers.blockshift.profile.profile_work`.
+"""
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)
@@ -193,7 +200,7 @@ def sample_position(weight, lo, count, rng):
 
 @device_jit
 def draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
-    """Draw a consistent placement of groups ``g0 .. g1 - 1`` from their Boltzmann factors; False if none.
+    """Draw a consistent placement of groups ``g0`` to ``g1 - 1`` from their Boltzmann factors; False if none.
 
     ``weight`` holds each start's factor relative to its group's best (below
     ``e^-50``: 0). A forward pass turns it, group by group, into the share of the
@@ -546,7 +553,7 @@ def restart_begin(betas, w, work, pmodel, board, model):
 @device_jit
 def restart_sweeps(s0, count, betas, best, line_moves, return_last, target, w, constant, work, pmodel, board, model,
                    stop, status):
-    """Sweeps ``s0 .. s0 + count - 1`` of a restart begun by :func:`restart_begin` whose lowest profile
+    """Sweeps ``s0`` to ``s0 + count - 1`` of a restart begun by :func:`restart_begin` whose lowest profile
     energy so far is ``best``; each sweep first checks the target (``constant + w * best <= target``) and
     ``stop[0]``. Returns ``(sweeps done, lowest energy)``; ``status`` gets the sweeps done since ``s0``
     and the lowest energy with ``constant``."""

@@ -20,7 +20,7 @@ keep are the candidates for the ground state.
 ``population`` members along ``population_steps`` steps, its sweeps (sweeps of
 the whole population) growing with the Luby sequence. ``make bench-population``
 measures it against the default (tempering restarts) on hard and typical
-puzzles (the README's results).
+puzzles (the docs' results pages).
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation

@@ -32,7 +32,7 @@ steps, each a running maximum (:func:`_column`).
 A row move thus sees what each column could become, not only where its blocks
 are now: the joint chain's row move pays for a cell its column paints the other
 way even when the column could shift at no cost. ``make bench-chains`` measures
-the difference (the README's results).
+the difference (the docs' results pages).
 
 It applies when the lines are plain nonogram lines: each block at start ``s``
 lets the next start from ``s + length + 1`` on (the formulation's order term;

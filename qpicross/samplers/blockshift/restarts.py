@@ -38,7 +38,7 @@ __all__ = ["LubyRestarts", "population_restarts", "ReadRunner", "default_threads
            "LONG_LEVEL", "LEAD_S", "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS"]
 
 #: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
-#: bench-unit``, the README's results): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
+#: bench-unit``, the docs' results pages): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
 #: over 40 tournament puzzles, kabuki and phantom (phantom 6.3 s against 20.2 s), and even on easy puzzles
 #: (solved within their first restart, whatever its length).
 RESTART_SWEEPS = 8000

@@ -29,7 +29,7 @@ columns, and columns through rows), a sweep is the two-block Gibbs sampler:
 every row drawn exactly given the columns, then every column given the rows.
 Which is faster per second is an empirical question, measured by ``make
 bench-ablation`` (``shift`` against ``shift-block-moves``) and reported in the
-README; both leave the same distribution invariant.
+docs (results, what paid); both leave the same distribution invariant.
 
 At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
 (:math:`E` the BQM's energy) restricted to
@@ -82,12 +82,14 @@ some puzzles one axis is solved ten times sooner than the other). With several r
 streams on the joint chain, whose sweeps cost about half as much, and every short restart on the
 profile chain. ``info["chain"]`` says which chain stream 0 ran, ``info["stream_chains"]`` each stream's.
 
-Four modules: this one builds the model and holds the BQM kernel (block moves, line redraws by
-dynamic programming, tempering: one state layout, one numba compilation unit, ~700 lines that
-read as one algorithm); :mod:`qpicross.samplers.blockshift.board` is the board kernel, a second state
-layout; :mod:`qpicross.samplers.blockshift.profile` the profile chain on that layout;
-:mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart streams on
-threads, progress, the time budget and Ctrl-C).
+The package: this module builds the model and runs it; every move is written once in
+:mod:`qpicross.samplers.blockshift.moves` (compiled for the CPU and as CUDA device functions);
+:mod:`qpicross.samplers.blockshift.bqm_kernel` is the BQM kernel, :mod:`qpicross.samplers.blockshift.board`
+the board kernel (a second state layout), :mod:`qpicross.samplers.blockshift.profile` the profile chain on
+that layout; :mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart
+streams on threads, progress, the time budget and Ctrl-C), :mod:`qpicross.samplers.blockshift.cluster` on
+worker processes or a Dask cluster, and :mod:`qpicross.samplers.blockshift.batched` many ladders of many
+puzzles in one launch.
 """
 
 from __future__ import annotations
@@ -225,7 +227,7 @@ class BlockShiftSampler(dimod.Sampler):
                 moves may then break the clue's order).
             block_moves: Whether each sweep proposes a block move for every group (free variables are
                 always flipped). Default: only when ``line_moves < 1`` (with every line redrawn every
-                sweep they only add a cheaper, approximate round of line updates; the README's ablation
+                sweep they only add a cheaper, approximate round of line updates; the ablation in the docs' results
                 measures them). ``False`` needs ``line_moves > 0``.
             lines: Lines, each a list of one-hot groups (its blocks in order), each a list of variables
                 (its starts in order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines`
@@ -370,8 +372,9 @@ class BlockShiftSampler(dimod.Sampler):
                           population=population, population_steps=population_steps)
             if schedule == "fixed":
                 params["num_replicas"] = num_replicas
-            return cluster.sample_streams(bqm, scheduler, num_reads=num_reads, seed=seed, target_energy=target_energy,
-                                          time_budget=time_budget, progress=progress, params=params)
+            return cluster.sample_streams(type(self), bqm, scheduler, num_reads=num_reads, seed=seed,
+                                          target_energy=target_energy, time_budget=time_budget, progress=progress,
+                                          params=params)
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)

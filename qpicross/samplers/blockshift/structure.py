@@ -3,9 +3,9 @@
 * :func:`infer_lines` / :func:`infer_groups` -- the lines and blocks named by a
   formulation's variable labels (``("row", i, j, k)``: block ``k`` of row ``i`` starts at cell ``j``);
 * :func:`default_beta_range` -- the inverse temperatures of the default schedule;
-* ``_units``, ``_structure``, ``_symmetric_csr`` -- the kernels' arrays: groups and lines as CSR,
-  the couplings that matter between one-hot states, and which start of the next block fits after each start
-  (packed into a :class:`~qpicross.samplers.blockshift.moves.Structure`).
+* :func:`read_structure` -- the kernels' arrays, in a :class:`~qpicross.samplers.blockshift.moves.Structure`:
+  groups and lines as CSR, the couplings that matter between one-hot states, and which start of the next
+  block fits after each start; the CPU sampler and both batched chains read a BQM through it.
 
 Examples:
     >>> infer_lines([("row", 0, 0, 0), ("row", 0, 1, 0), ("row", 0, 2, 1), ("col", 1, 0, 0)])
@@ -61,7 +61,7 @@ def default_beta_range(bqm: dimod.BinaryQuadraticModel) -> tuple[float, float]:
     In the Picross formulation every penalty is an integer multiple of its
     weight, so ``q`` is the energy quantum (one mismatched cell at weight 1).
     The range was tuned with ``qpicross bench`` on taai2011 and Bompol puzzles
-    (see the README's results): hotter starts waste sweeps, colder ones freeze.
+    (see the docs' results pages): hotter starts waste sweeps, colder ones freeze.
 
     >>> bqm = dimod.BinaryQuadraticModel({"a": 1.0}, {("a", "b"): -4.0}, 0, "BINARY")
     >>> default_beta_range(bqm)

@@ -1,6 +1,6 @@
-"""README tables generated from benchmark results files: no number in the README is typed by hand.
+"""Results tables generated from benchmark results files: no number in the README or the docs is typed by hand.
 
-Each generated section of the README sits between two markers::
+Each generated section of the README or of a docs page (:func:`pages`) sits between two markers::
 
     <!-- begin generated: NAME -->
     ...
@@ -8,8 +8,8 @@ Each generated section of the README sits between two markers::
 
 and :data:`SECTIONS` says which function writes it from which results files
 (``results/*.json``, written by ``make bench`` and friends). ``make readme``
-(``python -m qpicross.experiments.report README.md``) rewrites every section
-whose files exist; the test suite checks the committed README against the
+(``python -m benchmarks.report``) rewrites every section
+whose files exist; the test suite checks the committed pages against the
 committed results, so a hand-edited number fails CI.
 
 Examples:
@@ -47,9 +47,9 @@ from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "collection", "replace_section", "update_readme", "SECTIONS"]
+           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_BUDGET``;
 #: a test checks they agree): the budget ``make bench-tournament-retry`` gives each puzzle.
 ANNEAL_BUDGET_S = 600.0
@@ -705,6 +705,44 @@ def _against_default(other: str) -> Callable[[list[dict]], str]:
     return lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, other, "shift") + "."
 
 
+def without_first_read(row: dict) -> dict:
+    """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.tts.survival_tts`) from its reads
+    but the first: the read whose time this tree's ``shift`` charges the calibration sweeps to, and the
+    code before it did not, so that two such rows compare on the same clock.
+
+    >>> row = {"time_to_target_s": [9.0, 1.0, 2.0, float("inf")], "read_s": [9.0, 1.0, 2.0, 5.0], "tts99_s": 9.0}
+    >>> round(without_first_read(row)["tts99_s"], 3) < 9.0
+    True
+    """
+    from qpicross.experiments.tts import survival_tts
+
+    times = [_number(t) for t in row["time_to_target_s"]][1:]
+    durations = [_number(t) for t in row["read_s"]][1:]
+    result = survival_tts(times, durations, n_resamples=99)
+    return {**row, "tts99_s": result.tts99_s}
+
+
+def _against_base(rows: Sequence[dict]) -> str:
+    """The default (``shift``) against the one configuration beside it (``make bench-no-slowdown``'s earlier code):
+    the summary table, the TTS99 ratio earlier / default, and the same ratio on the same clock (each puzzle's
+    first read left out: :func:`without_first_read`)."""
+    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
+    same_clock = [without_first_read(r) for r in rows if isinstance(r.get("read_s"), list) and len(r["read_s"]) > 1]
+    return summary_table(rows, by=by_collection) + "\n\n" + _base_ratios(rows)
+
+
+def _base_ratios(rows: Sequence[dict]) -> str:
+    """The ratio lines of :func:`_against_base`: TTS99 as measured, on the same clock, and the median time to
+    target (which the slowest read, that an all-solved TTS99 rests on, does not move)."""
+    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
+    same_clock = [without_first_read(r) for r in rows if isinstance(r.get("read_s"), list) and len(r["read_s"]) > 1]
+    medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in rows]
+    return ("- " + ratio_line(rows, other, "shift")
+            + ";\n- on the same clock (each puzzle's first read left out, the one this tree charges its calibration "
+              "sweeps to): " + ratio_line(same_clock, other, "shift")
+            + ";\n- median time to target: " + ratio_line(medians, other, "shift").replace("TTS99 ", "", 1) + ".")
+
+
 def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
@@ -722,7 +760,7 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 #: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
 _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 
-#: Generated README sections: name -> (results files, function of their rows -> markdown).
+#: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "pure-summary": (_results("bench_pure.json"), lambda rows: summary_table(rows, by=by_collection)),
     "pure-table": (_results("bench_pure.json"), lambda rows: puzzle_table(rows, ["shift", "baseline"])),
@@ -744,6 +782,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
     "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
+    "no-slowdown": (_results("noslow_head.json", "noslow_base.json"), _against_base),
+    "no-slowdown-2": (_results("noslow_head_2.json", "noslow_base_2.json"), _base_ratios),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
@@ -767,21 +807,33 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 }
 
 
-def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
-    """Regenerate every section of :data:`SECTIONS` whose results files exist.
+def pages(root: str | os.PathLike = ROOT) -> list[Path]:
+    """The pages that hold generated sections: the README and every Markdown page of the docs."""
+    root = Path(root)
+    docs = sorted(p for p in (root / "docs").rglob("*.md") if not {"_build", "api", "jupyter_execute"} & set(p.parts))
+    return [root / "README.md", *docs]
+
+
+def has_section(text: str, name: str) -> bool:
+    """Whether ``text`` holds the markers of the generated section ``name``."""
+    return _MARKER.format(which="begin", name=name) in text
+
+
+def update_page(page: str | os.PathLike, check: bool = False) -> list[str]:
+    """Regenerate every section of :data:`SECTIONS` that ``page`` holds and whose results files exist.
 
     Args:
-        readme: The README file.
+        page: A README or docs page (Markdown).
         check: Do not write; return the names of sections that differ.
 
     Returns:
         The names of the sections written (or, with ``check``, that differ).
     """
-    path = Path(readme)
+    path = Path(page)
     text = path.read_text()
     changed = []
     for name, (files, make) in SECTIONS.items():
-        if not all(f.is_file() for f in files):
+        if not has_section(text, name) or not all(f.is_file() for f in files):
             continue
         new = replace_section(text, name, make(load_rows(files)))
         if new != text:
@@ -793,11 +845,13 @@ def update_readme(readme: str | os.PathLike, check: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.report [README...] [--check]`` (or ``--unsolved JSON...
+    """Command line: ``python -m benchmarks.report [PAGE ...] [--check]`` (or ``--unsolved JSON ...
     [--above SECONDS]``)."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.report",
-                                     description="Rewrite the README's generated results sections from results/*.json.")
-    parser.add_argument("readmes", nargs="*", default=[str(ROOT / "README.md")], help="default: the project's README.md")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.report",
+                                     description="Rewrite the generated results sections of the README and the docs "
+                                                 "from results/*.json.")
+    parser.add_argument("readmes", nargs="*", default=[str(p) for p in pages()], metavar="PAGE",
+                        help="default: README.md and every page under docs/")
     parser.add_argument("--check", action="store_true", help="exit 1 if a section differs, rewriting nothing")
     parser.add_argument("--unsolved", nargs="+", metavar="JSON",
                         help="print FILE#N of each puzzle no read solved in these results files (one run per "
@@ -815,15 +869,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(unsolved_specs(widest_per_file(*(load_rows([f]) for f in args.unsolved)), args.above)))
         return 0
     check = args.check
-    for readme in args.readmes:
-        if not Path(readme).is_file():
-            print(f"error: {readme}: no such file", file=sys.stderr)
-            return 2
-        changed = update_readme(readme, check=check)
-        print(f"{readme}: {'differs in' if check else 'rewrote'} {', '.join(changed) or 'nothing'}")
-        if check and changed:
-            return 1
-    return 0
+    missing = [page for page in args.readmes if not Path(page).is_file()]
+    if missing:
+        print(f"error: {missing[0]}: no such file", file=sys.stderr)
+        return 2
+    differ = 0
+    for page in args.readmes:
+        changed = update_page(page, check=check)
+        if changed:
+            print(f"{page}: {'differs in' if check else 'rewrote'} {', '.join(changed)}")
+        differ += len(changed)
+    if not differ:
+        print(f"{len(args.readmes)} pages: {'every generated section agrees' if check else 'nothing to rewrite'}")
+    return 1 if check and differ else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,19 +1,9 @@
-"""The README's figures, made from measurements taken when they are made.
+"""Success probability and TTS99 against puzzle size: the scaling plot.
 
-``make figures`` (or ``python -m qpicross.experiments.figures figures/``) writes:
-
-* ``solved_5x5.png`` -- the letter "A" solved by annealing;
-* ``broken_read.png`` -- an unsolved read of the 10x10 star: broken lines in red,
-  cells where row and column variables disagree crossed out;
-* ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
-  (:func:`qpicross.experiments.tune.tune`) on the 7x7 smile;
-* ``scaling.png`` -- success probability and TTS99 against puzzle size
-  (:func:`plot_scaling`): from the ``make bench`` results in ``results/`` where
-  they exist, else measured now on the puzzles shipped in ``instances/`` for
-  the baseline, plain SA on the package's formulation, and the package's best
-  sampler without and with presolve.
-
-Nothing here runs at import; matplotlib is imported by the functions that draw.
+:func:`scaling_rows` reads rows from ``qpicross bench`` results files (or measures puzzles now with
+:func:`scaling_configs`), and :func:`plot_scaling` draws them: success probability (Wilson 95 %) and
+TTS99 against the number of cells, one line per configuration. Nothing here runs at import;
+matplotlib is imported by the functions that draw.
 
 Examples:
     >>> rows = [
@@ -29,82 +19,16 @@ Examples:
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
-__all__ = ["INSTANCES", "BENCH_RESULTS", "BEST_SHIFT", "committed_results", "scaling_configs", "scaling_rows",
-           "plot_scaling", "make_figures", "main"]
-
-#: The puzzles shipped with the repository.
-INSTANCES = Path(__file__).resolve().parents[2] / "instances"
-
-
-def _solved_5x5(out: Path) -> Path:
-    from qpicross.pipeline.run import anneal
-    from qpicross.puzzle.formats import load_puzzle
-    from qpicross.plot import plot_puzzle, save_figure
-
-    puzzle = load_puzzle(INSTANCES / "5x5.px")
-    result = anneal(puzzle, num_reads=100, seed=1)
-    title = (f'The letter "A" (5x5): solved, p = {result.success_probability:.2f} '
-             f"over {result.num_reads} reads")
-    path = out / "solved_5x5.png"
-    save_figure(plot_puzzle(puzzle, result.board, title=title, cell_size=0.45), path)
-    return path
-
-
-def _broken_read(out: Path) -> Path:
-    from qpicross.pipeline.run import anneal
-    from qpicross.puzzle.formats import load_puzzle
-    from qpicross.plot import plot_puzzle, save_figure
-
-    puzzle = load_puzzle(INSTANCES / "star10.px")
-    result = anneal(puzzle, sampler="sa", num_reads=100, seed=1)  # plain SA: broken lines to show
-    read = result.best  # a solved read if any; plain SA rarely solves the star
-    disagree = [tuple(int(v) for v in cell) for cell in np.argwhere(read.board != read.col_board)]
-    status = "solved" if read.solved else f"{len(read.broken_lines)} broken lines"
-    title = (f"{puzzle.name} (10x10), plain SA, best of {result.num_reads} reads: energy {result.energy:g},\n"
-             f"{status}; x = rows and columns disagree")
-    path = out / "broken_read.png"
-    save_figure(plot_puzzle(puzzle, read.board, broken=read.broken_lines, marked=disagree, title=title,
-                            cell_size=0.42), path)
-    return path
-
-
-def _tuning(out: Path, workers: int, quick: bool) -> Path:
-    from qpicross.puzzle.formats import load_puzzle
-    from qpicross.plot import save_figure
-    from qpicross.experiments.tune import grid_points, parse_grid, plot_tuning, tune
-    from qpicross.pipeline.config import SolverConfig
-
-    puzzle = load_puzzle(INSTANCES / "smile7.px")
-    points = grid_points(parse_grid("one_hot=0.25:4:5,match=0.25:4:5"), log=True)
-    result = tune(puzzle, points, config=SolverConfig(sampler="sa"), num_reads=50 if quick else 100,
-                  seeds=1 if quick else 2, seed=0, workers=workers)  # weights matter to plain SA
-    reads = result.records[0]["num_reads"]
-    fig = plot_tuning(result, title=f"{puzzle.name} (7x7): success probability, {reads} reads per point")
-    path = out / "tuning_heatmap.png"
-    save_figure(fig, path)
-    return path
-
-
-#: Where ``make bench-pure`` and ``make bench-tournament`` write their results (pure annealing, default
-#: settings, the baseline in the same run). The JSON files are committed; the targets rewrite them.
-BENCH_RESULTS = tuple(INSTANCES.parent / "results" / f"bench_{name}.json" for name in ("pure", "tournament"))
+__all__ = ["BEST_SHIFT", "scaling_configs", "scaling_rows", "plot_scaling"]
 
 #: The package's default sampler settings, as ``make bench`` runs them (each read stops at energy 0).
 BEST_SHIFT = {"sampler": "shift"}
-
-
-def committed_results() -> list[Path]:
-    """The files of :data:`BENCH_RESULTS` that exist here (written by ``make bench``)."""
-    return [path for path in BENCH_RESULTS if path.is_file()]
 
 
 def scaling_configs() -> list:
@@ -122,16 +46,17 @@ def scaling_configs() -> list:
 def scaling_rows(
     results: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
     *,
+    puzzles: Sequence | None = None,
     num_reads: int = 100,
     time_budget: float = 1.0,
     workers: int = 1,
 ) -> list[dict]:
-    """Rows for :func:`plot_scaling`: read from results files, or measured on ``instances/``.
+    """Rows for :func:`plot_scaling`: read from results files, or measured now on ``puzzles``.
 
     Args:
         results: One or more files written by ``qpicross bench --json FILE`` (or
-            ``--csv``). When None, the shipped puzzles are benchmarked now with
-            :func:`scaling_configs`.
+            ``--csv``). When None, ``puzzles`` are benchmarked now with :func:`scaling_configs`.
+        puzzles: :class:`~qpicross.puzzle.puzzle.Puzzle` objects to measure when ``results`` is None.
         num_reads: Reads per puzzle and configuration (when measuring).
         time_budget: Seconds of sampling per puzzle and configuration (when measuring).
         workers: Processes (when measuring).
@@ -145,16 +70,16 @@ def scaling_rows(
     if results is not None:
         paths = [results] if isinstance(results, (str, os.PathLike)) else list(results)
         rows = [row for path in paths for row in read_results(path)]
-    else:
-        from qpicross.puzzle.formats import load_puzzle
+    elif puzzles:
         from qpicross.classical.logic import propagate
 
-        puzzles = sorted((load_puzzle(p) for p in INSTANCES.glob("*.px")),
-                         key=lambda p: p.num_rows * p.num_cols)
+        puzzles = sorted(puzzles, key=lambda p: p.num_rows * p.num_cols)
         propagate(puzzles[0])  # compile the line solver once: no puzzle's presolve time includes it
         results_now = run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_budget=time_budget,
                                 seed=0, workers=workers, baseline=True)
         rows = [r.to_dict() for r in results_now]
+    else:
+        raise ValueError("scaling_rows needs results files or puzzles to measure")
     for row in rows:
         for key in ("tts99_s", "tts99_low_s", "tts99_high_s"):
             if key in row:
@@ -251,76 +176,3 @@ def plot_scaling(rows: Sequence[dict], title: str | None = None):
     if title:
         fig.suptitle(title, fontsize=11)
     return fig
-
-
-def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
-    from qpicross.experiments.bench import machine_info
-    from qpicross.plot import save_figure
-
-    # One process: parallel jobs would share the CPUs and inflate each other's time per read.
-    rows = scaling_rows(results, num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0,
-                        workers=1)
-    if results:
-        import json
-
-        stamps = []
-        for r in results:
-            meta = json.loads(Path(r).read_text()).get("meta", {}) if str(r).endswith(".json") else {}
-            stamps.append(f"{Path(r).name}" + (f" ({meta['time_utc'][:10]}, {meta['cpus']} CPUs)"
-                                               if "time_utc" in meta and "cpus" in meta else ""))
-        title = "Scaling, from make bench: " + ", ".join(stamps)
-    else:
-        info = machine_info()
-        reads = max(int(r["num_reads"]) for r in rows)
-        title = (f"Scaling on the shipped puzzles: up to {reads} reads per point, "
-                 f"{info['cpus']} CPUs, {info['time_utc'][:10]}")
-    path = out / "scaling.png"
-    save_figure(plot_scaling(rows, title=title), path)
-    return path
-
-
-def make_figures(
-    out_dir: str | os.PathLike = "figures",
-    *,
-    results: Sequence[str | os.PathLike] | None = None,
-    workers: int = 2,
-    quick: bool = False,
-) -> list[Path]:
-    """Regenerate every figure into ``out_dir``; returns the paths written.
-
-    Args:
-        out_dir: Folder for the PNGs (created if missing).
-        results: ``qpicross bench`` results files for the scaling plot; default: those of
-            :data:`BENCH_RESULTS` that exist, else the shipped puzzles are measured now.
-        workers: Processes for the tuning sweep (the scaling benchmark runs in one, for fair timings).
-        quick: Fewer reads (for a smoke test); the README's figures use the default.
-    """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if results is None:
-        results = committed_results() or None
-    return [
-        _solved_5x5(out),
-        _broken_read(out),
-        _tuning(out, workers, quick),
-        _scaling(out, [str(r) for r in results] if results else None, quick),
-    ]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.figures", description=__doc__.split("\n\n")[0])
-    parser.add_argument("out_dir", nargs="?", default="figures",
-                        help="folder for the PNGs (default figures/)")
-    parser.add_argument("--results", nargs="+", default=None, metavar="FILE",
-                        help="qpicross bench --json/--csv files for the scaling plot (default: "
-                             "results/bench_*.json if present, else measure the shipped puzzles)")
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--quick", action="store_true", help="fewer reads, for a smoke test")
-    args = parser.parse_args(argv)
-    for path in make_figures(args.out_dir, results=args.results, workers=args.workers, quick=args.quick):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Sphinx configuration of the qpicross documentation (``make docs`` builds it into docs/_build/html).
+
+Sphinx, because the docstrings are written for it (Google-style sections, Sphinx roles such as
+:class:`...`), as those of dimod and dwave-samplers are: autodoc renders them as they are.
+MyST reads the Markdown pages, myst-nb executes and renders the notebooks, sphinx-argparse
+writes the command-line reference from the argument parsers themselves, furo is the theme.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's qpicross, and benchmarks/ for nothing but its docstring
+
+import qpicross  # noqa: E402
+
+project = "qpicross"
+author = "the qpicross developers"
+copyright = "2026, the qpicross developers"
+release = version = qpicross.__version__
+
+extensions = [
+    "myst_nb",  # Markdown pages (MyST) and notebooks
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",  # the docstrings' Args:/Returns:/Raises: sections
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "sphinxarg.ext",  # the CLI reference, from qpicross.cli.build_parser
+    "sphinx_copybutton",
+]
+
+# .rst first: autosummary writes its generated API pages with the first suffix, and writes them in reST.
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "jupyter_execute"]
+root_doc = "index"
+
+# MyST: $math$, tables, heading anchors for [links](page.md#a-heading).
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 4
+
+# The notebooks are stored without outputs; the build runs them (a failing cell fails the build).
+nb_execution_mode = os.environ.get("QPICROSS_DOCS_EXECUTE", "force")
+nb_execution_timeout = 300
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+
+autosummary_generate = True
+# Each object is documented where it is defined, not again where a package re-exports it.
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_mock_imports = ["numba.cuda"] if os.environ.get("QPICROSS_DOCS_MOCK_CUDA") else []
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+html_theme = "furo"
+html_title = f"qpicross {release}"
+html_static_path = []
+# MathJax from its CDN, as every Sphinx site; QPICROSS_MATHJAX names a local copy (for offline viewing).
+if os.environ.get("QPICROSS_MATHJAX"):
+    mathjax_path = os.environ["QPICROSS_MATHJAX"]
+
+suppress_warnings = ["myst.header"]

@@ -1,0 +1,61 @@
+"""Every command and the Python example of the README run as shown, from a fresh folder holding the shipped
+puzzles, and print what the README says they print (timings aside)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from cli_subprocess import child_env
+from conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+#: ```console blocks: each "$ qpicross ..." line with the output shown under it (up to the next "$").
+CONSOLE = re.findall(r"```console\n(.*?)```", README, re.S)
+COMMANDS = [(m.group(1), m.group(2)) for block in CONSOLE
+            for m in re.finditer(r"^\$ (qpicross [^\n#]*?)\s*(?:#[^\n]*)?\n(.*?)(?=^\$ |\Z)", block, re.S | re.M)]
+#: The bad file the README's error example reads: its third line holds an 'x' in row 1's clue.
+BROKEN = "3,2\n1\nx\n1\n1\n1\n"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "instances").symlink_to(ROOT / "instances")
+    (tmp_path / "broken.px").write_text(BROKEN)
+    return tmp_path
+
+
+def test_the_readme_shows_commands():
+    assert [c for c, _ in COMMANDS][:3] == ["qpicross anneal instances/5x5.px",
+                                             "qpicross anneal instances/5x5.px --sampler sa --reads 1000 --seed 1",
+                                             "qpicross anneal broken.px"]
+
+
+@pytest.mark.parametrize(("command", "shown"), COMMANDS, ids=[c for c, _ in COMMANDS])
+def test_command_prints_what_the_readme_shows(folder, command, shown):
+    args = command.split()[1:]
+    proc = subprocess.run([sys.executable, "-m", "qpicross", *args], cwd=folder, env=child_env(),
+                          capture_output=True, text=True, timeout=300)
+    printed = (proc.stdout + proc.stderr).splitlines()
+    expected = [line for line in shown.rstrip("\n").splitlines() if line != "..." and not line.startswith("time:")]
+    assert expected, command
+    assert proc.returncode == (2 if "error:" in shown else 0), proc.stderr
+    lines = [line for line in printed if not line.startswith("time:")]
+    if "..." in shown.splitlines():  # the README shows the end of the output
+        lines = lines[-len(expected):]
+    assert lines == expected
+
+
+def test_python_example_runs(folder):
+    code = re.search(r"```python\n(.*?)```", README, re.S).group(1)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=folder, env=child_env({"MPLBACKEND": "Agg"}),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    solved, verdict = proc.stdout.splitlines()
+    assert solved.split()[0] == "True" and solved.split()[2] == "0.0"  # solved, at energy 0
+    assert verdict == "[]"  # the verifier finds nothing broken
+    assert os.path.getsize(folder / "star10.png") > 1000
