@@ -407,7 +407,7 @@ study: $(VENV)/.installed-test
 EMBED_TIMEOUT ?= 30
 embedding: $(VENV)/.installed-test
 	mkdir -p results
-	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.embedding run --timeout $(EMBED_TIMEOUT) \
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.frontier embedding --timeout $(EMBED_TIMEOUT) \
 	    --json results/embedding.json
 
 # A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
@@ -418,7 +418,7 @@ embedding: $(VENV)/.installed-test
 SCHEDULE_BUDGET ?= 15
 schedule: $(VENV)/.installed-test
 	mkdir -p results figures
-	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET) \
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.frontier schedule --budget $(SCHEDULE_BUDGET) \
 	    --json results/schedule.json --plot figures/schedule.png
 
 # Line logic first (--presolve) against the thermometer alone, both with the rule's β range, on taai2011 #1-5 (line
@@ -442,7 +442,7 @@ schedule-tournament: $(VENV)/.installed-test
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
 # results/schedule.json (tests/test_frontier_page.py checks that they agree).
 frontier-page: $(VENV)/.installed
-	$(BIN)/python -m qpicross.experiments.frontier docs/results/formulation-frontier.md
+	$(BIN)/python -m benchmarks.frontier page docs/results/formulation-frontier.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/api docs/jupyter_execute

@@ -78,13 +78,12 @@ def test_study_climbs_each_collection_until_the_first_failure(tmp_path, monkeypa
         return real(bqm, topology, **kw)
 
     monkeypatch.setattr(emb, "embed_bqm", fails_above_40)
-    ladder = {"shipped": (Rung("smile7", "instances/smile7.px"), Rung("5x5", "instances/5x5.px"),
-                          Rung("house8", "instances/house8.px"))}
+    shipped = [Rung(name, f"instances/{name}.px", path=str(INSTANCES / f"{name}.px")) for name in ("smile7", "5x5", "house8")]
+    ladder = {"shipped": tuple(shipped)}
     path = tmp_path / "embedding.json"
-    data = run_embedding_study(["thermometer"], ["zephyr"], ladder=ladder, timeout=5, path=path)
+    data = run_embedding_study(ladder, ["thermometer"], ["zephyr"], timeout=5, path=path)
     saved = json.loads(path.read_text())
     assert saved["meta"]["commit"] and len(saved["meta"]["code_hash"]) == 64
-    assert isinstance(saved["meta"]["uncommitted"], list)
     records = saved["records"]
     assert [(r["puzzle"], r["status"]) for r in records] == [  # smallest first: 5x5 (30 bits), smile7, house8
         ("5x5", "embedded"), ("smile7", "not embedded"), ("house8", "not tried")]
@@ -114,3 +113,10 @@ def test_tables_tell_a_model_line_logic_emptied_from_an_embedding():
            "(all embedded) |" in largest_table(data)
     row = next(line for line in embedding_table(data).splitlines() if line.startswith("| b |"))
     assert "nothing to embed (line logic settles every cell)" in row
+
+
+def test_the_repository_run_records_its_uncommitted_files():
+    from benchmarks.frontier import run_meta
+
+    meta = run_meta()
+    assert meta["commit"] and isinstance(meta["uncommitted"], list)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from qpicross.experiments.frontier import GENERATED, PAGE, generated_tables, replace_blocks, stale_blocks, still_fails
+from benchmarks.frontier import GENERATED, PAGE, generated_tables, replace_blocks, stale_blocks, still_fails
 
 
 def test_the_page_agrees_with_the_results_files():

@@ -50,7 +50,7 @@ def test_study_weights_are_the_studys_tuned_ones():
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     path = tmp_path_factory.mktemp("schedule") / "schedule.json"
-    rungs = [Rung("5x5", "instances/5x5.px"), Rung("star10", "instances/star10.px")]
+    rungs = [Rung(name, f"instances/{name}.px", path=str(INSTANCES / f"{name}.px")) for name in ("5x5", "star10")]
     data = run_schedule(rungs, sweeps=(1, 20, 2000), arms=ARMS, budget_s=0.3, max_reads=20, path=path)
     return path, data
 
@@ -106,7 +106,9 @@ def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
     assert {r["arm"] for r in saved["records"]} == {"rule"} and saved["records"][0]["sweeps"] == 10
     assert "| 5x5 | 5×5 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
-        main(["run", "--arms", "hot", "--json", str(path)])
+        main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--arms", "hot", "--json", str(path)])
+    with pytest.raises(SystemExit):  # the repository's ladder is benchmarks.frontier's, not the package's
+        main(["run", "--json", str(path)])
 
 
 def test_comparison_says_faster_only_where_the_intervals_are_apart():

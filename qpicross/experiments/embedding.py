@@ -27,8 +27,8 @@ A user's own puzzle (needs the ``cloud`` extra: dwave-system brings minorminer a
     >>> r.embedded, r.num_variables, r.num_qubits >= r.num_variables, r.max_chain >= 1
     (True, 30, True, True)
 
-``make embedding`` runs :func:`run_embedding_study` over a ladder of puzzle collections and writes
-``results/embedding.json``; :func:`embedding_table` and :func:`largest_table` are its markdown tables.
+``make embedding`` runs :func:`run_embedding_study` over the repository's ladder of puzzle collections
+(``benchmarks/frontier.py``) and writes ``results/embedding.json``; :func:`embedding_table` and :func:`largest_table` are its markdown tables.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "EMBEDDING_LADDER", "run_embedding_study", "run_meta", "embedding_table", "largest_table", "main"]
+           "run_embedding_study", "embedding_table", "largest_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
 TOPOLOGIES: dict[str, tuple[str, str, int]] = {
@@ -190,25 +190,6 @@ def embed_puzzle(puzzle: Puzzle, encoding: str = "thermometer", topology: str = 
 
 # -- the study ------------------------------------------------------------------------------
 
-def _rung(label, spec=None, shared=False, generated=None, seed=1):
-    from qpicross.experiments.study import Rung
-
-    return Rung(label, spec, shared=shared, generated=generated, seed=seed)
-
-
-_BOMPOL = ("pikachu", "clock", "layton", "bird", "knife", "ratz", "tardis", "panda", "hare", "zen", "spade",
-           "godzilla", "ouhbatman", "qrcode", "kabuki", "tarantino", "phantom")
-#: collection -> rungs, climbed in order of size (cells); a collection's climb stops at its first
-#: puzzle that does not embed (larger ones are recorded as not tried).
-EMBEDDING_LADDER: dict[str, tuple] = {
-    "shipped": tuple(_rung(n, f"instances/{n}.px") for n in ("5x5", "smile7", "house8", "star10", "boat12")),
-    "bompol": tuple(_rung(n, f"bompol/{n}.px", shared=True) for n in _BOMPOL),
-    "generated": tuple(_rung(f"random{k}", generated=(k, k)) for k in (10, 12, 15, 18, 20, 25)),
-    "tournament": tuple(_rung(f"taai2011#{i}", f"external/NonogramRecord/question/taai2011.txt#{i}", shared=True)
-                        for i in (1, 2, 3)),
-}
-
-
 def _variants(encodings: Sequence[str]) -> list[tuple[str, bool]]:
     out = []
     for e in encodings:
@@ -217,16 +198,19 @@ def _variants(encodings: Sequence[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def run_embedding_study(encodings: Sequence[str] = ENCODINGS, topologies: Sequence[str] = tuple(TOPOLOGIES), *,
-                        ladder: dict[str, Sequence] | None = None, timeout: float = 30.0, seed: int = 1,
-                        path: str | os.PathLike | None = None, log=None) -> dict:
+def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = ENCODINGS,
+                        topologies: Sequence[str] = tuple(TOPOLOGIES), *, timeout: float = 30.0, seed: int = 1,
+                        path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
     """Embed every collection's puzzles, smallest first, for each encoding and topology; write JSON to ``path``.
 
     Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
     first one that does not embed: the larger ones are recorded ``not tried``.
     """
-    ladder = EMBEDDING_LADDER if ladder is None else ladder
-    meta = run_meta()  # at the start: the commit whose code runs (a commit made during the run is not it)
+    from qpicross.experiments.bench import machine_info
+
+    # ``ladder``: collection -> rungs (:class:`~qpicross.experiments.study.Rung`), each climbed in order of cells.
+    # ``meta``: what the results file records of the run, taken at its start (default: machine_info()).
+    meta = machine_info() if meta is None else meta
     start = time.perf_counter()
     puzzles: dict[str, dict] = {}
     loaded: dict[str, Puzzle] = {}
@@ -275,23 +259,6 @@ def run_embedding_study(encodings: Sequence[str] = ENCODINGS, topologies: Sequen
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")
     return out
-
-
-def run_meta() -> dict:
-    """:func:`~qpicross.experiments.bench.machine_info` (commit, code hash, load) and ``uncommitted``: whether the
-    package or the Makefile differ from that commit (then the commit alone does not name the code that ran)."""
-    import subprocess
-
-    from qpicross.experiments.bench import machine_info
-
-    root = Path(__file__).resolve().parents[2]
-    try:
-        out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=root,
-                             capture_output=True, text=True, timeout=10).stdout
-        uncommitted = [line[3:] for line in out.splitlines() if line.strip()]
-    except (OSError, subprocess.SubprocessError):  # pragma: no cover
-        uncommitted = None
-    return {**machine_info(), "uncommitted": uncommitted}
 
 
 def _version(module: str) -> str | None:
@@ -389,16 +356,9 @@ def largest_table(results) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``run`` the study, print a results file's ``table``, or embed one ``puzzle`` file."""
+    """Print a results file's ``table``, or embed one ``puzzle`` file (the repository's study: ``benchmarks.frontier``)."""
     parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.embedding", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    run_p = sub.add_parser("run", help="embed the ladder's puzzles; write JSON")
-    run_p.add_argument("--json", default="results/embedding.json")
-    run_p.add_argument("--encodings", default=",".join(STUDY_ENCODINGS),
-                       help="comma list (one_hot, domain_wall, thermometer; +presolve for line logic first)")
-    run_p.add_argument("--topologies", default=",".join(TOPOLOGIES))
-    run_p.add_argument("--timeout", type=float, default=30.0, help="minorminer's time limit per embedding (s)")
-    run_p.add_argument("--seed", type=int, default=1)
     table_p = sub.add_parser("table", help="the markdown tables of a results file")
     table_p.add_argument("results")
     one = sub.add_parser("puzzle", help="embed one puzzle file (FILE#N for a multi-puzzle file)")
@@ -418,11 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
                          timeout=args.timeout, seed=args.seed)
         print(json.dumps(r.to_dict(), indent=1))
-        return 0 if r.embedded else 1
-    data = run_embedding_study(args.encodings.split(","), args.topologies.split(","), timeout=args.timeout,
-                               seed=args.seed, path=args.json, log=lambda line: print(line, file=sys.stderr, flush=True))
-    print(largest_table(data))
-    return 0
+    return 0 if r.embedded else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

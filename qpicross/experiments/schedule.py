@@ -3,7 +3,7 @@ r"""A fair schedule for generic samplers: TTS99 against sweep count, and a β ra
 Rønnow et al. (2014) measure an annealer at the annealing time that minimises its TTS99 *at each
 size*; a single sweep count per size is not a scaling. This module measures plain dwave-samplers
 SA (``--sampler sa``) on the thermometer encoding over a ladder of sweep counts
-(:data:`SWEEPS`) on a size ladder of Bompol puzzles (:data:`SCHEDULE_LADDER`), each cell with
+(:data:`SWEEPS`) on a size ladder of puzzles (the repository's: ``benchmarks/frontier.py``), each cell with
 :func:`~qpicross.experiments.bench.bench_puzzle` -- the run ``qpicross anneal`` makes -- under a time
 budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length reads:
 :math:`t_{read} R(p)`, with the Wilson interval of :mod:`qpicross.experiments.tts`). Two β ranges:
@@ -55,7 +55,7 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
-__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "SCHEDULE_LADDER", "energy_gap", "beta_rule",
+__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "spec_rung", "energy_gap", "beta_rule",
            "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
@@ -97,29 +97,16 @@ def rule_beta_range(puzzle: Puzzle, weights: PenaltyWeights | None = None, encod
                      **kw)
 
 
-def _rung(label, spec=None, shared=False, generated=None, seed=1):
+def spec_rung(spec: str):
+    """A rung for a puzzle file named on the command line (``FILE`` or ``FILE#N``), labelled by its stem."""
     from qpicross.experiments.study import Rung
 
-    return Rung(label, spec, shared=shared, generated=generated, seed=seed)
-
-
-def _spec_rung(spec: str):
-    """A rung for a puzzle file named on the command line (``FILE`` or ``FILE#N``), labelled by its stem."""
     file, _, number = spec.partition("#")
     path = Path(file).resolve()
-    return _rung(path.stem + (f"#{number}" if number else ""), str(path) + (f"#{number}" if number else ""))
+    suffix = f"#{number}" if number else ""
+    return Rung(path.stem + suffix, str(path) + suffix)
 
 
-#: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
-SCHEDULE_LADDER = (
-    _rung("clock", "bompol/clock.px", shared=True),
-    _rung("layton", "bompol/layton.px", shared=True),
-    _rung("bird", "bompol/bird.px", shared=True),
-    _rung("knife", "bompol/knife.px", shared=True),
-    _rung("ratz", "bompol/ratz.px", shared=True),
-    _rung("panda", "bompol/panda.px", shared=True),
-    _rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1", shared=True),
-)
 #: Arms: the β range each cell gets (``default``: the sampler's own) and whether line logic runs first
 #: (``--presolve``: the thermometer model of what logic leaves, its rule range from that model).
 ARMS = ("default", "rule", "rule+presolve")
@@ -129,18 +116,17 @@ def _finite(x):
     return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
 
 
-def run_schedule(rungs: Sequence = SCHEDULE_LADDER, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
+def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
                  weights: PenaltyWeights = STUDY_WEIGHTS, budget_s: float = 15.0, max_reads: int = 200,
-                 seed: int = 0, path: str | os.PathLike | None = None, log=None) -> dict:
+                 seed: int = 0, path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
     """Every puzzle x arm x sweep count (ascending); a row of the ladder stops once p = 1 (more sweeps only cost more).
 
     Each cell: ``qpicross anneal PUZZLE --sampler sa --encoding thermometer --weights W --sweeps N
     --reads max_reads --time-budget budget_s --seed S [--beta-range HOT,COLD]``.
     """
-    from qpicross.experiments.bench import bench_puzzle
-    from qpicross.experiments.embedding import run_meta
+    from qpicross.experiments.bench import bench_puzzle, machine_info
 
-    meta = run_meta()  # at the start: the commit whose code runs
+    meta = machine_info() if meta is None else meta  # at the start: the commit whose code runs
     start = time.perf_counter()
     records, puzzles = [], []
     gap = energy_gap(weights)
@@ -363,8 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--max-reads", type=int, default=200)
     run_p.add_argument("--seed", type=int, default=0)
     run_p.add_argument("--plot", default=None, help="also draw TTS99 against size here")
-    run_p.add_argument("--puzzle", action="append", default=None, metavar="SPEC",
-                       help="a puzzle instead of the ladder (FILE or FILE#N; repeatable)")
+    run_p.add_argument("--puzzle", action="append", required=True, metavar="SPEC",
+                       help="a puzzle (FILE or FILE#N; repeatable); the repository's ladder: python -m benchmarks.frontier "
+                            "schedule")
     run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
         map(str, SWEEPS)))
     run_p.add_argument("--arms", default=None, help="comma list of %s" % ", ".join(ARMS))
@@ -387,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights, presolve=args.presolve)
         print(f"--beta-range {hot:.6g},{cold:.6g}")
         return 0
-    rungs = SCHEDULE_LADDER if not args.puzzle else tuple(_spec_rung(spec) for spec in args.puzzle)
+    rungs = tuple(spec_rung(spec) for spec in args.puzzle)
     sweeps = SWEEPS if not args.sweeps else tuple(int(x) for x in args.sweeps.split(","))
     arms = ARMS if not args.arms else tuple(args.arms.split(","))
     unknown = set(arms) - set(ARMS)

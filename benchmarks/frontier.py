@@ -1,9 +1,14 @@
-"""The formulation-frontier page (``docs/results/formulation-frontier.md``): its tables, generated from results files.
+"""The formulation frontier in this repository: the puzzles its studies climb, and the page of their results.
 
-Each table sits between ``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->``; :data:`GENERATED`
-says which results file and which function give NAME. ``make frontier-page`` (``python -m
-qpicross.experiments.frontier docs/results/formulation-frontier.md``) rewrites them in place; ``--check`` exits 1
-when one differs from what the results files give (``tests/test_frontier_page.py`` runs the same check).
+* ``python -m benchmarks.frontier embedding`` (``make embedding``): every encoding's BQM minor-embedded into the
+  QPU graphs (:func:`qpicross.experiments.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
+* ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
+  thermometer encoding (:func:`qpicross.experiments.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
+* ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
+  ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
+  ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME;
+  ``--check`` exits 1 when one differs from what the results files give (``tests/test_frontier_page.py`` runs
+  the same check).
 
 Examples:
     >>> text = "a\\n<!-- begin generated: x -->\\nold\\n<!-- end generated: x -->\\nb\\n"
@@ -20,17 +25,59 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["GENERATED", "PAGE", "still_fails", "generated_tables", "replace_blocks", "stale_blocks", "update_page",
-           "main"]
+__all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "run_meta", "GENERATED", "PAGE", "still_fails", "generated_tables",
+           "replace_blocks", "stale_blocks", "update_page", "main"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
 _BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)\n?(<!-- end generated: (?P=name) -->)",
                     re.S)
+
+
+from benchmarks.study import shared_rung, shipped_rung  # noqa: E402
+from qpicross.experiments.study import Rung  # noqa: E402
+
+_BOMPOL = ("pikachu", "clock", "layton", "bird", "knife", "ratz", "tardis", "panda", "hare", "zen", "spade",
+           "godzilla", "ouhbatman", "qrcode", "kabuki", "tarantino", "phantom")
+#: collection -> rungs, climbed in order of size (cells); a collection's climb stops at its first
+#: puzzle that does not embed (larger ones are recorded as not tried).
+EMBEDDING_LADDER: dict[str, tuple] = {
+    "shipped": tuple(shipped_rung(n, f"{n}.px") for n in ("5x5", "smile7", "house8", "star10", "boat12")),
+    "bompol": tuple(shared_rung(n, f"bompol/{n}.px") for n in _BOMPOL),
+    "generated": tuple(Rung(f"random{k}", generated=(k, k), seed=1) for k in (10, 12, 15, 18, 20, 25)),
+    "tournament": tuple(shared_rung(f"taai2011#{i}", f"external/NonogramRecord/question/taai2011.txt#{i}")
+                        for i in (1, 2, 3)),
+}
+
+#: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
+SCHEDULE_LADDER = (
+    shared_rung("clock", "bompol/clock.px"),
+    shared_rung("layton", "bompol/layton.px"),
+    shared_rung("bird", "bompol/bird.px"),
+    shared_rung("knife", "bompol/knife.px"),
+    shared_rung("ratz", "bompol/ratz.px"),
+    shared_rung("panda", "bompol/panda.px"),
+    shared_rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1"),
+)
+
+
+def run_meta() -> dict:
+    """:func:`~qpicross.experiments.bench.machine_info` (commit, code hash, load) and ``uncommitted``: the package
+    files or Makefile that differ from that commit (then the commit alone does not name the code that ran)."""
+    from qpicross.experiments.bench import machine_info
+
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=10).stdout
+        uncommitted = [line[3:] for line in out.splitlines() if line.strip()]
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover
+        uncommitted = None
+    return {**machine_info(), "uncommitted": uncommitted}
 
 
 def _embedding(fn: str) -> Callable[[dict], str]:
@@ -145,11 +192,41 @@ def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.frontier", description=__doc__.split("\n")[0])
-    parser.add_argument("page", nargs="?", default=str(PAGE))
-    parser.add_argument("--results", default=None, help="the results folder (default results/)")
-    parser.add_argument("--check", action="store_true", help="exit 1 if a block differs from the results files")
+    """``embedding`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
+    the frontier page's generated tables."""
+    from qpicross.experiments import embedding, schedule
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    emb = sub.add_parser("embedding", help="embed the ladder's puzzles into the QPU graphs; write JSON")
+    emb.add_argument("--json", default="results/embedding.json")
+    emb.add_argument("--encodings", default=",".join(embedding.STUDY_ENCODINGS),
+                     help="comma list (one_hot, domain_wall, thermometer; +presolve for line logic first)")
+    emb.add_argument("--topologies", default=",".join(embedding.TOPOLOGIES))
+    emb.add_argument("--timeout", type=float, default=30.0, help="minorminer's time limit per embedding (s)")
+    emb.add_argument("--seed", type=int, default=1)
+    sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
+    sch.add_argument("--json", default="results/schedule.json")
+    sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
+    sch.add_argument("--plot", default=None, help="also draw TTS99 against size here")
+    page = sub.add_parser("page", help="rewrite the frontier page's generated tables")
+    page.add_argument("page", nargs="?", default=str(PAGE))
+    page.add_argument("--results", default=None, help="the results folder (default results/)")
+    page.add_argument("--check", action="store_true", help="exit 1 if a block differs from the results files")
     args = parser.parse_args(argv)
+    log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    if args.command == "embedding":
+        data = embedding.run_embedding_study(EMBEDDING_LADDER, args.encodings.split(","), args.topologies.split(","),
+                                             timeout=args.timeout, seed=args.seed, path=args.json, log=log,
+                                             meta=run_meta())
+        print(embedding.largest_table(data))
+        return 0
+    if args.command == "schedule":
+        data = schedule.run_schedule(SCHEDULE_LADDER, budget_s=args.budget, path=args.json, log=log, meta=run_meta())
+        if args.plot:
+            schedule.plot_schedule(data, args.plot)
+        print(schedule.optimum_table(data))
+        return 0
     if args.check:
         stale = stale_blocks(args.page, args.results)
         for name in stale:
