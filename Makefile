@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown readme restate stale-results study \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -399,6 +399,50 @@ study: $(VENV)/.installed-test
 	mkdir -p results figures
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.study run --workers $(STUDY_WORKERS) \
 	    --json results/study.json --plot figures/study.png
+
+# What fits on a D-Wave QPU: every encoding's BQM minor-embedded by minorminer into the ideal Advantage (Pegasus P16)
+# and Advantage2 (Zephyr Z12) graphs, over the shipped puzzles, Bompol, generated ones and taai2011 #1-3, each
+# collection smallest first until one does not embed within EMBED_TIMEOUT s; one process (about 15 min).
+# Nothing is sampled on a QPU. Writes results/embedding.json; `python -m qpicross.experiments.embedding table` prints it.
+EMBED_TIMEOUT ?= 30
+embedding: $(VENV)/.installed-test
+	mkdir -p results
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.frontier embedding --timeout $(EMBED_TIMEOUT) \
+	    --json results/embedding.json
+
+# A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
+# sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,
+# with the rule of qpicross.experiments.schedule (from the model's energy gap) and with the rule after line logic
+# (--presolve); SCHEDULE_BUDGET s of sampling per cell, one process (about 20 min). Writes results/schedule.json and
+# figures/schedule.png.
+SCHEDULE_BUDGET ?= 15
+schedule: $(VENV)/.installed-test
+	mkdir -p results figures
+	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.frontier schedule --budget $(SCHEDULE_BUDGET) \
+	    --json results/schedule.json --plot figures/schedule.png
+
+# Line logic first (--presolve) against the thermometer alone, both with the rule's β range, on taai2011 #1-5 (line
+# logic settles every cell of most Bompol puzzles, so the ladder above says little about it): SCHEDULE_BUDGET_PRESOLVE
+# s per cell, one process (at most about 7 min). Writes results/schedule_presolve.json.
+SCHEDULE_BUDGET_PRESOLVE ?= 10
+schedule-presolve: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET_PRESOLVE) --arms rule,rule+presolve \
+	    --sweeps 1000,3000,10000,30000 $(foreach i,1 2 3 4 5,--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) \
+	    --json results/schedule_presolve.json
+
+# The issue's tournament target with line logic first: plain SA on the thermometer after presolve, the rule's β range,
+# taai2011 #1-20 at 10 000 and 30 000 sweeps, 15 s of sampling a cell, one process (at most about 10 min).
+# Writes results/schedule_tournament.json.
+schedule-tournament: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule+presolve --sweeps 10000,30000 \
+	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament.json
+
+# Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
+# results/schedule.json (tests/test_frontier_page.py checks that they agree).
+frontier-page: $(VENV)/.installed
+	$(BIN)/python -m benchmarks.frontier page docs/results/formulation-frontier.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/api docs/jupyter_execute

@@ -23,46 +23,48 @@ from pathlib import Path
 
 from qpicross.experiments.study import COMBINATIONS, Rung, plot_study, run_study, study_table
 
-__all__ = ["LADDER", "TUNING_PUZZLES", "ladder", "main"]
+__all__ = ["LADDER", "TUNING_PUZZLES", "ladder", "shipped_rung", "shared_rung", "main"]
 
 #: The repository root, and the shared puzzle collections (never copied into the repository).
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("QPICROSS_SHARED", ROOT.parent / "shared" / "instances"))
 
 
-def _shipped(label: str, name: str) -> Rung:
+def shipped_rung(label: str, name: str) -> Rung:
+    """A puzzle shipped in instances/."""
     return Rung(label, f"instances/{name}", path=str(ROOT / "instances" / name))
 
 
-def _shared(label: str, spec: str) -> Rung:
+def shared_rung(label: str, spec: str) -> Rung:
+    """A puzzle of the shared collections (``spec`` relative to them)."""
     return Rung(label, spec, shared=True, path=str(SHARED / spec))
 
 
 #: The fixed ladder of sizes, smallest first: shipped instances, Bompol's puzzles, generated ones
 #: (density 0.55, unique) and a 25x25 tournament puzzle.
 LADDER: tuple[Rung, ...] = (
-    _shipped("5x5", "5x5.px"),
-    _shipped("smile7", "smile7.px"),
-    _shipped("house8", "house8.px"),
-    _shared("pikachu", "bompol/pikachu.px"),
-    _shipped("star10", "star10.px"),
-    _shared("clock", "bompol/clock.px"),
-    _shipped("boat12", "boat12.px"),
-    _shared("layton", "bompol/layton.px"),
-    _shared("bird", "bompol/bird.px"),
-    _shared("knife", "bompol/knife.px"),
-    _shared("ratz", "bompol/ratz.px"),
+    shipped_rung("5x5", "5x5.px"),
+    shipped_rung("smile7", "smile7.px"),
+    shipped_rung("house8", "house8.px"),
+    shared_rung("pikachu", "bompol/pikachu.px"),
+    shipped_rung("star10", "star10.px"),
+    shared_rung("clock", "bompol/clock.px"),
+    shipped_rung("boat12", "boat12.px"),
+    shared_rung("layton", "bompol/layton.px"),
+    shared_rung("bird", "bompol/bird.px"),
+    shared_rung("knife", "bompol/knife.px"),
+    shared_rung("ratz", "bompol/ratz.px"),
     Rung("random15", generated=(15, 15), seed=1),
-    _shared("panda", "bompol/panda.px"),
+    shared_rung("panda", "bompol/panda.px"),
     Rung("random20", generated=(20, 20), seed=1),
-    _shared("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1"),
+    shared_rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1"),
     Rung("random25", generated=(25, 25), seed=1),
 )
 
 #: Puzzles the weights are tuned on: two shipped ones, and generated ones that are not on the ladder.
 TUNING_PUZZLES: dict[str, Rung] = {
-    "house8": _shipped("house8", "house8.px"),
-    "star10": _shipped("star10", "star10.px"),
+    "house8": shipped_rung("house8", "house8.px"),
+    "star10": shipped_rung("star10", "star10.px"),
     "tune12": Rung("tune12", generated=(12, 12), seed=7),
     "tune15": Rung("tune15", generated=(15, 15), seed=7),
 }

@@ -1,7 +1,7 @@
 """Every encoding a generic sampler may anneal keeps the formulation's promise, proven exhaustively.
 
-For the thermometer encoding, the domain-wall encoding and the one-hot model reduced by
-presolve: enumerate every assignment of small puzzles' BQMs with ``dimod.ExactSolver``; the
+For the thermometer encoding (also reduced by presolve), the domain-wall encoding and the
+one-hot model reduced by presolve: enumerate every assignment of small puzzles' BQMs with ``dimod.ExactSolver``; the
 zero-energy assignments are exactly the solutions (one to one), and every other assignment
 costs at least the smallest weight the encoding uses.
 """
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from qpicross import PenaltyWeights, Puzzle, SolverConfig, anneal, build_formulation, check, load_puzzle
-from qpicross.classical.presolve import fix_variables, presolve
+from qpicross.classical.presolve import fix_variables, presolve, presolve_formulation
 from qpicross.model.domain_wall import domain_wall_bqm
 from qpicross.model.thermometer import THERMOMETER_TERMS, thermometer_bqm
 
@@ -99,11 +99,6 @@ def test_thermometer_run_solves_house8_with_plain_sa():
     dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)
 
 
-def test_thermometer_refuses_presolve():
-    with pytest.raises(ValueError, match="one-hot encoding only"):
-        SolverConfig(encoding="thermometer", presolve=True).validate()
-
-
 # -- domain wall ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("bounds", ["stacking", "published"])
@@ -162,3 +157,62 @@ def test_presolved_ground_states_are_exactly_the_solutions(name, weights):
         return full
 
     assert_ground_states_are_solutions(puzzle, formulation, reduced, to_one_hot, weights.smallest)
+
+
+# -- thermometer reduced by presolve -------------------------------------------------------
+
+def test_domain_wall_refuses_presolve_and_thermometer_takes_it():
+    with pytest.raises(ValueError, match="one-hot and thermometer encodings only"):
+        SolverConfig(encoding="domain_wall", presolve=True).validate()
+    SolverConfig(encoding="thermometer", presolve=True).validate()
+
+
+@pytest.mark.parametrize("name", sorted(PARTLY_SETTLED))
+@pytest.mark.parametrize("weights", [PenaltyWeights(), SKEWED])
+def test_presolved_thermometer_ground_states_are_exactly_the_solutions(name, weights):
+    """Line logic prunes the starts it rules out and makes the blocks it places constants; the
+    thermometer model of what is left still has exactly the solutions as its zero-energy states."""
+    puzzle = PARTLY_SETTLED[name]
+    full = build_formulation(puzzle)
+    formulation, report = presolve_formulation(full)
+    assert 0 < formulation.num_variables == report["variables_after"] < full.num_variables
+    model = thermometer_bqm(formulation, weights)
+    assert 0 < model.bqm.num_variables < thermometer_bqm(full, weights).bqm.num_variables
+    assert_ground_states_are_solutions(puzzle, formulation, model.bqm, model.to_one_hot,
+                                       used_smallest(weights, set(THERMOMETER_TERMS.values())))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards, st.integers(0, 2**32 - 1))
+def test_presolved_thermometer_keeps_a_planted_board(board, seed):
+    """Whatever board is planted, its code survives the presolve with energy 0, and the pipeline's
+    presolved thermometer run judges that code a solution."""
+    board = np.array(board, np.int8)
+    puzzle = Puzzle.from_board(board)
+    formulation, report = presolve_formulation(build_formulation(puzzle))
+    assert not report["contradiction"]
+    planted = build_formulation(puzzle).sample_from_board(board)
+    model = thermometer_bqm(formulation, SKEWED)
+    bits = model.from_one_hot({v: planted[v] for v in formulation.labels})
+    energy = model.bqm.energy(bits) if bits else model.bqm.offset
+    assert energy == pytest.approx(0.0)
+    for label in formulation.fixed_labels:  # a block logic placed is where the planted board has it
+        assert planted[label] == 1
+
+
+def test_presolved_thermometer_run_anneals_fewer_bits_and_solves():
+    puzzle = PARTLY_SETTLED["4x4"]
+    plain = anneal(puzzle, SolverConfig(sampler="sa", encoding="thermometer", num_reads=20, num_sweeps=200, seed=1))
+    pre = anneal(puzzle, SolverConfig(sampler="sa", encoding="thermometer", presolve=True, num_reads=20,
+                                      num_sweeps=200, seed=1))
+    assert pre.solved and check(puzzle, pre.board) == []
+    assert 0 < pre.presolve["variables_annealed"] == pre.sampled_bqm.num_variables < plain.sampled_bqm.num_variables
+    assert pre.to_dict()["num_variables"] == pre.sampled_bqm.num_variables
+    assert pre.timing["presolve_s"] <= pre.timing["sample_s"]
+
+
+def test_presolved_thermometer_run_when_logic_settles_everything():
+    r = anneal(load_puzzle(INSTANCES / "5x5.px"), SolverConfig(sampler="sa", encoding="thermometer", presolve=True,
+                                                                num_reads=3, seed=1))
+    assert r.solved and r.presolve["solved_by_logic"] and r.presolve["variables_annealed"] == 0
+    assert r.sampled_bqm.num_variables == 0

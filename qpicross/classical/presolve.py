@@ -33,7 +33,7 @@ import numpy as np
 from qpicross.classical.logic import LogicResult, propagate
 from qpicross.model.formulation import PicrossFormulation, _prune_by_known
 
-__all__ = ["Presolve", "presolve", "fix_variables", "PresolveComposite", "CONTRADICTION_SWEEPS"]
+__all__ = ["Presolve", "presolve", "presolve_formulation", "fix_variables", "PresolveComposite", "CONTRADICTION_SWEEPS"]
 
 #: Sweeps of the one read a child runs when line logic proves there is no solution (where it takes sweeps).
 CONTRADICTION_SWEEPS = 1000
@@ -87,6 +87,39 @@ def presolve(formulation: PicrossFormulation, known: np.ndarray | None = None) -
         fixed = {labels[i]: 0 for i in np.flatnonzero(~keep)}
         fixed.update((labels[i], 1) for i in np.flatnonzero(forced))
     return Presolve(logic, fixed, time.perf_counter() - t0)
+
+
+def presolve_formulation(formulation: PicrossFormulation,
+                         known: np.ndarray | None = None) -> tuple[PicrossFormulation, dict]:
+    """Line logic first, for the encodings built from a formulation (thermometer): the formulation rebuilt
+    with the settled cells as ``known``, so that starts logic rules out are not created and blocks it
+    places are constants (:attr:`~qpicross.model.formulation.PicrossFormulation.fixed_labels`).
+
+    Line logic is sound (every solution agrees with the cells it settles), so the pruned model keeps
+    every solution. On a contradiction (no board exists) the formulation is returned unchanged.
+
+    Returns:
+        The pruned formulation and :meth:`Presolve.report` (``variables_after`` the pruned model's
+        start variables).
+
+    Examples:
+        >>> from qpicross import Puzzle, build_formulation
+        >>> f = build_formulation(Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"]))
+        >>> pruned, report = presolve_formulation(f)
+        >>> f.num_variables > pruned.num_variables == report["variables_after"] > 0, report["solved_by_logic"]
+        (True, False)
+    """
+    from qpicross.model.formulation import build_formulation
+
+    found = presolve(formulation, known)
+    report = found.report(formulation.num_variables)
+    t0 = time.perf_counter()
+    if not found.logic.contradiction:
+        formulation = build_formulation(formulation.puzzle, bounds=formulation.bounds,
+                                        known=np.asarray(found.logic.known))
+    report["variables_after"] = formulation.num_variables
+    report["presolve_s"] += time.perf_counter() - t0
+    return formulation, report
 
 
 def fix_variables(bqm: dimod.BinaryQuadraticModel, fixed: Mapping[Hashable, int]) -> dimod.BinaryQuadraticModel:

@@ -51,7 +51,9 @@ class SolverConfig:
         bounds: ``"stacking"`` or ``"published"`` variable pruning
             (:func:`~qpicross.model.formulation.build_formulation`).
         presolve: Fix what line logic settles before sampling
-            (:class:`~qpicross.classical.presolve.PresolveComposite`).
+            (:class:`~qpicross.classical.presolve.PresolveComposite` for one-hot; the thermometer
+            model is built without the starts logic rules out, its settled blocks constants:
+            :func:`~qpicross.classical.presolve.presolve_formulation`).
         num_reads: Reads to draw (at most, with ``time_budget``).
         num_sweeps: Sweeps per read (``None``: the sampler's default).
         seed: Random seed; the same seed gives the same samples (without a time budget).
@@ -113,8 +115,9 @@ class SolverConfig:
             raise ValueError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
         if self.encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
-        if self.encoding != "one_hot" and self.presolve:
-            raise ValueError("presolve works on the one-hot encoding only; drop presolve or use one_hot")
+        if self.encoding == "domain_wall" and self.presolve:
+            raise ValueError("presolve works on the one-hot and thermometer encodings only; drop presolve or "
+                             "use one_hot or thermometer")
         if self.bounds not in ("stacking", "published"):
             raise ValueError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")
         _check_int("num_reads", self.num_reads, 1, MAX_READS)

@@ -46,7 +46,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
 from qpicross.samplers import get_sampler, sample, takes_threads
 
-__all__ = ["AnnealResult", "anneal", "run", "check_run_size"]
+__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "encode"]
 
 
 @dataclasses.dataclass
@@ -250,25 +250,21 @@ def run(
             check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
         t0 = time.perf_counter()
         formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
-    bqm = formulation.bqm(config.weights)
-    sampled = bqm
-    wall_model = None
-    if config.encoding == "domain_wall":
-        from qpicross.model.domain_wall import domain_wall_bqm
+    pruned = None  # line logic first for an encoding built from the formulation: the settled starts are constants
+    if config.presolve and config.encoding != "one_hot":
+        from qpicross.classical.presolve import presolve_formulation
 
-        wall_model = domain_wall_bqm(formulation, config.weights)
-        sampled = wall_model.bqm
-    elif config.encoding == "thermometer":
-        from qpicross.model.thermometer import thermometer_bqm
-
-        wall_model = thermometer_bqm(formulation, config.weights)
-        sampled = wall_model.bqm
+        formulation, pruned = presolve_formulation(formulation, known)
+    bqm, sampled, wall_model = encode(formulation, config)
+    if pruned is not None:
+        pruned["variables_annealed"] = sampled.num_variables
+        pruned["interactions_annealed"] = sampled.num_interactions
     t1 = time.perf_counter()
     if on_built is not None:
         on_built(formulation, sampled)
 
     sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
-    if config.presolve:
+    if config.presolve and pruned is None:
         from qpicross.classical.presolve import PresolveComposite
 
         sampler = PresolveComposite(sampler)
@@ -283,9 +279,10 @@ def run(
     _check_exhaustive(sampler, sampled)
     structure = _structure_parameters(sampler, formulation, wall_model)
     structure.update(options)
-    if config.presolve:
+    if config.presolve and pruned is None:
         structure["known"] = known
-    if sampled.num_variables == 0 and not config.presolve:  # every start was fixed: one read, nothing to sample
+    if sampled.num_variables == 0 and (not config.presolve or pruned is not None):
+        # every start was fixed: one read, nothing to sample
         sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), sampled)
     else:
         sampleset = sample(
@@ -304,8 +301,11 @@ def run(
     best_index = evaluation.best_index
     best = decode_sample(formulation, evaluation.samples[best_index])
     t3 = time.perf_counter()
-    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else None
+    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else pruned
     timing = {"build_s": t1 - t0, "sample_s": t2 - t1, "decode_s": t3 - t2}
+    if pruned is not None:  # the presolve ran before the build here; sample_s includes it, as with the composite
+        timing["sample_s"] += pruned["presolve_s"]
+        timing["build_s"] -= pruned["presolve_s"]
     if presolve is not None:
         timing["presolve_s"] = presolve.pop("presolve_s")
     return AnnealResult(
@@ -321,6 +321,23 @@ def run(
         presolve=presolve,
         sampled_bqm=sampled,
     )
+
+
+def encode(formulation: PicrossFormulation, config: SolverConfig):
+    """The one-hot BQM every read is judged on, the BQM the sampler anneals (``config.encoding``) and the
+    encoding's model (None for one-hot): ``(bqm, sampled, wall_model)``."""
+    bqm = formulation.bqm(config.weights)
+    if config.encoding == "domain_wall":
+        from qpicross.model.domain_wall import domain_wall_bqm
+
+        wall_model = domain_wall_bqm(formulation, config.weights)
+        return bqm, wall_model.bqm, wall_model
+    if config.encoding == "thermometer":
+        from qpicross.model.thermometer import thermometer_bqm
+
+        wall_model = thermometer_bqm(formulation, config.weights)
+        return bqm, wall_model.bqm, wall_model
+    return bqm, bqm, None
 
 
 def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:

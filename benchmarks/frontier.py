@@ -1,0 +1,241 @@
+"""The formulation frontier in this repository: the puzzles its studies climb, and the page of their results.
+
+* ``python -m benchmarks.frontier embedding`` (``make embedding``): every encoding's BQM minor-embedded into the
+  QPU graphs (:func:`qpicross.experiments.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
+* ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
+  thermometer encoding (:func:`qpicross.experiments.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
+* ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
+  ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
+  ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME;
+  ``--check`` exits 1 when one differs from what the results files give (``tests/test_frontier_page.py`` runs
+  the same check).
+
+Examples:
+    >>> text = "a\\n<!-- begin generated: x -->\\nold\\n<!-- end generated: x -->\\nb\\n"
+    >>> print(replace_blocks(text, {"x": "new"}), end="")
+    a
+    <!-- begin generated: x -->
+    new
+    <!-- end generated: x -->
+    b
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+__all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "run_meta", "GENERATED", "PAGE", "still_fails", "generated_tables",
+           "replace_blocks", "stale_blocks", "update_page", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
+_BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)\n?(<!-- end generated: (?P=name) -->)",
+                    re.S)
+
+
+from benchmarks.study import shared_rung, shipped_rung  # noqa: E402
+from qpicross.experiments.study import Rung  # noqa: E402
+
+_BOMPOL = ("pikachu", "clock", "layton", "bird", "knife", "ratz", "tardis", "panda", "hare", "zen", "spade",
+           "godzilla", "ouhbatman", "qrcode", "kabuki", "tarantino", "phantom")
+#: collection -> rungs, climbed in order of size (cells); a collection's climb stops at its first
+#: puzzle that does not embed (larger ones are recorded as not tried).
+EMBEDDING_LADDER: dict[str, tuple] = {
+    "shipped": tuple(shipped_rung(n, f"{n}.px") for n in ("5x5", "smile7", "house8", "star10", "boat12")),
+    "bompol": tuple(shared_rung(n, f"bompol/{n}.px") for n in _BOMPOL),
+    "generated": tuple(Rung(f"random{k}", generated=(k, k), seed=1) for k in (10, 12, 15, 18, 20, 25)),
+    "tournament": tuple(shared_rung(f"taai2011#{i}", f"external/NonogramRecord/question/taai2011.txt#{i}")
+                        for i in (1, 2, 3)),
+}
+
+#: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
+SCHEDULE_LADDER = (
+    shared_rung("clock", "bompol/clock.px"),
+    shared_rung("layton", "bompol/layton.px"),
+    shared_rung("bird", "bompol/bird.px"),
+    shared_rung("knife", "bompol/knife.px"),
+    shared_rung("ratz", "bompol/ratz.px"),
+    shared_rung("panda", "bompol/panda.px"),
+    shared_rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1"),
+)
+
+
+def run_meta() -> dict:
+    """:func:`~qpicross.experiments.bench.machine_info` (commit, code hash, load) and ``uncommitted``: the package
+    files or Makefile that differ from that commit (then the commit alone does not name the code that ran)."""
+    from qpicross.experiments.bench import machine_info
+
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=10).stdout
+        uncommitted = [line[3:] for line in out.splitlines() if line.strip()]
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover
+        uncommitted = None
+    return {**machine_info(), "uncommitted": uncommitted}
+
+
+def _embedding(fn: str) -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        from qpicross.experiments import embedding
+
+        return getattr(embedding, fn)(results["embedding.json"])
+    return table
+
+
+def _schedule(fn: str, file: str = "schedule.json") -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        from qpicross.experiments import schedule
+
+        return getattr(schedule, fn)(results[file])
+    return table
+
+
+def still_fails(results: Mapping[str, dict]) -> str:
+    """A list: the puzzles no arm of the schedule solved, and per encoding and QPU the first puzzle of each
+    collection that did not embed (from the results files)."""
+    lines = []
+    for name in ("schedule.json", "schedule_presolve.json", "schedule_tournament.json"):
+        sched = results.get(name)
+        if sched is None:
+            continue
+        for p in sched["puzzles"]:
+            if "absent" in p:
+                continue
+            mine = [r for r in sched["records"] if r["puzzle"] == p["label"]]
+            arms = sched["meta"].get("arms") or sorted({r["arm"] for r in mine})
+            failed = [a for a in arms if not any(r.get("num_solved") for r in mine if r["arm"] == a)]
+            if not failed:
+                continue
+            cells = [r for r in mine if r["arm"] in failed and "num_reads" in r]
+            reads = sum(r["num_reads"] for r in cells)
+            best = min((r["best_energy"] for r in cells if r.get("best_energy") is not None), default=None)
+            solved_by = [a for a in arms if a not in failed]
+            lines.append(f"- {p['label']} ({p['rows']}×{p['cols']}, {name}): no read of plain SA reached the ground "
+                         f"state with {' or '.join(failed)} at any sweep count ({reads} reads; best energy "
+                         f"{best:g})" + (f"; solved with {', '.join(solved_by)}" if solved_by else ""))
+    emb = results.get("embedding.json")
+    if emb is not None:
+        size = {p["label"]: f"{p['rows']}×{p['cols']}" for p in emb["puzzles"] if "rows" in p}
+        seen = set()
+        for r in emb["records"]:
+            key = (r["encoding"], r["topology"], r["collection"])
+            if r["status"] == "not embedded" and key not in seen:
+                seen.add(key)
+                lines.append(f"- {r['encoding']} on {r['topology']}: {r['collection']} stops at {r['puzzle']} "
+                             f"({size[r['puzzle']]}, {r['num_variables']:,} variables, {r['num_interactions']:,} "
+                             f"interactions): no embedding found in {r['embed_s']:.0f} s")
+    return "\n".join(lines) if lines else "- nothing: every measured puzzle was solved and embedded"
+
+
+#: NAME -> (the results files it reads, the function that renders it)
+GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]] = {
+    "embedding-largest": (("embedding.json",), _embedding("largest_table")),
+    "embedding": (("embedding.json",), _embedding("embedding_table")),
+    "schedule-optimum": (("schedule.json",), _schedule("optimum_table")),
+    "schedule": (("schedule.json",), _schedule("schedule_table")),
+    "schedule-compare": (("schedule.json",), _schedule("comparison_list")),
+    "presolve-compare": (("schedule_presolve.json",), _schedule("comparison_list", "schedule_presolve.json")),
+    "presolve-optimum": (("schedule_presolve.json",), _schedule("optimum_table", "schedule_presolve.json")),
+    "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
+    "tournament-summary": (("schedule_tournament.json",), _schedule("summary_line", "schedule_tournament.json")),
+    "schedule-summary": (("schedule.json",), _schedule("summary_line")),
+    "tournament-optimum": (("schedule_tournament.json",),
+                           _schedule("optimum_table", "schedule_tournament.json")),
+    "still-fails": (("schedule.json", "schedule_presolve.json", "schedule_tournament.json", "embedding.json"),
+                    still_fails),
+}
+
+
+def generated_tables(results_dir: str | Path | None = None) -> dict[str, str]:
+    """NAME -> its text, for every block of :data:`GENERATED` whose results files exist."""
+    folder = ROOT / "results" if results_dir is None else Path(results_dir)
+    out = {}
+    for name, (files, render) in GENERATED.items():
+        present = {f: json.loads((folder / f).read_text()) for f in files if (folder / f).is_file()}
+        if present and (len(present) == len(files) or name == "still-fails"):
+            out[name] = render(present)
+    return out
+
+
+def replace_blocks(text: str, tables: Mapping[str, str]) -> str:
+    """``text`` with each generated block whose NAME is in ``tables`` rewritten; an unknown NAME is an error."""
+    def sub(match: re.Match) -> str:
+        name = match.group("name")
+        if name not in GENERATED and name not in tables:
+            raise ValueError(f"no generator for block {name!r}; known: {', '.join(GENERATED)}")
+        if name not in tables:
+            return match.group(0)
+        return match.group(1) + tables[name] + "\n" + match.group(4)
+    return _BLOCK.sub(sub, text)
+
+
+def stale_blocks(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
+    """Names of the page's blocks that differ from what the results files give."""
+    text = Path(path).read_text()
+    tables = generated_tables(results_dir)
+    return [m.group("name") for m in _BLOCK.finditer(text)
+            if m.group("name") in tables and m.group("body") != tables[m.group("name")]]
+
+
+def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
+    """Rewrite the page's generated blocks in place; returns the names that changed."""
+    changed = stale_blocks(path, results_dir)
+    text = Path(path).read_text()
+    Path(path).write_text(replace_blocks(text, generated_tables(results_dir)))
+    return changed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``embedding`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
+    the frontier page's generated tables."""
+    from qpicross.experiments import embedding, schedule
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    emb = sub.add_parser("embedding", help="embed the ladder's puzzles into the QPU graphs; write JSON")
+    emb.add_argument("--json", default="results/embedding.json")
+    emb.add_argument("--encodings", default=",".join(embedding.STUDY_ENCODINGS),
+                     help="comma list (one_hot, domain_wall, thermometer; +presolve for line logic first)")
+    emb.add_argument("--topologies", default=",".join(embedding.TOPOLOGIES))
+    emb.add_argument("--timeout", type=float, default=30.0, help="minorminer's time limit per embedding (s)")
+    emb.add_argument("--seed", type=int, default=1)
+    sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
+    sch.add_argument("--json", default="results/schedule.json")
+    sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
+    sch.add_argument("--plot", default=None, help="also draw TTS99 against size here")
+    page = sub.add_parser("page", help="rewrite the frontier page's generated tables")
+    page.add_argument("page", nargs="?", default=str(PAGE))
+    page.add_argument("--results", default=None, help="the results folder (default results/)")
+    page.add_argument("--check", action="store_true", help="exit 1 if a block differs from the results files")
+    args = parser.parse_args(argv)
+    log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    if args.command == "embedding":
+        data = embedding.run_embedding_study(EMBEDDING_LADDER, args.encodings.split(","), args.topologies.split(","),
+                                             timeout=args.timeout, seed=args.seed, path=args.json, log=log,
+                                             meta=run_meta())
+        print(embedding.largest_table(data))
+        return 0
+    if args.command == "schedule":
+        data = schedule.run_schedule(SCHEDULE_LADDER, budget_s=args.budget, path=args.json, log=log, meta=run_meta())
+        if args.plot:
+            schedule.plot_schedule(data, args.plot)
+        print(schedule.optimum_table(data))
+        return 0
+    if args.check:
+        stale = stale_blocks(args.page, args.results)
+        for name in stale:
+            print(f"stale: {name}")
+        return 1 if stale else 0
+    changed = update_page(args.page, args.results)
+    print("rewrote: " + (", ".join(changed) or "nothing (already current)"))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

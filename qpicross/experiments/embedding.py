@@ -1,0 +1,385 @@
+r"""What fits on a D-Wave QPU: minor-embed a puzzle's BQM into the Advantage and Advantage2 graphs.
+
+A QPU anneals a fixed graph of qubits; a BQM whose interaction graph is not a subgraph of it is
+*minor-embedded*: each logical variable becomes a connected chain of physical qubits, and every
+interaction must meet a physical coupler between the two chains. This module runs minorminer's
+heuristic (:func:`minorminer.find_embedding`) on the BQM each encoding gives a puzzle -- exactly the
+model ``qpicross anneal --encoding E`` hands its sampler -- and reports logical variables and
+interactions, physical qubits, the longest and mean chain, and the time the search took, for the
+ideal (fully yielded) graphs of
+
+* ``pegasus``: D-Wave Advantage, :func:`pegasus_graph(16) <dwave.graphs.pegasus_graph>` (5 640
+  qubits, 40 484 couplers; the QPU's own working graph lacks a few of them);
+* ``zephyr``: D-Wave Advantage2, :func:`zephyr_graph(12) <dwave.graphs.zephyr_graph>` (tile
+  ``t = 4``: 4 800 qubits, 45 864 couplers) -- the size of the full Advantage2 processor (the
+  Advantage2 prototypes were Zephyr Z4 and Z6).
+
+Nothing here samples on a QPU: what is measured is whether the model *fits*, and at what cost in
+qubits and chain lengths; whether a QPU then solves it is not measured. minorminer is a heuristic
+with a time limit: "not embedded" means no embedding was found within that limit, not that none
+exists. A found embedding is checked with dwave-system's :func:`dwave.embedding.is_valid_embedding`.
+
+A user's own puzzle (needs the ``cloud`` extra: dwave-system brings minorminer and the graphs)::
+
+    >>> from qpicross import Puzzle
+    >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+    >>> r = embed_puzzle(p, "thermometer", "zephyr", timeout=10, seed=1)
+    >>> r.embedded, r.num_variables, r.num_qubits >= r.num_variables, r.max_chain >= 1
+    (True, 30, True, True)
+
+``make embedding`` runs :func:`run_embedding_study` over the repository's ladder of puzzle collections
+(``benchmarks/frontier.py``) and writes ``results/embedding.json``; :func:`embedding_table` and :func:`largest_table` are its markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import dimod
+
+from qpicross.model.formulation import PenaltyWeights
+from qpicross.puzzle import Puzzle
+
+__all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
+           "run_embedding_study", "embedding_table", "largest_table", "main"]
+
+#: topology name -> (the QPU it stands for, the generator's name, its size argument)
+TOPOLOGIES: dict[str, tuple[str, str, int]] = {
+    "pegasus": ("Advantage (Pegasus P16)", "pegasus_graph", 16),
+    "zephyr": ("Advantage2 (Zephyr Z12, t=4)", "zephyr_graph", 12),
+}
+#: Encodings as ``qpicross anneal --encoding`` names them (``+presolve``: line logic first, ``--presolve``).
+ENCODINGS = ("one_hot", "domain_wall", "thermometer")
+#: What ``make embedding`` embeds: the three encodings and the thermometer after line logic.
+STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
+
+
+@functools.lru_cache(maxsize=None)
+def target_graph(topology: str):
+    """The ideal QPU graph (networkx) of ``topology`` (see :data:`TOPOLOGIES`)."""
+    if topology not in TOPOLOGIES:
+        raise ValueError(f"unknown topology {topology!r}; use one of {', '.join(TOPOLOGIES)}")
+    try:
+        import dwave.graphs as graphs  # dwave-networkx's new name (dwave-system >= 1.30)
+    except ImportError:  # pragma: no cover - older installs
+        import dwave_networkx as graphs
+    _, name, size = TOPOLOGIES[topology]
+    return getattr(graphs, name)(size)
+
+
+def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: PenaltyWeights | None = None,
+                presolve: bool = False, bounds: str = "stacking") -> dimod.BinaryQuadraticModel:
+    """The BQM ``qpicross anneal --encoding ENCODING [--presolve]`` hands its sampler for ``puzzle``.
+
+    With ``presolve`` the one-hot model has line logic's settled variables substituted (as
+    :class:`~qpicross.classical.presolve.PresolveComposite` does); the thermometer model is built
+    from the formulation pruned by the settled cells
+    (:func:`~qpicross.classical.presolve.presolve_formulation`).
+    """
+    from qpicross.model.formulation import build_formulation
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.pipeline.run import encode
+
+    encoding = encoding.replace("-", "_")
+    config = SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, weights=weights or PenaltyWeights(),
+                          bounds=bounds).validate()
+    formulation = build_formulation(puzzle, bounds=bounds)
+    if presolve and encoding != "one_hot":  # as qpicross.pipeline.run does: the settled starts are constants
+        from qpicross.classical.presolve import presolve_formulation
+
+        formulation, _ = presolve_formulation(formulation)
+    _, sampled, _ = encode(formulation, config)
+    if presolve and encoding == "one_hot":
+        from qpicross.classical.presolve import fix_variables, presolve as line_logic
+
+        sampled = fix_variables(sampled, line_logic(formulation).fixed)
+    return sampled
+
+
+@dataclasses.dataclass
+class EmbeddingResult:
+    """One embedding attempt.
+
+    Attributes:
+        topology: ``pegasus`` or ``zephyr``.
+        num_variables, num_interactions: The logical BQM.
+        embedded: Whether minorminer found an embedding (verified) within ``timeout``.
+        num_qubits: Physical qubits of the embedding (sum of chain lengths), 0 when not embedded.
+        max_chain, mean_chain: Chain lengths, 0 when not embedded.
+        qubit_fraction: ``num_qubits`` over the graph's qubits.
+        embed_s: Wall seconds minorminer took (it checks its ``timeout`` between rounds, so may overrun it).
+        timeout: minorminer's time limit (s).
+        seed: minorminer's ``random_seed``.
+        reason: Why nothing was tried, or None.
+    """
+
+    topology: str
+    num_variables: int
+    num_interactions: int
+    embedded: bool
+    num_qubits: int = 0
+    max_chain: int = 0
+    mean_chain: float = 0.0
+    qubit_fraction: float = 0.0
+    embed_s: float = 0.0
+    timeout: float = 0.0
+    seed: int | None = None
+    reason: str | None = None
+    embedding: dict | None = dataclasses.field(default=None, repr=False)
+
+    def to_dict(self) -> dict:
+        out = dataclasses.asdict(self)
+        out.pop("embedding")
+        return out
+
+
+def embed_bqm(bqm: dimod.BinaryQuadraticModel, topology: str = "pegasus", *, timeout: float = 30.0,
+              seed: int | None = 1, tries: int = 10) -> EmbeddingResult:
+    """Minor-embed ``bqm``'s interaction graph into ``topology`` with :func:`minorminer.find_embedding`.
+
+    Variables with no interaction take one qubit each (any free qubit holds them). A model with
+    more variables than the graph has qubits, or more interactions than it has couplers, cannot
+    embed: it is refused without a search.
+    """
+    import minorminer
+    import networkx as nx
+    from dwave.embedding import is_valid_embedding
+
+    target = target_graph(topology)
+    n, m = bqm.num_variables, bqm.num_interactions
+    base = dict(topology=topology, num_variables=n, num_interactions=m, timeout=timeout, seed=seed)
+    if n > target.number_of_nodes() or m > target.number_of_edges():
+        return EmbeddingResult(embedded=False, reason="more variables or interactions than the graph has qubits "
+                               "or couplers", **base)
+    source = nx.Graph()
+    source.add_edges_from(bqm.quadratic)
+    isolated = n - source.number_of_nodes()
+    t0 = time.perf_counter()
+    found = minorminer.find_embedding(source, target, timeout=timeout, tries=tries, random_seed=seed) \
+        if m else {}
+    elapsed = time.perf_counter() - t0
+    if m and (not found or not is_valid_embedding(found, source, target)):
+        return EmbeddingResult(embedded=False, embed_s=elapsed, **base)
+    chains = [len(chain) for chain in found.values()] + [1] * isolated
+    qubits = sum(chains)
+    if qubits > target.number_of_nodes():
+        return EmbeddingResult(embedded=False, embed_s=elapsed, reason="no free qubits left for the isolated "
+                               "variables", **base)
+    return EmbeddingResult(embedded=True, num_qubits=qubits, max_chain=max(chains, default=0),
+                           mean_chain=qubits / len(chains) if chains else 0.0,
+                           qubit_fraction=qubits / target.number_of_nodes(), embed_s=elapsed,
+                           embedding={v: list(c) for v, c in found.items()}, **base)
+
+
+def embed_puzzle(puzzle: Puzzle, encoding: str = "thermometer", topology: str = "pegasus", *,
+                 presolve: bool = False, weights: PenaltyWeights | None = None, timeout: float = 30.0,
+                 seed: int | None = 1, tries: int = 10) -> EmbeddingResult:
+    """Embed the BQM of ``puzzle`` in ``encoding`` (:func:`encoded_bqm`) into ``topology`` (:func:`embed_bqm`)."""
+    return embed_bqm(encoded_bqm(puzzle, encoding, weights=weights, presolve=presolve), topology,
+                     timeout=timeout, seed=seed, tries=tries)
+
+
+# -- the study ------------------------------------------------------------------------------
+
+def _variants(encodings: Sequence[str]) -> list[tuple[str, bool]]:
+    out = []
+    for e in encodings:
+        name, _, extra = e.partition("+")
+        out.append((name.replace("-", "_"), extra == "presolve"))
+    return out
+
+
+def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = ENCODINGS,
+                        topologies: Sequence[str] = tuple(TOPOLOGIES), *, timeout: float = 30.0, seed: int = 1,
+                        path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
+    """Embed every collection's puzzles, smallest first, for each encoding and topology; write JSON to ``path``.
+
+    Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
+    first one that does not embed: the larger ones are recorded ``not tried``.
+    """
+    from qpicross.experiments.bench import machine_info
+
+    # ``ladder``: collection -> rungs (:class:`~qpicross.experiments.study.Rung`), each climbed in order of cells.
+    # ``meta``: what the results file records of the run, taken at its start (default: machine_info()).
+    meta = machine_info() if meta is None else meta
+    start = time.perf_counter()
+    puzzles: dict[str, dict] = {}
+    loaded: dict[str, Puzzle] = {}
+    for collection, rungs in ladder.items():
+        for rung in rungs:
+            why = rung.available()
+            entry = {"collection": collection, "label": rung.label, "spec": rung.spec,
+                     "generated": list(rung.generated) if rung.generated else None, "seed": rung.seed}
+            if why is not None:
+                entry["absent"] = why
+            else:
+                p = loaded[rung.label] = rung.load()
+                entry.update(rows=p.num_rows, cols=p.num_cols)
+            puzzles[rung.label] = entry
+    records = []
+    for encoding, presolve in _variants(encodings):
+        label = encoding + ("+presolve" if presolve else "")
+        for topology in topologies:
+            for collection, rungs in ladder.items():
+                present = sorted((r for r in rungs if r.label in loaded),
+                                 key=lambda r: loaded[r.label].num_rows * loaded[r.label].num_cols)
+                failed = None
+                for rung in present:
+                    rec = {"puzzle": rung.label, "collection": collection, "encoding": label, "topology": topology}
+                    if failed is not None:
+                        records.append({**rec, "status": "not tried",
+                                        "reason": f"{failed} (smaller) did not embed"})
+                        continue
+                    bqm = encoded_bqm(loaded[rung.label], encoding, presolve=presolve)
+                    r = embed_bqm(bqm, topology, timeout=timeout, seed=seed)
+                    rec.update(status="embedded" if r.embedded else "not embedded", **r.to_dict())
+                    records.append(rec)
+                    if not r.embedded:
+                        failed = rung.label
+                    if log is not None:
+                        log(f"{label:22s} {topology:8s} {rung.label:12s} {rec['status']:13s} vars {r.num_variables} "
+                            f"int {r.num_interactions} qubits {r.num_qubits} max chain {r.max_chain} "
+                            f"{r.embed_s:.1f}s")
+    out = {"meta": {**meta, "timeout_s": timeout, "seed": seed, "tries": 10,
+                    "minorminer": _version("minorminer"), "graphs": _graphs_version(),
+                    "topologies": {t: {"qpu": TOPOLOGIES[t][0], "graph": f"{TOPOLOGIES[t][1]}({TOPOLOGIES[t][2]})",
+                                       "qubits": target_graph(t).number_of_nodes(),
+                                       "couplers": target_graph(t).number_of_edges()} for t in topologies},
+                    "elapsed_s": time.perf_counter() - start},
+           "puzzles": list(puzzles.values()), "records": records}
+    if path is not None:
+        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+    return out
+
+
+def _version(module: str) -> str | None:
+    try:
+        return __import__(module).__version__
+    except (ImportError, AttributeError):  # pragma: no cover
+        return None
+
+
+def _graphs_version() -> str:
+    try:
+        import dwave.graphs as graphs
+        return f"dwave-graphs {graphs.__version__}"
+    except ImportError:  # pragma: no cover
+        import dwave_networkx as graphs
+        return f"dwave-networkx {graphs.__version__}"
+
+
+# -- tables ---------------------------------------------------------------------------------
+
+def _load(results) -> dict:
+    return results if isinstance(results, dict) else json.loads(Path(results).read_text())
+
+
+def _size(puzzles: dict, label: str) -> str:
+    p = puzzles[label]
+    return f"{p['rows']}×{p['cols']}"
+
+
+def embedding_table(results) -> str:
+    """Every attempt: puzzle, encoding, logical size, and per topology qubits, chains and time (✕ = not embedded)."""
+    data = _load(results)
+    puzzles = {p["label"]: p for p in data["puzzles"]}
+    topologies = list(data["meta"]["topologies"])
+    rows: dict[tuple, dict] = {}
+    for r in data["records"]:
+        if r["status"] == "not tried":
+            continue
+        rows.setdefault((r["collection"], r["puzzle"], r["encoding"]), {})[r["topology"]] = r
+    head = "| puzzle | size | encoding | variables | interactions | " + " | ".join(
+        f"{t}: qubits (max / mean chain), s" for t in topologies) + " |"
+    lines = [head, "|" + "---|" * (5 + len(topologies))]
+    for (collection, puzzle, encoding), by_topology in rows.items():
+        any_r = next(iter(by_topology.values()))
+        cells = []
+        for t in topologies:
+            r = by_topology.get(t)
+            if r is None:
+                cells.append("–")
+            elif r["status"] == "embedded" and r["num_variables"] == 0:
+                cells.append("nothing to embed (line logic settles every cell)")
+            elif r["status"] == "embedded":
+                cells.append(f"{r['num_qubits']:,} ({r['max_chain']} / {r['mean_chain']:.1f}), {r['embed_s']:.1f}")
+            else:
+                cells.append(f"✕ ({r['embed_s']:.0f} s)" if not r.get("reason") else "✕ (too many)")
+        lines.append(f"| {puzzle} | {_size(puzzles, puzzle)} | {encoding} | {any_r['num_variables']:,} | "
+                     f"{any_r['num_interactions']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def largest_table(results) -> str:
+    """Per collection and encoding, the largest puzzle that embedded into each topology (and the first that did not)."""
+    data = _load(results)
+    puzzles = {p["label"]: p for p in data["puzzles"]}
+    topologies = list(data["meta"]["topologies"])
+    found: dict[tuple, dict] = {}
+    for r in data["records"]:
+        key = (r["collection"], r["encoding"])
+        slot = found.setdefault(key, {}).setdefault(r["topology"], {"largest": None, "first_failure": None})
+        cells = lambda label: puzzles[label]["rows"] * puzzles[label]["cols"]  # noqa: E731
+        if r["status"] == "embedded" and (slot["largest"] is None or cells(r["puzzle"]) >= cells(slot["largest"])):
+            slot["largest"] = r["puzzle"]
+            slot["logic"] = r["num_variables"] == 0
+        if r["status"] == "embedded" and r["num_variables"] and (
+                slot.get("model") is None or cells(r["puzzle"]) >= cells(slot["model"])):
+            slot["model"] = r["puzzle"]  # the largest that embedded with a model left to anneal
+        if r["status"] == "not embedded" and slot["first_failure"] is None:
+            slot["first_failure"] = r["puzzle"]
+    lines = ["| collection | encoding | " + " | ".join(f"{t}: largest embedded (first not embedded)"
+                                                       for t in topologies) + " |",
+             "|" + "---|" * (2 + len(topologies))]
+    for (collection, encoding), by_topology in found.items():
+        cells = []
+        for t in topologies:
+            slot = by_topology.get(t, {"largest": None, "first_failure": None})
+            largest = "none" if slot["largest"] is None else f"{slot['largest']} ({_size(puzzles, slot['largest'])}" + \
+                (", solved by line logic: nothing to embed)" if slot.get("logic") else ")")
+            if slot.get("logic") and slot.get("model"):
+                largest += f"; with a model left: {slot['model']} ({_size(puzzles, slot['model'])})"
+            miss = "all embedded" if slot["first_failure"] is None else \
+                f"{slot['first_failure']} ({_size(puzzles, slot['first_failure'])})"
+            cells.append(f"{largest} ({miss})")
+        lines.append(f"| {collection} | {encoding} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print a results file's ``table``, or embed one ``puzzle`` file (the repository's study: ``benchmarks.frontier``)."""
+    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.embedding", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    table_p = sub.add_parser("table", help="the markdown tables of a results file")
+    table_p.add_argument("results")
+    one = sub.add_parser("puzzle", help="embed one puzzle file (FILE#N for a multi-puzzle file)")
+    one.add_argument("puzzle")
+    one.add_argument("--encoding", default="thermometer")
+    one.add_argument("--presolve", action="store_true")
+    one.add_argument("--topology", default="pegasus", choices=list(TOPOLOGIES))
+    one.add_argument("--timeout", type=float, default=30.0)
+    one.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.command == "table":
+        print(largest_table(args.results) + "\n\n" + embedding_table(args.results))
+        return 0
+    if args.command == "puzzle":
+        from qpicross import load_puzzle
+
+        r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
+                         timeout=args.timeout, seed=args.seed)
+        print(json.dumps(r.to_dict(), indent=1))
+    return 0 if r.embedded else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""The formulation-frontier page: its generated blocks are what the results files give."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.frontier import GENERATED, PAGE, generated_tables, replace_blocks, stale_blocks, still_fails
+
+
+def test_the_page_agrees_with_the_results_files():
+    if not PAGE.is_file():
+        pytest.skip(f"{PAGE} is absent")
+    text = PAGE.read_text()
+    tables = generated_tables()
+    assert tables, "no results file for any block"
+    for name in tables:
+        assert f"<!-- begin generated: {name} -->" in text, name
+    assert stale_blocks() == [], "run make frontier-page"
+
+
+def test_blocks_are_rewritten_and_unknown_names_refused():
+    text = "<!-- begin generated: still-fails -->\nold\n<!-- end generated: still-fails -->"
+    assert "new" in replace_blocks(text, {"still-fails": "new"})
+    assert replace_blocks(text, {}) == text  # no results: the block stays as it is
+    empty = "<!-- begin generated: still-fails -->\n<!-- end generated: still-fails -->"
+    assert replace_blocks(empty, {"still-fails": "new"}) == text.replace("old", "new")
+    with pytest.raises(ValueError, match="no generator"):
+        replace_blocks("<!-- begin generated: nope -->\nx\n<!-- end generated: nope -->", {})
+
+
+def test_still_fails_lists_what_the_files_say(tmp_path):
+    sched = {"meta": {"arms": ["default", "rule"]},
+             "puzzles": [{"label": "a", "rows": 2, "cols": 2}, {"label": "b", "rows": 3, "cols": 3}],
+             "records": [{"puzzle": "a", "arm": "default", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
+                         {"puzzle": "a", "arm": "rule", "num_solved": 1, "num_reads": 2, "best_energy": 0.0},
+                         {"puzzle": "b", "arm": "default", "num_solved": 0, "num_reads": 7, "best_energy": 4.0},
+                         {"puzzle": "b", "arm": "default", "status": "not measured"},
+                         {"puzzle": "b", "arm": "rule", "num_solved": 3, "num_reads": 9, "best_energy": 0.0}]}
+    emb = {"puzzles": [{"label": "b", "rows": 3, "cols": 3}],
+           "records": [{"encoding": "thermometer", "topology": "zephyr", "collection": "c", "puzzle": "b",
+                        "status": "not embedded", "num_variables": 9, "num_interactions": 12, "embed_s": 31.0}]}
+    text = still_fails({"schedule.json": sched, "embedding.json": emb})
+    assert ("- b (3×3, schedule.json): no read of plain SA reached the ground state with default at any sweep count "
+            "(7 reads; best energy 4); solved with rule") in text
+    assert "a (2×2" not in text
+    assert "thermometer on zephyr: c stops at b (3×3, 9 variables, 12 interactions): no embedding found in 31 s" in text

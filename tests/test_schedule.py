@@ -1,0 +1,140 @@
+"""The fair schedule (qpicross.experiments.schedule): the β rule, the sweep ladder's bookkeeping, its tables."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from qpicross import PenaltyWeights, Puzzle, build_formulation, load_puzzle
+from qpicross.experiments.schedule import (ARMS, EXCITATION, HOT_MULTIPLE, STUDY_WEIGHTS, beta_rule, energy_gap, main,
+                                           optimum_table, plot_schedule, rule_beta_range, run_schedule,
+                                           schedule_table)
+from qpicross.experiments.study import Rung
+from qpicross.model.thermometer import thermometer_bqm
+
+from conftest import INSTANCES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_rule_scales_with_the_gap_and_the_size():
+    bqm = thermometer_bqm(build_formulation(load_puzzle(INSTANCES / "star10.px"))).bqm
+    hot, cold = beta_rule(bqm, gap=1.0)
+    assert cold == pytest.approx(math.log(bqm.num_variables / EXCITATION))
+    assert hot == pytest.approx(math.log(2) / HOT_MULTIPLE)
+    hot2, cold2 = beta_rule(bqm, gap=2.0)  # weights twice as large: the same schedule in units of the gap
+    assert (hot2, cold2) == pytest.approx((hot / 2, cold / 2))
+    with pytest.raises(ValueError):
+        beta_rule(bqm, gap=0)
+
+
+def test_gap_is_the_smallest_weight_the_encoding_uses():
+    assert energy_gap(STUDY_WEIGHTS) == 1.0
+    assert energy_gap(PenaltyWeights(one_hot=3, order=2, match=5, at_most_one=0.1)) == 2.0  # at_most_one unused
+
+
+def test_rule_range_of_a_presolved_model_counts_only_what_logic_leaves():
+    puzzle = Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"])
+    _, cold = rule_beta_range(puzzle)
+    _, cold_pre = rule_beta_range(puzzle, presolve=True)
+    assert cold_pre < cold
+
+
+def test_study_weights_are_the_studys_tuned_ones():
+    study = json.loads((ROOT / "results" / "study.json").read_text())
+    tuned = next(c for c in study["combinations"] if c["label"] == "sa/thermometer")["weights"]
+    assert tuned == STUDY_WEIGHTS.as_dict()
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    path = tmp_path_factory.mktemp("schedule") / "schedule.json"
+    rungs = [Rung(name, f"instances/{name}.px", path=str(INSTANCES / f"{name}.px")) for name in ("5x5", "star10")]
+    data = run_schedule(rungs, sweeps=(1, 20, 2000), arms=ARMS, budget_s=0.3, max_reads=20, path=path)
+    return path, data
+
+
+def test_every_cell_is_measured_until_p_reaches_one(tiny):
+    path, data = tiny
+    saved = json.loads(path.read_text())
+    assert saved["meta"]["arms"] == list(ARMS) and saved["meta"]["commit"]
+    for p in ("5x5", "star10"):
+        for arm in ARMS:
+            row = [r for r in saved["records"] if r["puzzle"] == p and r["arm"] == arm]
+            assert [r["sweeps"] for r in row] == [1, 20, 2000]
+            full = [i for i, r in enumerate(row) if r.get("num_reads") and r["num_solved"] == r["num_reads"]]
+            if full:  # after the first cell with p = 1 nothing more is measured
+                assert all(r["status"] == "not measured" for r in row[full[0] + 1:])
+            rule = arm.startswith("rule")
+            for r in row:
+                if r["status"] != "not measured":
+                    assert (r["beta_range"] is not None) == rule
+    one_sweep = next(r for r in saved["records"] if r["puzzle"] == "star10" and r["arm"] == "default"
+                     and r["sweeps"] == 1)
+    assert one_sweep["status"] == "unsolved" and one_sweep["tts99_s"] is None
+
+
+def test_tables_quote_the_results(tiny):
+    path, data = tiny
+    table = optimum_table(path)
+    row = next(line for line in table.splitlines() if line.startswith("| star10 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    mine = [r for r in data["records"] if r["puzzle"] == "star10" and r["arm"] == "rule" and r.get("tts99_s")]
+    best = min(mine, key=lambda r: r["tts99_s"])
+    assert cells[4].endswith(f"at {best['sweeps']:,} ({best['num_solved']}/{best['num_reads']})")
+    assert cells[2] == "not solved" or cells[2].endswith("at 2,000")  # the study's sweep counts only: 1 000, 10 000
+    grid = schedule_table(path)
+    assert grid.count("| star10 |") == len(ARMS)
+
+
+def test_plot_and_command(tiny, tmp_path, capsys):
+    path, data = tiny
+    plot_schedule(data, tmp_path / "s.png")
+    assert (tmp_path / "s.png").stat().st_size > 0
+    assert main(["beta", str(INSTANCES / "star10.px"), "--weights", "order=2"]) == 0
+    hot, cold = rule_beta_range(load_puzzle(INSTANCES / "star10.px"), PenaltyWeights(order=2))
+    assert capsys.readouterr().out.strip() == f"--beta-range {hot:.6g},{cold:.6g}"
+
+
+def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    assert main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--sweeps", "10,50", "--arms", "rule",
+                 "--budget", "0.2", "--max-reads", "5", "--json", str(path)]) == 0
+    saved = json.loads(path.read_text())
+    assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and saved["meta"]["arms"] == ["rule"]
+    assert {r["arm"] for r in saved["records"]} == {"rule"} and saved["records"][0]["sweeps"] == 10
+    assert "| 5x5 | 5×5 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--arms", "hot", "--json", str(path)])
+    with pytest.raises(SystemExit):  # the repository's ladder is benchmarks.frontier's, not the package's
+        main(["run", "--json", str(path)])
+
+
+def test_comparison_says_faster_only_where_the_intervals_are_apart():
+    from qpicross.experiments.schedule import comparison_list
+
+    def cell(arm, puzzle, tts, low, high, n=5):
+        return {"puzzle": puzzle, "arm": arm, "sweeps": 100, "status": "solved", "num_variables": n, "num_solved": 1,
+                "num_reads": 2, "tts99_s": tts, "tts99_low_s": low, "tts99_high_s": high}
+    data = {"meta": {"arms": ["default", "rule"]},
+            "puzzles": [{"label": x, "rows": 2, "cols": 2} for x in ("apart", "overlap", "alone")],
+            "records": [cell("default", "apart", 4.0, 3.0, 5.0), cell("rule", "apart", 1.0, 0.5, 2.0),
+                        cell("default", "overlap", 4.0, 3.0, 5.0), cell("rule", "overlap", 2.0, 1.0, 3.5),
+                        cell("rule", "alone", 2.0, 1.0, None),
+                        {"puzzle": "alone", "arm": "default", "sweeps": 100, "status": "unsolved", "tts99_s": None}]}
+    text = comparison_list(data)
+    assert "- apart (2×2), rule against default: rule faster (95 % intervals apart): 4x" in text
+    assert "- overlap (2×2), rule against default: no difference shown" in text
+    assert "- alone (2×2), rule against default: only rule solved it" in text
+
+
+def test_summary_counts_solved_puzzles_and_those_within_the_limit():
+    from qpicross.experiments.schedule import summary_line
+
+    data = {"meta": {"arms": ["rule"]}, "puzzles": [{"label": x} for x in "abc"],
+            "records": [{"puzzle": "a", "arm": "rule", "sweeps": 1, "tts99_s": 5.0},
+                        {"puzzle": "b", "arm": "rule", "sweeps": 1, "tts99_s": 90.0},
+                        {"puzzle": "b", "arm": "rule", "sweeps": 2, "tts99_s": 70.0},
+                        {"puzzle": "c", "arm": "rule", "sweeps": 1, "tts99_s": None}]}
+    assert summary_line(data) == "- rule: 2 of 3 puzzles solved at some sweep count; 1 with a TTS99 of at most 60 s"
