@@ -379,6 +379,7 @@ bench-no-slowdown: $(VENV)/.installed
 # they agree).
 readme: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.report
+	$(BIN)/python -m benchmarks.frontier page
 
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
 # place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.
