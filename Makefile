@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -243,6 +243,12 @@ bench-parallel: $(VENV)/.installed
 bench-parallel-403:
 	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=24 PARALLEL_BUDGET=600 \
 	    PARALLEL_JSON=results/parallel_403
+
+# Plain simulated annealing of the QUBO as written (--sampler sa, dwave-samplers' defaults: 1000 sweeps) on the puzzles
+# shipped in instances/, 1000 reads each, one puzzle at a time (~30 s).
+bench-core: $(VENV)/.installed
+	mkdir -p results
+	$(BENCH) instances --workers 1 --sampler sa --reads 1000 --seed 1 --json results/core_sa.json || test $$? -eq 1
 
 # The batched sampler's CPU backend (shift-batched-cpu: the profile chain's ladders, all puzzles in one call) beside
 # shift on bench-pure's puzzles: the shipped ones, all 17 Bompol and taai2011 #1-20, 4 reads (ladders) a puzzle,
