@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -249,6 +249,13 @@ bench-parallel-403:
 bench-core: $(VENV)/.installed
 	mkdir -p results
 	$(BENCH) instances --workers 1 --sampler sa --reads 1000 --seed 1 --json results/core_sa.json || test $$? -eq 1
+
+# The size guard's estimate against the peak resident memory of the runs it admits: random boards of 60x60 to 150x150,
+# the default annealer, presolve, plain SA, both other encodings, tabu (~10 min, up to 5 GiB; exits 1 if a peak
+# exceeds its estimate).
+bench-memory: $(VENV)/.installed
+	mkdir -p results
+	$(BIN)/python -m benchmarks.memory --json results/memory.json
 
 # The batched sampler's CPU backend (shift-batched-cpu: the profile chain's ladders, all puzzles in one call) beside
 # shift on bench-pure's puzzles: the shipped ones, all 17 Bompol and taai2011 #1-20, 4 reads (ladders) a puzzle,

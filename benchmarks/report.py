@@ -41,6 +41,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from benchmarks.memory import memory_table
 from qpicross.experiments.restate import _number, has_moved, threads_of
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
@@ -805,6 +806,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
     "no-slowdown": (_results("noslow_head.json", "noslow_base.json"), _against_base),
     "core": (_results("core_sa.json"), core_table),
+    "memory": (_results("memory.json"), memory_table),
     "no-slowdown-2": (_results("noslow_head_2.json", "noslow_base_2.json"), _base_ratios),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
