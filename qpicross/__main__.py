@@ -2,10 +2,16 @@
 
 import sys
 
+answered = False  # whether main() runs, and so answers a Ctrl-C itself
 try:
     from .cli import main
-except KeyboardInterrupt:  # Ctrl-C while the command line itself loads: one line, as main() answers it later
-    print("qpicross: error: interrupted", file=sys.stderr)
-    sys.exit(130)
 
-sys.exit(main())
+    answered = True
+    code = main()
+except KeyboardInterrupt:
+    # Ctrl-C while the command line itself loads: one line, as main() answers it later; or a Ctrl-C delivered
+    # again in the instant after main() answered one: its line is printed, the exit status is the same
+    if not answered:
+        print("qpicross: error: interrupted", file=sys.stderr)
+    code = 130
+sys.exit(code)

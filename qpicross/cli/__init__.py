@@ -97,16 +97,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     hook = sys.unraisablehook
     sys.unraisablehook = _reraise_swallowed_interrupt(hook)
+    process = argv is None and threading.current_thread() is threading.main_thread()
+    if process:
+        signal.signal(signal.SIGINT, _note_interrupt)
     try:
         code = _main(argv)
+    except Exception:
+        # A Ctrl-C inside an extension module's import surfaces as another exception (numpy raises ImportError):
+        # once a Ctrl-C has arrived, whatever it broke is answered as the interrupt it was.
+        if not _INTERRUPTS:
+            raise
+        code = _answer_interrupt(process)
     except KeyboardInterrupt:
-        _discard_stdout()
-        code = _interrupted()
+        code = _answer_interrupt(process)
     finally:
         sys.unraisablehook = hook
-    if argv is None and threading.current_thread() is threading.main_thread():
+    if process:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command's process: a late Ctrl-C must not cut its exit short
     return code
+
+
+#: The Ctrl-Cs this process has received (while :func:`main` runs as the process's command).
+_INTERRUPTS: list[int] = []
+
+
+def _note_interrupt(signum, frame):
+    """SIGINT: noted, then raised as Python's own handler does."""
+    _INTERRUPTS.append(signum)
+    raise KeyboardInterrupt
+
+
+def _answer_interrupt(process: bool) -> int:
+    if process:  # answered once: a Ctrl-C delivered again (a swallowed one raised anew) must not cut the exit
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _discard_stdout()
+    return _interrupted()
 
 
 def _interrupted() -> int:
