@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -452,6 +452,21 @@ schedule-tournament: $(VENV)/.installed-test
 	mkdir -p results
 	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule+presolve --sweeps 10000,30000 \
 	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament.json
+
+# The same without line logic: plain SA on the thermometer encoding alone, the rule's β range, taai2011 #1-20 at
+# 10 000 and 30 000 sweeps, 15 s of sampling a cell, one process (at most about 10 min). Writes
+# results/schedule_tournament_plain.json.
+schedule-tournament-plain: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule --sweeps 10000,30000 \
+	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament_plain.json
+
+# The Bompol puzzles up to 20x20 that make schedule leaves out (pikachu 8x8, tardis 20x15), on its sweep ladder and
+# both β ranges, 15 s a cell, one process (about 5 min). Writes results/schedule_bompol.json.
+schedule-bompol: $(VENV)/.installed-test
+	mkdir -p results
+	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms default,rule \
+	    --puzzle $(SHARED)/bompol/pikachu.px --puzzle $(SHARED)/bompol/tardis.px --json results/schedule_bompol.json
 
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
 # results/schedule.json (tests/test_frontier_page.py checks that they agree).
