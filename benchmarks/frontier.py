@@ -100,7 +100,8 @@ def still_fails(results: Mapping[str, dict]) -> str:
     """A list: the puzzles no arm of the schedule solved, and per encoding and QPU the first puzzle of each
     collection that did not embed (from the results files)."""
     lines = []
-    for name in ("schedule.json", "schedule_presolve.json", "schedule_tournament.json"):
+    for name in ("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
+                 "schedule_tournament_plain.json"):
         sched = results.get(name)
         if sched is None:
             continue
@@ -145,9 +146,16 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "presolve": (("schedule_presolve.json",), _schedule("schedule_table", "schedule_presolve.json")),
     "tournament-summary": (("schedule_tournament.json",), _schedule("summary_line", "schedule_tournament.json")),
     "schedule-summary": (("schedule.json",), _schedule("summary_line")),
+    "plain-tournament-summary": (("schedule_tournament_plain.json",),
+                                 _schedule("summary_line", "schedule_tournament_plain.json")),
+    "plain-tournament-optimum": (("schedule_tournament_plain.json",),
+                                 _schedule("optimum_table", "schedule_tournament_plain.json")),
+    "bompol-summary": (("schedule_bompol.json",), _schedule("summary_line", "schedule_bompol.json")),
+    "bompol-optimum": (("schedule_bompol.json",), _schedule("optimum_table", "schedule_bompol.json")),
     "tournament-optimum": (("schedule_tournament.json",),
                            _schedule("optimum_table", "schedule_tournament.json")),
-    "still-fails": (("schedule.json", "schedule_presolve.json", "schedule_tournament.json", "embedding.json"),
+    "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
+                     "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
 }
 
