@@ -747,9 +747,7 @@ def core_table(rows: Sequence[dict]) -> str:
 def _against_base(rows: Sequence[dict]) -> str:
     """The default (``shift``) against the one configuration beside it (``make bench-no-slowdown``'s earlier code):
     the summary table, the TTS99 ratio earlier / default, and the same ratio on the same clock (each puzzle's
-    first read left out: :func:`without_first_read`)."""
-    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
-    same_clock = [without_first_read(r) for r in rows if isinstance(r.get("read_s"), list) and len(r["read_s"]) > 1]
+    first read left out: :func:`without_first_read`), and the median time to target (:func:`_base_ratios`)."""
     return summary_table(rows, by=by_collection) + "\n\n" + _base_ratios(rows)
 
 
