@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CASES", "measure", "memory_table", "main"]
+__all__ = ["CASES", "peak_rss", "measure", "memory_table", "main"]
 
 #: (board side, label, anneal options, SolverConfig fields of the same run)
 CASES: tuple[tuple[int, str, tuple[str, ...], dict], ...] = (
@@ -53,6 +53,16 @@ _PEAK = ("import resource, subprocess, sys; "
          "print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)")
 
 
+def peak_rss(argv: Sequence[str], *, env: dict | None = None, cwd: str | Path | None = None,
+             timeout: float | None = None) -> tuple[int, int]:
+    """``(exit status, peak resident bytes)`` of the command ``argv`` run in a fresh process: its own peak,
+    whatever the caller's process held before (read by a wrapper process that runs nothing else)."""
+    proc = subprocess.run([sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, check=True, env=env,
+                          cwd=cwd, timeout=timeout)
+    rc, peak = map(int, proc.stdout.split())
+    return rc, peak
+
+
 def measure(side: int, options: Sequence[str], config: dict, folder: Path) -> dict:
     """One case: the guard's estimate and the run's peak resident memory."""
     from qpicross import Puzzle, save_puzzle
@@ -67,8 +77,7 @@ def measure(side: int, options: Sequence[str], config: dict, folder: Path) -> di
     estimate = check_run_size(puzzle, SolverConfig(num_reads=1, **config), max_couplers=10**12)["estimated_bytes"]
     argv = [sys.executable, "-m", "qpicross", "anneal", str(path), "--reads", "1", "--time-budget", "2", "--seed", "1",
             "--max-memory", "20G", *options]
-    proc = subprocess.run([sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, check=True)
-    rc, peak = map(int, proc.stdout.split())
+    rc, peak = peak_rss(argv)
     return {"size": side, "num_couplers": estimate_size(puzzle)["num_couplers"], "estimated_bytes": int(estimate),
             "peak_bytes": peak, "exit": rc}
 

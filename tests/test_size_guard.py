@@ -204,13 +204,6 @@ def test_bench_shares_the_memory_between_its_workers(letter_a, monkeypatch):
 
 # -- the estimate bounds the real peak --------------------------------------------------------------------
 
-#: Runs the command line in a grandchild and prints its exit status and peak resident memory (bytes):
-#: the grandchild's own peak, whatever the test process held before.
-_PEAK = ("import resource, subprocess, sys; "
-         "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
-         "print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)")
-
-
 @pytest.mark.parametrize("side, options, config", [
     (60, [], {}),  # the structured annealer: the model, its CSR, the decoding
     (60, ["--presolve"], {"presolve": True}),  # line logic's copies and the pruned model beside the full one
@@ -219,9 +212,9 @@ _PEAK = ("import resource, subprocess, sys; "
 def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_path):
     """Issue 35: a random 150x150 board was estimated at 3.6 GiB and peaked at 5.6 GiB (7.1 with presolve).
     Each run here takes a few seconds; the estimate must be at least the peak, and within 3x of it."""
-    import subprocess
     import sys
 
+    from benchmarks.memory import peak_rss
     from cli_subprocess import ROOT, child_env
     from qpicross.pipeline.config import SolverConfig
     from qpicross.pipeline.run import check_run_size
@@ -232,10 +225,8 @@ def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_pa
     estimate = check_run_size(puzzle, SolverConfig(num_reads=1, **config), max_couplers=10**12)["estimated_bytes"]
     argv = [sys.executable, "-m", "qpicross", "anneal", path, "--reads", "1", "--time-budget", "1", "--seed", "1",
             "--max-memory", "16G", *options]
-    proc = subprocess.run([sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, timeout=300,
-                          env=child_env(), cwd=ROOT)
-    rc, peak = map(int, proc.stdout.split())
-    assert rc in (0, 1), (rc, proc.stderr[-2000:])
+    rc, peak = peak_rss(argv, env=child_env(), cwd=ROOT, timeout=300)  # the grandchild's own peak
+    assert rc in (0, 1), rc
     assert peak <= estimate <= 3 * peak, f"estimated {estimate / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB"
 
 

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from benchmarks.study import LADDER, TUNING_PUZZLES, main
-from qpicross.experiments.study import COMBINATIONS, Combination, Rung, _fmt_time, plot_study, run_study, study_table
+from qpicross.experiments.study import COMBINATIONS, Combination, Rung, plot_study, run_study, study_table
+from qpicross.experiments.tables import fmt_seconds
 
 TINY = [r for r in LADDER if r.label in ("5x5", "smile7")]
 
@@ -41,7 +42,7 @@ def test_table_quotes_the_results(results):
         cells = [c.strip() for c in row.strip("|").split("|")]
         top = [r for r in combo["rungs"] if r["status"] == "solved"][-1]  # the largest solved rung
         assert cells[2] == f"{top['puzzle']} ({top['rows']}×{top['cols']})" == "smile7 (7×7)"
-        assert cells[3] == _fmt_time(top["tts99_s"])  # the TTS99 the file holds, not another
+        assert cells[3] == fmt_seconds(top["tts99_s"])  # the TTS99 the file holds, not another
         w = combo.get("weights")
         assert cells[1] == ("–" if not w else f"{w['one_hot']:g}, {w['order']:g}, {w['match']:g}")
         assert cells[-1] == "none (all solved)"

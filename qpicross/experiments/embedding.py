@@ -37,7 +37,6 @@ import argparse
 import dataclasses
 import functools
 import json
-import math
 import os
 import sys
 import time
@@ -46,7 +45,9 @@ from pathlib import Path
 
 import dimod
 
+from qpicross.experiments.tables import load_results
 from qpicross.model.formulation import PenaltyWeights
+from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
@@ -57,9 +58,8 @@ TOPOLOGIES: dict[str, tuple[str, str, int]] = {
     "pegasus": ("Advantage (Pegasus P16)", "pegasus_graph", 16),
     "zephyr": ("Advantage2 (Zephyr Z12, t=4)", "zephyr_graph", 12),
 }
-#: Encodings as ``qpicross anneal --encoding`` names them (``+presolve``: line logic first, ``--presolve``).
-ENCODINGS = ("one_hot", "domain_wall", "thermometer")
-#: What ``make embedding`` embeds: the three encodings and the thermometer after line logic.
+#: What ``make embedding`` embeds: the encodings (:data:`qpicross.names.ENCODINGS`) and the thermometer after
+#: line logic (``+presolve``: line logic first, as ``--presolve``).
 STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
 
 
@@ -68,12 +68,17 @@ def target_graph(topology: str):
     """The ideal QPU graph (networkx) of ``topology`` (see :data:`TOPOLOGIES`)."""
     if topology not in TOPOLOGIES:
         raise ValueError(f"unknown topology {topology!r}; use one of {', '.join(TOPOLOGIES)}")
+    _, name, size = TOPOLOGIES[topology]
+    return getattr(_graphs(), name)(size)
+
+
+def _graphs():
+    """D-Wave's graph generators: dwave-graphs, dwave-networkx's new name (dwave-system >= 1.30), else the old one."""
     try:
-        import dwave.graphs as graphs  # dwave-networkx's new name (dwave-system >= 1.30)
+        import dwave.graphs as graphs
     except ImportError:  # pragma: no cover - older installs
         import dwave_networkx as graphs
-    _, name, size = TOPOLOGIES[topology]
-    return getattr(graphs, name)(size)
+    return graphs
 
 
 def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: PenaltyWeights | None = None,
@@ -87,16 +92,12 @@ def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: Penal
     """
     from qpicross.model.formulation import build_formulation
     from qpicross.pipeline.config import SolverConfig
-    from qpicross.pipeline.run import encode
+    from qpicross.pipeline.run import encode, presolved_formulation
 
     encoding = encoding.replace("-", "_")
     config = SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, weights=weights or PenaltyWeights(),
                           bounds=bounds).validate()
-    formulation = build_formulation(puzzle, bounds=bounds)
-    if presolve and encoding != "one_hot":  # as qpicross.pipeline.run does: the settled starts are constants
-        from qpicross.classical.presolve import presolve_formulation
-
-        formulation, _ = presolve_formulation(formulation)
+    formulation, _ = presolved_formulation(build_formulation(puzzle, bounds=bounds), config)
     _, sampled, _ = encode(formulation, config)
     if presolve and encoding == "one_hot":
         from qpicross.classical.presolve import fix_variables, presolve as line_logic
@@ -269,19 +270,11 @@ def _version(module: str) -> str | None:
 
 
 def _graphs_version() -> str:
-    try:
-        import dwave.graphs as graphs
-        return f"dwave-graphs {graphs.__version__}"
-    except ImportError:  # pragma: no cover
-        import dwave_networkx as graphs
-        return f"dwave-networkx {graphs.__version__}"
+    graphs = _graphs()
+    return f"{graphs.__name__.replace('.', '-').replace('_', '-')} {graphs.__version__}"
 
 
 # -- tables ---------------------------------------------------------------------------------
-
-def _load(results) -> dict:
-    return results if isinstance(results, dict) else json.loads(Path(results).read_text())
-
 
 def _size(puzzles: dict, label: str) -> str:
     p = puzzles[label]
@@ -290,7 +283,7 @@ def _size(puzzles: dict, label: str) -> str:
 
 def embedding_table(results) -> str:
     """Every attempt: puzzle, encoding, logical size, and per topology qubits, chains and time (✕ = not embedded)."""
-    data = _load(results)
+    data = load_results(results)
     puzzles = {p["label"]: p for p in data["puzzles"]}
     topologies = list(data["meta"]["topologies"])
     rows: dict[tuple, dict] = {}
@@ -321,7 +314,7 @@ def embedding_table(results) -> str:
 
 def largest_table(results) -> str:
     """Per collection and encoding, the largest puzzle that embedded into each topology (and the first that did not)."""
-    data = _load(results)
+    data = load_results(results)
     puzzles = {p["label"]: p for p in data["puzzles"]}
     topologies = list(data["meta"]["topologies"])
     found: dict[tuple, dict] = {}
@@ -372,12 +365,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "table":
         print(largest_table(args.results) + "\n\n" + embedding_table(args.results))
         return 0
-    if args.command == "puzzle":
-        from qpicross import load_puzzle
+    from qpicross import load_puzzle
 
-        r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
-                         timeout=args.timeout, seed=args.seed)
-        print(json.dumps(r.to_dict(), indent=1))
+    r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
+                     timeout=args.timeout, seed=args.seed)
+    print(json.dumps(r.to_dict(), indent=1))
     return 0 if r.embedded else 1
 
 

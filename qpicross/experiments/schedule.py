@@ -51,6 +51,7 @@ from pathlib import Path
 
 import dimod
 
+from qpicross.experiments.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
@@ -112,10 +113,6 @@ def spec_rung(spec: str):
 ARMS = ("default", "rule", "rule+presolve")
 
 
-def _finite(x):
-    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
-
-
 def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
                  weights: PenaltyWeights = STUDY_WEIGHTS, budget_s: float = 15.0, max_reads: int = 200,
                  seed: int = 0, path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
@@ -154,8 +151,8 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                 r = bench_puzzle(puzzle, config)
                 rec.update(status="solved" if r.num_solved else "unsolved", num_reads=r.num_reads,
                            num_solved=r.num_solved, p=r.p, p_low=r.p_low, p_high=r.p_high, t_read_s=r.t_read_s,
-                           tts99_s=_finite(r.tts99_s), tts99_low_s=_finite(r.tts99_low_s),
-                           tts99_high_s=_finite(r.tts99_high_s), best_energy=r.best_energy,
+                           tts99_s=finite_or_none(r.tts99_s), tts99_low_s=finite_or_none(r.tts99_low_s),
+                           tts99_high_s=finite_or_none(r.tts99_high_s), best_energy=r.best_energy,
                            num_variables=r.num_variables, beta_range=list(options.get("beta_range", ())) or None)
                 records.append(rec)
                 if log is not None:
@@ -176,16 +173,6 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
 
 # -- tables ---------------------------------------------------------------------------------
 
-def _load(results) -> dict:
-    return results if isinstance(results, dict) else json.loads(Path(results).read_text())
-
-
-def _fmt(seconds) -> str:
-    if seconds is None:
-        return "∞"
-    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
-
-
 def _best(records: list[dict], sweeps: Sequence[int] | None = None) -> dict | None:
     cells = [r for r in records if r.get("tts99_s") is not None and (sweeps is None or r["sweeps"] in sweeps)]
     return min(cells, key=lambda r: r["tts99_s"]) if cells else None
@@ -193,7 +180,7 @@ def _best(records: list[dict], sweeps: Sequence[int] | None = None) -> dict | No
 
 def schedule_table(results) -> str:
     """TTS99 per puzzle, arm and sweep count (solved/reads in brackets; – not measured once p = 1)."""
-    data = _load(results)
+    data = load_results(results)
     sweeps = data["meta"]["sweeps"]
     lines = ["| puzzle | size | β range | " + " | ".join(f"{s:,} sweeps" for s in sweeps) + " |",
              "|" + "---|" * (3 + len(sweeps))]
@@ -208,7 +195,7 @@ def schedule_table(results) -> str:
                 if r is None or r["status"] == "not measured":
                     cells.append("–")
                 else:
-                    cells.append(f"{_fmt(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
+                    cells.append(f"{fmt_seconds(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
             beta = "dwave default" if arm == "default" else "rule {:.3g}–{:.3g}".format(
                 *p["rule_beta_range_presolve" if arm.endswith("+presolve") else "rule_beta_range"]) + \
                 (", presolve" if arm.endswith("+presolve") else "")
@@ -219,7 +206,7 @@ def schedule_table(results) -> str:
 def optimum_table(results) -> str:
     """Per puzzle: the optimal sweeps and TTS99 (95 % interval) of each arm, and the study's setting
     (default β, the better of 1 000 and 10 000 sweeps) on the same cells."""
-    data = _load(results)
+    data = load_results(results)
     arms = data["meta"].get("arms", ARMS)
     names = {"default": "default β", "rule": "rule β", "rule+presolve": "rule β + presolve"}
     study_column = "default" in arms  # the study's setting is the default arm at 1 000 or 10 000 sweeps
@@ -236,12 +223,12 @@ def optimum_table(results) -> str:
             study = _best(default, (1000, 10000))
             skipped = next((r for r in default if r["sweeps"] == 1000 and r["status"] == "not measured"), None)
             out.append(f"not measured ({skipped['reason']})" if skipped else
-                       "not solved" if study is None else f"{_fmt(study['tts99_s'])} at {study['sweeps']:,}")
+                       "not solved" if study is None else f"{fmt_seconds(study['tts99_s'])} at {study['sweeps']:,}")
         for arm in arms:
             b = _best([r for r in mine if r["arm"] == arm])
-            out.append("not solved" if b is None else "line logic alone: " + _fmt(b["tts99_s"])
+            out.append("not solved" if b is None else "line logic alone: " + fmt_seconds(b["tts99_s"])
                        if b.get("num_variables") == 0 else
-                       f"{_fmt(b['tts99_s'])} [{_fmt(b['tts99_low_s'])}, {_fmt(b['tts99_high_s'])}] at "
+                       f"{fmt_seconds(b['tts99_s'])} [{fmt_seconds(b['tts99_low_s'])}, {fmt_seconds(b['tts99_high_s'])}] at "
                        f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
     return "\n".join(lines)
@@ -249,7 +236,7 @@ def optimum_table(results) -> str:
 
 def summary_line(results, limit_s: float = 60.0) -> str:
     """How many puzzles each arm solved at some sweep count, and how many with a TTS99 within ``limit_s``."""
-    data = _load(results)
+    data = load_results(results)
     present = [p for p in data["puzzles"] if "absent" not in p]
     lines = []
     for arm in data["meta"].get("arms", ARMS):
@@ -268,7 +255,7 @@ def _ratio(x: float) -> str:
 def comparison_list(results, pairs: Sequence[tuple[str, str]] = (("rule", "default"), ("rule+presolve", "rule"))) -> str:
     """Per puzzle and pair of arms (A, B), at each arm's optimal sweeps: A faster or slower than B where the
     95 % TTS99 intervals are apart, "no difference shown" where they overlap, or which arm alone solved it."""
-    data = _load(results)
+    data = load_results(results)
     arms = data["meta"].get("arms", ARMS)
     lines = []
     for a, b in pairs:
@@ -307,7 +294,7 @@ def plot_schedule(results, path: str | os.PathLike | None = None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    data = _load(results)
+    data = load_results(results)
     fig, ax = plt.subplots(figsize=(8, 4.8))
     puzzles = [p for p in data["puzzles"] if "absent" not in p]
     finite = [r["tts99_high_s"] or r["tts99_s"] for r in data["records"] if r.get("tts99_s") is not None]

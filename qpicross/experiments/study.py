@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from qpicross.experiments.bench import bench_puzzle, machine_info
+from qpicross.experiments.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
@@ -177,10 +178,6 @@ def tune_combination(combo: Combination, puzzles: Sequence[Puzzle], *, num_reads
     return weights, summary
 
 
-def _finite(value):
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
 def climb(combo: Combination, rungs: Sequence[Rung], weights: PenaltyWeights, *, budget_s: float,
           seed: int = 0, stop_after: int = 2, log: Callable[[str], None] | None = None) -> list[dict]:
     """Measure ``combo`` on each rung in turn (see the module docstring); one record per rung."""
@@ -207,7 +204,7 @@ def climb(combo: Combination, rungs: Sequence[Rung], weights: PenaltyWeights, *,
                 options["timeout"] = budget_s / len(combo.sweeps)  # the package stops its run itself
             config = config.replace(options=options)
             r = bench_puzzle(puzzle, config, time_budget=budget_s / len(combo.sweeps), seed=seed + index)
-            tries.append({"sweeps": sweeps, "p": r.p, "num_reads": r.num_reads, "tts99_s": _finite(r.tts99_s),
+            tries.append({"sweeps": sweeps, "p": r.p, "num_reads": r.num_reads, "tts99_s": finite_or_none(r.tts99_s),
                           "best_energy": r.best_energy, "t_read_s": r.t_read_s, "error": r.error or None})
             if best is None or (r.tts99_s, -r.p) < (best.tts99_s, -best.p) or (
                     not math.isfinite(best.tts99_s) and r.best_energy < best.best_energy):
@@ -217,7 +214,7 @@ def climb(combo: Combination, rungs: Sequence[Rung], weights: PenaltyWeights, *,
         record.update(status="solved" if solved else "unsolved", num_variables=best.num_variables,
                       num_couplers=best.num_couplers, sweeps=best.num_sweeps, p=best.p, p_low=best.p_low,
                       p_high=best.p_high, num_reads=best.num_reads, num_solved=best.num_solved,
-                      t_read_s=best.t_read_s, tts99_s=_finite(best.tts99_s), best_energy=best.best_energy,
+                      t_read_s=best.t_read_s, tts99_s=finite_or_none(best.tts99_s), best_energy=best.best_energy,
                       tries=tries)
         if log is not None:
             log(f"{combo.label:28s} {rung.label:12s} p={best.p:.3f} ({best.num_solved}/{best.num_reads}) "
@@ -304,26 +301,16 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
 
 # -- reading the results --------------------------------------------------------------------
 
-def _load(results: dict | str | os.PathLike) -> dict:
-    return results if isinstance(results, dict) else json.loads(Path(results).read_text())
-
-
 def _largest_solved(combo: dict) -> dict | None:
     """The highest rung of the ladder (the last in its order) that the combination solved."""
     solved = [r for r in combo["rungs"] if r.get("status") == "solved"]
     return solved[-1] if solved else None
 
 
-def _fmt_time(seconds) -> str:
-    if seconds is None:
-        return "∞"
-    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
-
-
 def study_table(results: dict | str | os.PathLike, moonshot: Sequence[str] = ("bird", "knife", "ratz")) -> str:
     """The results page's table: per combination, its tuned weights, the largest puzzle solved and its TTS99,
     p on the moonshot puzzles, and where the climb stopped (best energy there)."""
-    data = _load(results)
+    data = load_results(results)
     head = ("| sampler / encoding | tuned weights (one_hot, order, match) | largest solved | TTS99 there | "
             + " | ".join(f"p {m}" for m in moonshot) + " | first unsolved rung: best energy |")
     lines = [head, "|" + "---|" * (5 + len(moonshot))]
@@ -348,7 +335,7 @@ def study_table(results: dict | str | os.PathLike, moonshot: Sequence[str] = ("b
         miss = next((r for r in combo["rungs"] if r.get("status") == "unsolved"), None)
         where = "none (all solved)" if miss is None else f"{miss['puzzle']}: {miss['best_energy']:g}"
         largest = "none" if top is None else f"{top['puzzle']} ({top['rows']}×{top['cols']})"
-        lines.append(f"| {combo['label']} | {weights} | {largest} | {_fmt_time(top['tts99_s']) if top else '–'} | "
+        lines.append(f"| {combo['label']} | {weights} | {largest} | {fmt_seconds(top['tts99_s']) if top else '–'} | "
                      + " | ".join(moon) + f" | {where} |")
     return "\n".join(lines)
 
@@ -360,7 +347,7 @@ def plot_study(results: dict | str | os.PathLike, path: str | os.PathLike | None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    data = _load(results)
+    data = load_results(results)
     fig, ax = plt.subplots(figsize=(11, 6))
     order = [r["label"] for r in data["ladder"]]
     sizes = {}

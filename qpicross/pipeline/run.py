@@ -46,7 +46,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
 from qpicross.samplers import get_sampler, sample, takes_threads
 
-__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "encode"]
+__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "presolved_formulation", "encode"]
 
 
 @dataclasses.dataclass
@@ -250,11 +250,7 @@ def run(
             check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
         t0 = time.perf_counter()
         formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
-    pruned = None  # line logic first for an encoding built from the formulation: the settled starts are constants
-    if config.presolve and config.encoding != "one_hot":
-        from qpicross.classical.presolve import presolve_formulation
-
-        formulation, pruned = presolve_formulation(formulation, known)
+    formulation, pruned = presolved_formulation(formulation, config, known)
     bqm, sampled, wall_model = encode(formulation, config)
     if pruned is not None:
         pruned["variables_annealed"] = sampled.num_variables
@@ -321,6 +317,22 @@ def run(
         presolve=presolve,
         sampled_bqm=sampled,
     )
+
+
+def presolved_formulation(formulation: PicrossFormulation, config: SolverConfig,
+                          known: np.ndarray | None = None) -> tuple[PicrossFormulation, dict | None]:
+    """The formulation an encoding is built from, and line logic's report where it ran first.
+
+    With ``presolve``, an encoding built from the formulation (thermometer) gets the formulation line logic
+    prunes (:func:`~qpicross.classical.presolve.presolve_formulation`: the settled starts are constants); the
+    one-hot model keeps its formulation, and :class:`~qpicross.classical.presolve.PresolveComposite` fixes its
+    settled variables at sampling time (report None).
+    """
+    if not config.presolve or config.encoding == "one_hot":
+        return formulation, None
+    from qpicross.classical.presolve import presolve_formulation
+
+    return presolve_formulation(formulation, known)
 
 
 def encode(formulation: PicrossFormulation, config: SolverConfig):
