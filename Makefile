@@ -365,28 +365,36 @@ bench-gpu:
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads 3 --time-budget 20 \
 	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
 
-# No slowdown against the code before the block-shift annealer was written once for every backend (BASE_REV, issue 31):
-# bench-pure's 42 puzzles, default settings, 20 reads or 60 s a puzzle, one puzzle at a time pinned to one core
-# (NOSLOW_CPU: one core a read, and the other core left to whatever else runs), same seeds; first this tree, then
-# BASE_REV's tree checked out in build/base and run from there (so that its qpicross is the one imported), whose
-# file is then restated with today's censored TTS99 from its own per-read times (~15 min). BASE_REV's reads are
-# timed without the calibration sweeps that this tree counts in a read's time.
-BASE_REV    ?= d913297
+# No slowdown against earlier code: bench-pure's 42 puzzles, default settings, NOSLOW_READS reads or 60 s a puzzle, one
+# puzzle at a time pinned to one core (NOSLOW_CPU: one core a read, and the other core left to whatever else runs),
+# same seeds, in one run: this commit (HEAD, checked out in build/head, so that the working tree may change meanwhile),
+# then each of BASE_REVS checked out in build/base (each run from its own tree, so that its qpicross is the one
+# imported). The earlier trees' files are restated with today's censored TTS99 from their own per-read times (about
+# 20 min a tree at 30 reads); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
+# d913297: the code before the block-shift annealer was written once for every backend (issue 31); cc7ae6e: the
+# code before the engine was (issue 39). Trees before cc7ae6e time their reads without the calibration sweeps this
+# tree counts in a read's time, so their ratios lean against this tree.
+BASE_REVS   ?= cc7ae6e d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
 NOSLOW_SEED ?= 0
-NOSLOW_ARGS := --force --workers 1 --reads 20 --time-budget 60 --seed $(NOSLOW_SEED)
+NOSLOW_READS ?= 30
+NOSLOW_ARGS := --force --workers 1 --reads $(NOSLOW_READS) --time-budget 60 --seed $(NOSLOW_SEED)
 NOSLOW_CPU  ?= 0
-# NOSLOW_RUN=_2 NOSLOW_SEED=1 writes a second run, on other seeds, to results/noslow_head_2.json and noslow_base_2.json
+# NOSLOW_RUN=_2 NOSLOW_SEED=1 writes a second run, on other seeds, to results/noslow_*_2.json
 NOSLOW_RUN  ?=
 bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
-	taskset -c $(NOSLOW_CPU) $(BIN)/qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --json results/noslow_head$(NOSLOW_RUN).json \
-	    || test $$? -eq 1
-	test -d build/base || git worktree add --detach build/base $(BASE_REV)
-	git -C build/base checkout --quiet --detach $(BASE_REV)
-	cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) --label shift-$(BASE_REV) \
-	    --json $(abspath results/noslow_base$(NOSLOW_RUN).json) || test $$? -eq 1
-	$(BIN)/python -m qpicross.experiments.restate results/noslow_base$(NOSLOW_RUN).json
+	test -d build/head || git worktree add --detach build/head HEAD
+	git -C build/head checkout --quiet --detach $$(git rev-parse HEAD)
+	cd build/head && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
+	    --json $(abspath results/noslow_head$(NOSLOW_RUN).json) || test $$? -eq 1
+	test -d build/base || git worktree add --detach build/base HEAD
+	for rev in $(BASE_REVS); do \
+	    git -C build/base checkout --quiet --detach $$rev && \
+	    (cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
+	        --label shift-$$rev --json $(abspath results)/noslow_$$rev$(NOSLOW_RUN).json || test $$? -eq 1) && \
+	    $(BIN)/python -m qpicross.experiments.restate results/noslow_$$rev$(NOSLOW_RUN).json || exit 1; \
+	done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
 # they agree).

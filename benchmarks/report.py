@@ -318,12 +318,13 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
-    """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean and range.
+    """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
+    puzzle-bootstrap interval (:func:`geometric_interval`), and range.
 
     >>> rows = [{"source": "", "puzzle": p, "config": c, "tts99_s": t}
     ...         for p, c, t in [("a", "x", 2.0), ("a", "y", 1.0), ("b", "x", 1.0), ("b", "y", 2.0)]]
     >>> ratio_line(rows, "x", "y")
-    'TTS99 x / y over 2 puzzles: geometric mean 1×, from 0.5× (b) to 2× (a)'
+    'TTS99 x / y over 2 puzzles: geometric mean 1× [0.5, 2], from 0.5× (b) to 2× (a)'
     """
     def times(config):
         return {(r["source"], r["puzzle"]): _number(r["tts99_s"]) for r in rows if r["config"] == config}
@@ -334,7 +335,9 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
         return f"TTS99 {slower} / {faster}: no puzzle solved by both"
     geometric = math.exp(sum(math.log(v) for v in ratios.values()) / len(ratios))
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
-    text = (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: geometric mean {geometric:.3g}×, "
+    interval = geometric_interval(list(ratios.values()))
+    within = f" [{interval[0]:.3g}, {interval[1]:.3g}]" if interval else ""
+    text = (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: geometric mean {geometric:.3g}×{within}, "
             f"from {ratios[low]:.3g}× ({low[1]}) to {ratios[high]:.3g}× ({high[1]})")
     cores = [{_threads(r) for r in rows if r["config"] == c} for c in (slower, faster)]
     if all(len(c) == 1 and None not in c for c in cores) and cores[0] != cores[1]:
@@ -342,6 +345,33 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
         text += (f"; {slower} ran on {a_cores} core{'s' * (a_cores > 1)}, {faster} on {b_cores}: in core-seconds, "
                  f"geometric mean {geometric * a_cores / b_cores:.3g}×")
     return text
+
+
+def geometric_interval(ratios: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """The percentile bootstrap interval of the geometric mean of per-puzzle ratios, the puzzles resampled
+    (scipy's :func:`~scipy.stats.bootstrap`, 9 999 resamples, a fixed seed: the same file gives the same
+    interval); ``None`` for fewer than two puzzles.
+
+    >>> low, high = geometric_interval([0.5, 2.0, 1.0, 1.0])
+    >>> 0.5 <= low < 1.0 < high <= 2.0
+    True
+    """
+    if len(ratios) < 2:
+        return None
+    from scipy import stats
+
+    logs = [math.log(v) for v in ratios]
+    if max(logs) - min(logs) < 1e-12:
+        return math.exp(logs[0]), math.exp(logs[0])
+    found = stats.bootstrap((logs,), _mean, confidence_level=confidence, n_resamples=9999, method="percentile",
+                            random_state=0, vectorized=True)
+    return math.exp(found.confidence_interval.low), math.exp(found.confidence_interval.high)
+
+
+def _mean(x, axis=-1):
+    import numpy as np
+
+    return np.mean(x, axis=axis)
 
 
 def distribution_line(rows: Sequence[dict]) -> str:
@@ -763,6 +793,20 @@ def _base_ratios(rows: Sequence[dict]) -> str:
             + ";\n- median time to target: " + ratio_line(medians, other, "shift").replace("TTS99 ", "", 1) + ".")
 
 
+def _engine_ratios(rows: Sequence[dict]) -> str:
+    """This tree (``shift``) against each earlier tree of ``make bench-no-slowdown`` (configurations
+    ``shift-REV``): the geometric-mean ratios earlier / this tree, with their puzzle-bootstrap intervals, of
+    TTS99 and of the median time to target, on every puzzle and on the Bompol puzzles alone."""
+    lines = []
+    for other in (c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift"):
+        pair = [r for r in rows if r["config"] in ("shift", other)]
+        for name, subset in (("all puzzles", pair), ("Bompol alone", [r for r in pair if "bompol" in r["source"]])):
+            medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in subset]
+            lines.append(f"- {name}: " + ratio_line(subset, other, "shift")
+                         + "; median time to target: " + ratio_line(medians, other, "shift").replace("TTS99 ", "", 1))
+    return "\n".join(lines) + "."
+
+
 def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
@@ -806,6 +850,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "core": (_results("core_sa.json"), core_table),
     "memory": (_results("memory.json"), memory_table),
     "no-slowdown-2": (_results("noslow_head_2.json", "noslow_base_2.json"), _base_ratios),
+    "no-slowdown-engine": (_results("noslow_head_engine.json", "noslow_cc7ae6e_engine.json",
+                                    "noslow_d913297_engine.json"), _engine_ratios),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),

@@ -41,25 +41,22 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher.get_current_device = lambda: _Device()
 
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers.blockshift import cuda as _cuda, ladder_kernel as _ladder_kernel, ladders as _ladders, launch as _launch
+    from qpicross.samplers.blockshift import driver as _driver
 
     print(f"numba {numba.__version__}, numba.cuda: {getattr(cuda, 'implementation', '?')} ({Path(cuda.__file__).parent})")
-    model = _launch.prepare(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])),
-                         None, None, 0.0, 4)
-    launch = _launch.pack([model], np.random.SeedSequence(0).spawn(1), 2, 4)
-    arrays = [numba.typeof(launch[name]) for name in _launch.ARRAYS]
-    i64, flag, f64 = numba.int64, numba.boolean, numba.float64
     formulation = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    picross = _ladders.prepare(formulation.bqm(), formulation.one_hot_lines(), formulation.paints(), None, 0.0)
-    profile = _ladders.pack([picross], np.random.SeedSequence(0), 2)
-    pz = numba.typeof(_ladder_kernel.Puzzles(**profile["puzzles"]))
-    ld = numba.typeof(_ladder_kernel.Ladders(**profile["ladders"]))
-    kernels = {
-        "init_kernel": (_cuda.init_kernel, (i64, i64, flag, flag, *arrays)),
-        "sweep_kernel": (_cuda.sweep_kernel, (i64, i64, i64, i64, i64, flag, flag, f64, f64, *arrays)),
-        "ladder_kernel": (_cuda.ladder_kernel, (i64, i64, i64, f64, flag, pz, ld)),
-        "close_kernel": (_cuda.close_kernel, (pz, ld)),
-    }
+    i64, flag, f64 = numba.int64, numba.boolean, numba.float64
+    kernels = {}
+    for chain, model in (("profile", _driver.prepare_profile(formulation.bqm(), formulation.one_hot_lines(),
+                                                              formulation.paints(), None, 0.0)),
+                         ("fields", _driver.prepare_fields(formulation.bqm(), formulation.one_hot_lines(), (2.0, 5.0),
+                                                           0.0, 4, 100))):
+        launch = _driver.pack([model], np.random.SeedSequence(0), 2)
+        pz = numba.typeof(_driver.Puzzles(**launch["puzzles"]))
+        ld = numba.typeof(_driver.Ladders(**launch["ladders"]))
+        _, run_kernel, close_kernel = _driver._cuda_driver(chain)
+        kernels[f"{chain}_run"] = (run_kernel, (i64, i64, i64, f64, f64, flag, flag, flag, flag, pz, ld))
+        kernels[f"{chain}_close"] = (close_kernel, (flag, flag, flag, pz, ld))
     out = Path(args.keep) if args.keep else Path(tempfile.mkdtemp())
     out.mkdir(parents=True, exist_ok=True)
     ptxas = _ptxas()

@@ -1,4 +1,4 @@
-"""The batched sampler's profile chain (:mod:`qpicross.samplers.blockshift.ladders`): the CPU sampler's moves on
+"""The batched sampler's profile chain (:mod:`qpicross.samplers.blockshift.driver`): the CPU sampler's moves on
 many ladders, the same samples on the CPU backend and in numba's CUDA simulator, and the distribution it claims."""
 
 import importlib.util
@@ -12,7 +12,7 @@ import pytest
 
 from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
-from qpicross.samplers.blockshift import ladder_kernel, ladders
+from qpicross.samplers.blockshift import chains, driver
 from qpicross.samplers.blockshift.batched import sample_many
 from qpicross.samplers.blockshift.restarts import luby
 
@@ -20,10 +20,6 @@ from conftest import run_kernel_script
 
 ROOT = Path(__file__).resolve().parents[1]
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
-
-
-def test_device_luby_is_the_restart_plans():
-    assert [ladder_kernel.luby(k) for k in range(1, 64)] == [luby(k) for k in range(1, 64)]
 
 
 def test_formulations_run_the_profile_chain_and_are_solved():
@@ -65,26 +61,25 @@ def test_a_budget_of_zero_returns_the_random_starts():
 
 @pytest.mark.parametrize("num_sweeps", [1, 7, 30])
 def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
-    """Ladder ``i`` of a launch runs, as its first restart, exactly the CPU sampler's profile_read from the ladder's
+    """Ladder ``i`` of a launch runs, as its first restart, exactly the CPU sampler's read from the ladder's
     seed on free axis ``i % 2``: the same moves, the same random numbers, the same sample. The CPU chain's
     distribution is checked against exact enumeration in tests/test_structured_distribution.py."""
-    from qpicross.samplers.blockshift.profile import profile_read, profile_work
-    from qpicross.samplers.blockshift.restarts import ladder
+    from qpicross.samplers.blockshift.profile import profile_work
 
     f = build_formulation(Puzzle.from_board([".##..", "#####", "#.#.#", "..##.", ".#..."]))
-    model = ladders.prepare(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
-    launch = ladders.pack([model], np.random.SeedSequence(3), 2)
-    out = ladders.run(launch, "cpu", num_sweeps, num_sweeps, 1.0, False, 4, None)
-    betas = ladder(model.beta_range, 0)
+    model = driver.prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
+    launch = driver.pack([model], np.random.SeedSequence(3), 2)
+    out = driver.run(launch, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False), 4, None)
+    betas = model.levels[0]
     units, slots = len(model.structure.group_ptr) - 1, len(model.structure.group_vars)
     for i in range(2):
         pmodel = model.profiles[i % 2]
         work = profile_work(len(betas), units, slots, model.board, pmodel)
         sample = np.zeros(slots, np.int8)
         status = np.zeros(2)
-        done, _ = profile_read(sample, launch["seeds"][i], betas, num_sweeps, 0.5, 1.0, False, False, -np.inf,
-                               model.structure, model.board, pmodel, model.w, model.constant, work,
-                               np.zeros(1, np.int8), status)
+        done, _ = chains.PROFILE.read(sample, launch["seeds"][i], betas, num_sweeps, (0.5, 1.0, False), False,
+                                      -np.inf, model.w, model.constant, work, (model.structure, model.board, pmodel),
+                                      np.zeros(1, np.int8), status)
         assert done == num_sweeps == out["done"][i] and out["restart"][i] == 1
         assert np.array_equal(out["sample"][i], sample)
         assert out["lowest"][i] == status[1]
@@ -127,9 +122,9 @@ def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
 
 def test_a_launch_above_the_memory_limit_is_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_MEMORY", "256KiB")
-    model = ladders.prepare(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)), None,
-                            0.0)
-    assert ladders.memory_bytes([model], 64) > 2**18
+    model = driver.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)),
+                                   None, 0.0)
+    assert driver.memory_bytes([model], 64) > 2**18
     with pytest.raises(ValueError, match="ladders would take about"):
         sample_many([build_formulation(LETTER)], backend="cpu", num_reads=64, seed=0)
 

@@ -132,7 +132,7 @@ def test_cuda_backend_without_a_gpu_is_unavailable(formulations):
 
 def test_nothing_else_imports_cuda():
     code = ("import sys, qpicross, qpicross.cli, qpicross.samplers.blockshift.batched; "
-            "print('numba.cuda' in sys.modules, 'qpicross.samplers.blockshift.cuda' in sys.modules)")
+            "print('numba.cuda' in sys.modules, any('cuda' in name for name in sys.modules if name.startswith('qpicross')))")
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "False"], out.stderr[-2000:]

@@ -11,7 +11,7 @@ import pytest
 
 from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
-from qpicross.samplers.blockshift import population as _population, sampler as structured
+from qpicross.samplers.blockshift import chains as _chains, population as _population, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
@@ -121,10 +121,10 @@ def test_the_cli_runs_it_and_refuses_a_bad_population(capsys):
 def test_a_stop_while_the_population_starts_ends_the_run_within_a_member(monkeypatch):
     """Drawing a large population's start takes seconds: the stop flag (Ctrl-C, the deadline) is
     checked after each member, so a run stopped then returns its first member and draws no more."""
-    real, seen = _population.population_read, []
+    real, seen = _chains.PROFILE.population_read, []
 
     def stopped_at_once(out, seed, betas, sweeps, *rest):
-        work, stop = rest[-3], rest[-2]
+        work, stop = rest[5], rest[7]
         work[4][:] = -7  # the members' energies: those never drawn keep it
         stop[0] = 1
         try:
@@ -134,7 +134,7 @@ def test_a_stop_while_the_population_starts_ends_the_run_within_a_member(monkeyp
         seen.append((result, work[4].copy()))
         return result
 
-    monkeypatch.setattr(_population, "population_read", stopped_at_once)
+    monkeypatch.setattr(_chains.PROFILE, "population_read", stopped_at_once)
     f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
                                     num_sweeps=100, schedule="population", population=50, seed=1)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample, load_puzzle
-from qpicross.samplers.blockshift import moves, profile as _profile
+from qpicross.samplers.blockshift import profile as _profile
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -109,7 +109,7 @@ def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, bl
     for _ in range(5):
         rows = (rng.random(shape) < 0.5).astype(np.int16)
         cur = np.zeros(len(model.group_ptr) - 1, np.int64)
-        moves.best_columns(rows.ravel(), cur, pmodel, board, model, dp, scratch, marg)
+        _profile.best_columns(rows.ravel(), cur, pmodel, board, model, dp, scratch, marg)
         for j, clue in enumerate(puzzle.cols):
             g0 = chain_ptr[prof_chain[j]]
             starts = [s for s in _starts(clue, n_rows) if all(pos_of[g0 + k, s[k]] >= 0 for k in range(len(clue)))]
@@ -118,13 +118,13 @@ def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, bl
                 for s, h in zip(placement, clue):
                     row[s:s + h] = 1
             wrong = np.abs(lines - rows[:, j])
-            total = moves.column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg, True)
-            assert total == (wrong.sum(axis=1).min() if starts else moves.NONE)
+            total = _profile.column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg, True)
+            assert total == (wrong.sum(axis=1).min() if starts else _profile.NONE)
             for i in range(n_rows):
                 others = wrong.sum(axis=1) - wrong[:, i]
                 for value in (0, 1):
                     fits = lines[:, i] == value
-                    expected = others[fits].min() if fits.any() else moves.NONE
+                    expected = others[fits].min() if fits.any() else _profile.NONE
                     assert marg[value, i * n_cols + j] == expected
             if starts:  # the best placement _best_columns chose: allowed, and with the fewest mismatches
                 chosen = tuple(int(np.flatnonzero(pos_of[g0 + k] == cur[g0 + k])[0]) for k in range(len(clue)))

@@ -15,7 +15,7 @@ from conftest import INSTANCES
 
 from qpicross import Puzzle, anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers.blockshift import restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift import chains as _chains, restarts as _reads, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"
@@ -389,14 +389,13 @@ def test_annealing_runs_one_replica(monkeypatch):
     """``num_replicas=1`` is one chain along the beta schedule, not one replica per sweep."""
     f = build_formulation(load_puzzle(STAR))
     seen = []
-    original = structured.sample_read
+    original = _chains.FIELDS.read
 
-    def spy(out, seed, betas, num_sweeps, *rest):
-        work = rest[-3]
-        seen.append((len(betas), work[0].shape[0]))
-        return original(out, seed, betas, num_sweeps, *rest)
+    def spy(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, *rest):
+        seen.append((len(betas), work.x.shape[0]))
+        return original(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, *rest)
 
-    monkeypatch.setattr(structured, "sample_read", spy)
+    monkeypatch.setattr(_chains.FIELDS, "read", spy)
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)
     assert seen and all(replicas == 1 for _, replicas in seen)
     assert all(length == 50 for length, _ in seen)

@@ -13,7 +13,7 @@ from qpicross import Puzzle, anneal, build_formulation
 from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers.blockshift import restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift import chains as _chains, restarts as _reads, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_threads
 
 
@@ -36,16 +36,16 @@ def chain_runs(monkeypatch):
     runs = []
 
     def spy(name, kernel):
-        def run(out, seed, betas, sweeps, *args):
+        def run(out, seed, betas, sweeps, moves, return_last, target, w, constant, work, data, *args):
             free = None
             if name == "profile":  # its profiled lines' stride is 1 along a row: the columns are then the free lines
-                free = "columns" if args[7][2] == 1 else "rows"
+                free = "columns" if data[2].prof_stride == 1 else "rows"
             runs.append((name, threading.current_thread().name, len(betas), sweeps, free))
-            return kernel(out, seed, betas, sweeps, *args)
+            return kernel(out, seed, betas, sweeps, moves, return_last, target, w, constant, work, data, *args)
         return run
 
-    monkeypatch.setattr(_reads._profile, "profile_read", spy("profile", _reads._profile.profile_read))
-    monkeypatch.setattr(_reads._board, "board_read", spy("joint", _reads._board.board_read))
+    monkeypatch.setattr(_chains.PROFILE, "read", spy("profile", _chains.PROFILE.read))
+    monkeypatch.setattr(_chains.BOARD, "read", spy("joint", _chains.BOARD.read))
     return runs
 
 

@@ -1,13 +1,14 @@
-"""The block-shift annealer: one algorithm, one subpackage, every backend.
+"""The block-shift annealer: one engine, two chains, every backend.
 
-* :mod:`~qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler`, the CPU sampler
-  (``shift``): restart streams on threads, the profile chain by default;
+* :mod:`~qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler` (``shift``): reads of
+  restart streams on threads (:mod:`~.restarts`), processes or a Dask cluster (:mod:`~.cluster`);
 * :mod:`~qpicross.samplers.blockshift.batched` -- :class:`BatchedShiftSampler` (``shift-batched``):
-  many ladders of many puzzles in one launch, on a CUDA GPU or on the CPU;
-* :mod:`~qpicross.samplers.blockshift.restarts` -- the Luby restart plan and the restart streams;
-* the kernels: :mod:`~qpicross.samplers.blockshift.profile` (the profile chain), :mod:`~.board`
-  (the joint chain on the board), :mod:`~.population` (population annealing), :mod:`~.bqm_chain`
-  (the batched chain on any one-hot BQM), :mod:`~.launch` and :mod:`~.cuda` (the batched drivers).
+  many ladders of many puzzles in one launch, on a CUDA GPU or on the CPU (:mod:`~.driver`);
+* the engine, written once: :mod:`~.layouts` (every kernel's data), :mod:`~.engine` (random streams,
+  proposals, line draws, replica exchange, the restart), the chains :mod:`~.profile` (rows sampled,
+  columns minimised out) and :mod:`~.joint` (every line sampled, on local fields or on the board of
+  :mod:`~.board`), population annealing (:mod:`~.population`), compiled for each chain and target by
+  :func:`~.targets.build` (:mod:`~.chains`: the CPU builds).
 
 Examples:
     >>> from qpicross.samplers.blockshift import BlockShiftSampler

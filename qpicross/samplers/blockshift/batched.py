@@ -8,12 +8,12 @@ launch (:func:`sample_many`), on one of two chains:
   ``paints``; the default where every model of the launch is one): each ladder
   is one restart stream of the CPU sampler's default algorithm -- Luby restarts
   of parallel tempering, the free axis taken in turn -- run by the very functions
-  the CPU sampler calls (:mod:`~qpicross.samplers.blockshift.moves`, the driver
-  in :mod:`~qpicross.samplers.blockshift.ladders`), one CUDA thread per ladder;
-* **the joint chain** (any other one-hot BQM): Metropolis block moves, heat-bath
-  line moves and parallel tempering of ``num_replicas`` chains over a fixed
-  ``beta_range``, one CUDA thread per chain
-  (:mod:`~qpicross.samplers.blockshift.bqm_chain`, :mod:`~qpicross.samplers.blockshift.launch`).
+  the CPU sampler calls;
+* **the joint chain** (any other one-hot BQM): the CPU sampler's joint chain on local
+  fields, one restart of a fixed schedule per ladder: parallel tempering of
+  ``num_replicas`` replicas over ``beta_range`` (one: annealing from hot to cold).
+
+Both run on one driver (:mod:`~qpicross.samplers.blockshift.driver`), one CUDA thread per ladder.
 
 Backends, the same code compiled twice: ``"cuda"`` (default; numba's CUDA
 target, ``pip install 'qpicross[gpu]'``; without a CUDA GPU, sampling raises
@@ -32,9 +32,8 @@ other puzzles of its batch.
 
 Every read is the lowest-energy state its ladder visited; energies are the
 BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
-``time_to_target_s`` (wall seconds from the start of sampling to the sweep that
-first reached the target: interpolated within its launch on the joint chain, the
-end of its launch on the profile chain; ``inf`` if never) and
+``time_to_target_s`` (wall seconds from the start of sampling to the end of the
+launch in which the read first reached the target; ``inf`` if never) and
 ``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
 ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
 model stopped; ``launch_s``, the whole batch), ``backend``, ``chain`` and ``batch``.
@@ -51,13 +50,15 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Hashable, Sequence
 
 import dimod
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift import ladders as _ladders, launch as _launch
+from qpicross.samplers.blockshift import driver as _driver
+from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines
 from qpicross.samplers.blockshift.restarts import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import SamplerUnavailableError
 
@@ -183,7 +184,7 @@ def sample_many(
     """Sample many models in one launch: ``num_reads`` tempering ladders per model.
 
     Picross models (formulations, or BQMs with their ``paints``) run the profile chain on the restart plan
-    of the CPU sampler (:mod:`~qpicross.samplers.blockshift.ladders`: ``chain="profile"``, the default
+    of the CPU sampler (:mod:`~qpicross.samplers.blockshift.driver`: ``chain="profile"``, the default
     where every model qualifies); any other one-hot BQM runs the joint chain on a fixed ladder of
     ``num_replicas`` chains (``chain="joint"``).
 
@@ -242,42 +243,25 @@ def sample_many(
         raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
     picross = None
     if chain != "joint" and line_moves > 0 and return_state == "best" and early_stop != "none":
-        picross = [_ladders.prepare(*_picross_parts(m, per_model_lines[i], per_model_paints[i]), per_model_beta[i],
-                                    per_model_target[i]) for i, m in enumerate(models)]
+        picross = [_driver.prepare_profile(*_picross_parts(m, per_model_lines[i], per_model_paints[i]),
+                                           per_model_beta[i], per_model_target[i]) for i, m in enumerate(models)]
         if any(m is None for m in picross):
             picross = None
     if chain == "profile" and picross is None:
         raise ValueError("chain='profile' needs Picross models (formulations, or BQMs with paints=) with "
                          "line_moves > 0, return_state='best' and an early stop (a ladder ends at its target)")
-    if picross is not None:
-        return _sample_profile(picross, num_reads, MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps, seed,
-                               line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit,
-                               restart_sweeps, t0)
-    num_sweeps = 1000 if num_sweeps is None else num_sweeps
-    prepared = []
-    for i, m in enumerate(models):
-        prepared.append(_launch.prepare(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas))
-    seeds = np.random.SeedSequence(seed).spawn(P)
-    live = [i for i, m in enumerate(prepared) if m.n > 0]
-    launch = _launch.pack([prepared[i] for i in live], [seeds[i] for i in live], num_reads, num_replicas)
-    t1 = time.perf_counter()
-    restrict = line_moves > 0.0
-    stop_at_hit = early_stop != "none"
-    out = _launch.run(launch, backend, num_sweeps, num_replicas, restrict, stop_at_hit, float(shift_probability),
-                      float(line_moves), early_stop, sweeps_per_launch, threads_per_block, time_limit,
-                      return_state == "last")
-    t2 = time.perf_counter()
-    results = []
-    for i, model in enumerate(prepared):
-        if model.n == 0:
-            empty = dimod.SampleSet.from_samples_bqm((np.zeros((num_reads, 0), np.int8), []), model.bqm)
-            empty.info.update(timing={"preprocess_s": t1 - t0, "sample_s": 0.0, "launch_s": t2 - t1},
-                              parallel_reads=num_reads, backend=backend, sweeps=[0] * num_reads)
-            results.append(empty)
-            continue
-        j = live.index(i)
-        results.append(_sampleset(model, out, j, num_reads, t1 - t0, t2 - t1, backend, len(live), launch))
-    return results
+    moves = (shift_probability, line_moves, False)
+    flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
+    if picross is not None:  # the CPU sampler's restart plan
+        budget = MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps
+        return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend, sweeps_per_launch,
+                       threads_per_block, time_limit, t0)
+    num_sweeps = 1000 if num_sweeps is None else num_sweeps  # one restart of a fixed schedule
+    prepared = [_fields_model(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas, num_sweeps)
+                for i, m in enumerate(models)]
+    moves = (shift_probability, line_moves, line_moves < 1)
+    return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend,
+                   sweeps_per_launch, threads_per_block, time_limit, t0)
 
 
 # -- parameters and sample sets ---------------------------------------------------------------------------------
@@ -323,28 +307,6 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
     return list(value)
 
 
-def _sampleset(model: _launch.Model, out: dict, j: int, num_reads: int, preprocess_s: float, launch_s: float,
-               backend: str, num_models: int, launch: dict) -> dimod.SampleSet:
-    ladders = np.arange(j * num_reads, (j + 1) * num_reads)
-    first = int(launch["best_off"][ladders[0]])
-    samples = out["best_x"][first : first + num_reads * model.n].reshape(num_reads, model.n).copy()
-    if model.bqm.vartype is dimod.SPIN:
-        samples = 2 * samples - 1
-    sampleset = dimod.SampleSet.from_samples_bqm((samples, model.variables), model.bqm)
-    info = sampleset.info
-    info["timing"] = {"preprocess_s": preprocess_s, "sample_s": float(out["stopped_at"][j]), "launch_s": launch_s}
-    info["sweeps"] = out["sweeps_done"][ladders].tolist()
-    if math.isfinite(model.target):
-        info["time_to_target_s"] = out["hit_time"][ladders].tolist()
-        info["sweeps_to_target"] = out["hit_sweep"][ladders].tolist()
-    info["parallel_reads"] = num_reads
-    info["backend"] = backend
-    info["chain"] = "joint"
-    info["batch"] = {"models": num_models, "chains": len(launch["chain_puzzle"]), "launches": out["launches"],
-                     "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
-    return sampleset
-
-
 def _picross_parts(model, lines, paints):
     """``(bqm, lines, paints)`` of a model given as a formulation or as a BQM."""
     if hasattr(model, "one_hot_lines") and hasattr(model, "paints"):  # a PicrossFormulation
@@ -352,26 +314,61 @@ def _picross_parts(model, lines, paints):
     return model, lines, paints
 
 
-def _sample_profile(models, num_reads, num_sweeps, seed, line_moves, early_stop, backend, sweeps_per_launch,
-                    threads_per_block, time_limit, restart_sweeps, t0) -> list[dimod.SampleSet]:
-    """:func:`sample_many` on the profile chain (:mod:`~qpicross.samplers.blockshift.ladders`)."""
+def _fields_model(model, lines, beta_range, target_energy, num_replicas, num_sweeps) -> _driver.LaunchModel:
+    """The joint chain's model of a BQM or a formulation; ``lines`` None: from the formulation or the labels."""
+    if isinstance(model, dimod.BinaryQuadraticModel):
+        bqm = model
+    elif hasattr(model, "one_hot_lines") and hasattr(model, "bqm"):  # a PicrossFormulation
+        bqm = model.bqm()
+        lines = model.one_hot_lines() if lines is None else lines
+    else:
+        raise ValueError(f"models must be BQMs or formulations, got {type(model).__name__}")
+    binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
+    if beta_range is None:
+        beta_range = default_beta_range(binary) if binary.num_variables else (1.0, 1.0)
+    hot, cold = (float(b) for b in beta_range)
+    if not (hot > 0 and cold > 0 and math.isfinite(hot) and math.isfinite(cold)):
+        raise ValueError(f"beta_range must be positive, got {beta_range}")
+    if lines is None:
+        lines = infer_lines(list(binary.variables))
+        if not lines and binary.num_variables:
+            warnings.warn("shift-batched found no one-hot groups in the BQM's labels and falls back to single flips; "
+                          "pass lines= (e.g. formulation.one_hot_lines()) or groups= to supply the structure",
+                          UserWarning, stacklevel=4)
+    return _driver.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
+
+
+def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps_per_launch, threads_per_block,
+            time_limit, t0) -> list[dimod.SampleSet]:
+    """:func:`sample_many` of prepared models, all of one chain: one launch of the driver
+    (:mod:`~qpicross.samplers.blockshift.driver`), one sample set per model."""
     from qpicross.model.size import memory_limit
 
-    need, limit = _ladders.memory_bytes(models, num_reads), memory_limit()
-    if need > limit:
-        raise ValueError(f"{len(models)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
-                         f"above the limit of {limit / 2**30:.1f} GiB (QPICROSS_MAX_MEMORY): give fewer reads or "
-                         f"fewer models a launch")
-    launch = _ladders.pack(models, np.random.SeedSequence(seed), num_reads)
+    live = [i for i, m in enumerate(models) if m.variables]
+    launched = [models[i] for i in live]
+    if launched:
+        need, limit = _driver.memory_bytes(launched, num_reads), memory_limit()
+        if need > limit:
+            raise ValueError(f"{len(launched)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
+                             f"above the limit of {limit / 2**30:.1f} GiB (QPICROSS_MAX_MEMORY): give fewer reads or "
+                             f"fewer models a launch")
+        launch = _driver.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
-    out = _ladders.run(launch, backend, num_sweeps, restart_sweeps, float(line_moves), early_stop == "puzzle",
-                       sweeps_per_launch, time_limit, threads_per_block)
+    out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, time_limit,
+                      threads_per_block) if launched else {}
     t2 = time.perf_counter()
+    chain = "joint" if models and models[0].profiles is None else "profile"
     results = []
-    for p, model in enumerate(models):
+    for i, model in enumerate(models):
+        if not model.variables:
+            empty = dimod.SampleSet.from_samples_bqm((np.zeros((num_reads, 0), np.int8), []), model.bqm)
+            empty.info.update(timing={"preprocess_s": t1 - t0, "sample_s": 0.0, "launch_s": t2 - t1},
+                              parallel_reads=num_reads, backend=backend, sweeps=[0] * num_reads, chain=chain)
+            results.append(empty)
+            continue
+        p = live.index(i)
         ladders = slice(p * num_reads, (p + 1) * num_reads)
-        n = len(model.variables)
-        samples = out["sample"][ladders, :n].copy()
+        samples = out["sample"][ladders, :len(model.variables)].copy()
         if model.bqm.vartype is dimod.SPIN:
             samples = 2 * samples - 1
         sampleset = dimod.SampleSet.from_samples_bqm((samples, model.variables), model.bqm)
@@ -382,10 +379,10 @@ def _sample_profile(models, num_reads, num_sweeps, seed, line_moves, early_stop,
         if math.isfinite(model.target):
             info["time_to_target_s"] = out["hit_time"][ladders].tolist()
             info["sweeps_to_target"] = out["hit"][ladders].tolist()
-        info.update(parallel_reads=num_reads, backend=backend, chain="profile")
+        info.update(parallel_reads=num_reads, backend=backend, chain=chain)
         if backend == "cpu":  # the cores the ladders shared (numba's threads)
             info["threads"] = numba.get_num_threads()
-        info["batch"] = {"models": len(models), "ladders": len(models) * num_reads, "launches": out["launches"],
+        info["batch"] = {"models": len(launched), "ladders": len(launched) * num_reads, "launches": out["launches"],
                          "sweeps": out["sweeps"], "wall_s": out["wall_s"]}
         results.append(sampleset)
     return results

@@ -1,43 +1,39 @@
-r"""The structured annealer's board kernel: the same chain as the BQM kernel, computed on the board.
+r"""The joint chain's board layout: a Picross BQM as two boards, its energy a count of mismatched cells.
 
-:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` works on any BQM with
-one-hot lines, through local fields (every accepted move updates the fields of
-all its neighbours). On the Picross formulation most of those updates are
-redundant: with line moves on, every state is clue-consistent, and there the
-BQM's energy is
+The joint chain (:mod:`~qpicross.samplers.blockshift.joint`) works on any BQM with one-hot lines
+through local fields: every accepted move updates the fields of all its neighbours. On the Picross
+formulation most of those updates are redundant: with line moves on, every state is clue-consistent,
+and there the BQM's energy is
 
 .. math:: E(x) = c + w \cdot \#\{\text{cells where the rows' board and the columns' board differ}\},
 
-``c`` a constant and ``w`` the ``match`` weight (``one_hot``, ``order`` and
-``at_most_one`` are 0 on such states). So the chain needs only the two boards:
-a block move changes ``E`` by ``w`` times a sum over the cells it paints and
-unpaints, and a line move draws its line from prefix sums of the crossing
-board. Energies are integers times ``w``, so every Boltzmann factor is read
-from a table made once per temperature.
+``c`` a constant and ``w`` the ``match`` weight (``one_hot``, ``order`` and ``at_most_one`` are 0 on
+such states). So the chain needs only the two boards: a block move changes ``E`` by ``w`` times a sum
+over the cells it paints and unpaints, and a line move draws its line from prefix sums of the crossing
+board. Energies are integers times ``w``, so every Boltzmann factor is read from a table made once per
+temperature.
 
-:func:`board_model` decides, exactly, whether a BQM is of that form given
-what each variable paints (``paints``, from
-:meth:`~qpicross.model.formulation.PicrossFormulation.paints`); it returns
-``None`` otherwise, and the sampler keeps its BQM kernel. :func:`board_read`
-then runs *the same Markov chain* as the BQM kernel's read, move for move and
-random number for random number: same proposals, same acceptance tests, same
-line draws, so the same seed gives the same samples
-(``tests/test_structured.py`` checks that), only faster.
+:func:`board_model` decides, exactly, whether a BQM is of that form given what each variable paints
+(``paints``, from :meth:`~qpicross.model.formulation.PicrossFormulation.paints`); it returns ``None``
+otherwise, and the sampler keeps the fields layout. :data:`BOARD` binds the joint chain to this layout
+(:mod:`~qpicross.samplers.blockshift.chains`): the same chain as on the fields, move for move and random
+number for random number, so the same seed gives the same samples, only faster. The profile chain
+(:mod:`~qpicross.samplers.blockshift.profile`) reads its board from the same model.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping, Sequence
 
-import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (Board, Structure, breaks_fit, coldest, draw_placement, exchange_replicas, fill_table, keep_best,
-                                                paint, positions_to_sample, propose_start, randint, seed_rng,
-                                                sweep_table, uniform)
+from qpicross.samplers.blockshift.engine import (paint, positions_to_sample, randint, save_positions,
+                                                 table_weights)
+from qpicross.samplers.blockshift.joint import joint_start, joint_sweep
+from qpicross.samplers.blockshift.layouts import Board, BoardWork, Structure
+from qpicross.samplers.blockshift.targets import kernel
 
-__all__ = ["board_model", "board_read", "board_work"]
+__all__ = ["board_model", "board_work", "BOARD"]
 
 
 def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[int, int, int, int]],
@@ -159,161 +155,125 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
     return arrays, w, constant
 
 
-def board_work(replicas: int, units: int, slots: int, arrays: Board) -> tuple:
-    """Scratch buffers of one read with ``replicas`` replicas."""
-    n_cells, table_size = int(arrays.n_cells), int(arrays.table_size)
-    longest = int(arrays.line_len.max())
-    return (np.zeros((replicas, units), np.int64), np.zeros((replicas, 2, n_cells), np.int16),
-            np.zeros(replicas, np.int64), np.zeros(replicas), np.zeros(replicas, np.int64),
-            np.zeros((replicas, table_size)), np.zeros(slots), np.zeros(slots + 1), np.zeros(units + 1, np.int64),
-            np.zeros(2 * (longest + 1), np.int64), np.zeros(units, np.int64), np.ones(1, np.uint64),
-            np.zeros(replicas, np.int64))
+def board_work(replicas: int, model: Structure, arrays: Board) -> BoardWork:
+    """State and scratch of one restart of ``replicas`` replicas on the board layout."""
+    units, slots = len(model.group_ptr) - 1, len(model.group_vars)
+    n_cells, table_size, longest = int(arrays.n_cells), int(arrays.table_size), int(arrays.line_len.max())
+    return BoardWork(
+        cur=np.zeros((replicas, units), np.int64), boards=np.zeros((replicas, 2, n_cells), np.int16),
+        energy=np.zeros(replicas, np.int64), beta_of=np.zeros(replicas), slot_of=np.zeros(replicas, np.int64),
+        tables=np.zeros((replicas, table_size)), weight=np.zeros(slots), prefix=np.zeros(slots + 1),
+        chosen=np.zeros(units + 1, np.int64), cost=np.zeros(2 * (longest + 1), np.int64), rng=np.ones(1, np.uint64),
+        best_cur=np.zeros(units, np.int64), order=np.zeros(replicas, np.int64))
 
 
-@numba.njit(cache=True)
+@kernel
 def _segment_cost(c, g, p, other, board):
     """Mismatches block ``g`` at position ``p`` adds over leaving its cells empty: sum of ``1 - 2 other``."""
-    seg_start, glen, cell0, stride = board.seg_start, board.glen, board.cell0, board.stride
-    s = seg_start[p]
+    s = board.seg_start[p]
     total = 0
-    for j in range(s, s + glen[g]):
-        total += 1 - 2 * other[cell0[c] + j * stride[c]]
+    for j in range(s, s + board.glen[g]):
+        total += 1 - 2 * other[board.cell0[c] + j * board.stride[c]]
     return total
 
 
-@numba.njit(cache=True)
-def _line_move(c, beta, w, table, cur, boards, model, board, weight, prefix, chosen, cost, rng):
-    """The BQM kernel's heat-bath line move, on the board; returns the mismatch change."""
-    group_ptr, chain_ptr, next_limit = model.group_ptr, model.chain_ptr, model.next_limit
+@kernel
+def board_random(r, work, data):
+    """``layout_random``: each block at a uniformly random start, painted; the mismatched cells."""
+    model, board, w = data
+    boards, cur = work.boards[r], work.cur[r]
+    for a in range(2):
+        for cell in range(boards.shape[1]):
+            boards[a, cell] = 0
+    for g in range(len(model.group_ptr) - 1):
+        cur[g] = randint(work.rng, model.group_ptr[g + 1] - model.group_ptr[g])
+    for c in range(len(model.chain_ptr) - 1):
+        axis = board.line_axis[c]
+        for g in range(model.chain_ptr[c], model.chain_ptr[c + 1]):
+            paint(1, c, g, model.group_ptr[g] + cur[g], boards[axis], boards[1 - axis], board)
+    m = 0
+    for cell in range(boards.shape[1]):
+        d = boards[0, cell] - boards[1, cell]
+        m += d * d
+    return m
+
+
+@kernel
+def board_flip(r, g, beta, work, data):
+    """``layout_flip``: a Picross model has no free variables."""
+    return 0
+
+
+@kernel
+def board_delta(r, c, g, pa, pb, work, data):
+    """``layout_delta``: the mismatches block ``g`` gains by moving from ``pa`` to ``pb``."""
+    model, board, w = data
+    other = work.boards[r, 1 - board.line_axis[c]]
+    first = model.group_ptr[g]
+    return _segment_cost(c, g, first + pb, other, board) - _segment_cost(c, g, first + pa, other, board)
+
+
+@kernel
+def board_factor(delta, beta, table):
+    """``layout_factor``: the table's ``exp(-beta w delta)``."""
+    return table[delta]
+
+
+@kernel
+def board_move(r, c, g, pa, pb, work, data):
+    """``layout_move``: block ``g`` repainted from ``pa`` to ``pb``."""
+    model, board, w = data
     axis = board.line_axis[c]
-    own, other = boards[axis], boards[1 - axis]
-    g0, g1 = chain_ptr[c], chain_ptr[c + 1]
-    seg_start, glen, cell0, stride = board.seg_start, board.glen, board.cell0, board.stride
-    base, step = cell0[c], stride[c]
+    own, other = work.boards[r, axis], work.boards[r, 1 - axis]
+    first = model.group_ptr[g]
+    return paint(-1, c, g, first + pa, own, other, board) + paint(1, c, g, first + pb, own, other, board)
+
+
+@kernel
+def board_weights(r, c, beta, table, work, data):
+    """``layout_weights``: each start's factor from the crossing board (prefix sums of its cost along the
+    line), read from ``table``; the line stays painted (the draw reads only the crossing board)."""
+    model, board, w = data
+    group_ptr, seg_start, glen = model.group_ptr, board.seg_start, board.glen
+    other, cost, weight = work.boards[r, 1 - board.line_axis[c]], work.cost, work.weight
+    base, step = board.cell0[c], board.stride[c]
     span = cost.shape[0] // 2  # cost[span + j]: mismatches of painting cells 0..j-1 over leaving them empty
     cost[span] = 0
     for j in range(board.line_len[c]):
         cost[span + j + 1] = cost[span + j] + 1 - 2 * other[base + j * step]
-    for g in range(g0, g1):
-        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
-        lowest = 1 << 30
-        length = glen[g]
-        for p in range(size):
-            s = seg_start[first + p]
-            cost[p] = cost[span + s + length] - cost[span + s]
-            lowest = min(lowest, cost[p])
-        for p in range(size):
-            k = cost[p] - lowest
-            if beta == 0.0:
-                wt = 1.0
-            elif k < len(table):
-                wt = table[k]
-            else:  # only while the initial state's lines overlap (never at beta > 0 in practice)
-                arg = beta * (w * k)
-                wt = math.exp(-arg) if arg < 50.0 else 0.0
-            weight[first + p] = wt
-    # the draw reads only the crossing board, so the line is repainted only where it moved
+    table_weights(model.chain_ptr[c], model.chain_ptr[c + 1], cost, span, group_ptr, seg_start, glen, beta, w, table,
+                  weight)
+    return 0, 0.0
+
+
+@kernel
+def board_place(r, c, ok, beta, saved, work, data):
+    """``layout_place``: the line repainted where the drawn placement moved it."""
+    model, board, w = data
+    axis = board.line_axis[c]
+    own, other, cur, chosen = work.boards[r, axis], work.boards[r, 1 - axis], work.cur[r], work.chosen
+    g0, g1 = model.chain_ptr[c], model.chain_ptr[c + 1]
     change = 0
-    if draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
+    if ok:
         for g in range(g0, g1):
             if chosen[g - g0] != cur[g]:
-                change += paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
+                change += paint(-1, c, g, model.group_ptr[g] + cur[g], own, other, board)
         for g in range(g0, g1):
             if chosen[g - g0] != cur[g]:
                 cur[g] = chosen[g - g0]
-                change += paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
+                change += paint(1, c, g, model.group_ptr[g] + cur[g], own, other, board)
     return change
 
 
-@numba.njit(cache=True)
-def _sweep(beta, w, table, cur, boards, shift_probability, model, board, line_of, rng):
-    """The BQM kernel's block-move sweep, on the board; returns the mismatch change."""
-    group_ptr, next_limit, has_prev, has_next = model.group_ptr, model.next_limit, model.has_prev, model.has_next
-    line_axis = board.line_axis
-    change = 0
-    for g in range(len(group_ptr) - 1):
-        first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
-        if size < 2:
-            continue
-        pa = cur[g]
-        pb = propose_start(pa, size, shift_probability, rng)
-        if pb < 0:
-            continue
-        if breaks_fit(g, pa, pb, cur, group_ptr, next_limit, has_prev, has_next):
-            continue
-        c = line_of[g]
-        axis = line_axis[c]
-        own, other = boards[axis], boards[1 - axis]
-        k = _segment_cost(c, g, first + pb, other, board) - _segment_cost(c, g, first + pa, other, board)
-        delta = w * k
-        if delta <= 0.0 or uniform(rng) < table[k]:
-            change += paint(-1, c, g, first + pa, own, other, board)
-            change += paint(1, c, g, first + pb, own, other, board)
-            cur[g] = pb
-    return change
+@kernel
+def board_sample(out, work, data):
+    """``chain_sample``: the kept block positions as a one-hot sample."""
+    model = data[0]
+    positions_to_sample(work.best_cur, out, model.group_ptr, model.group_vars)
 
 
-@numba.njit(cache=True, nogil=True)
-def board_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
-               model, board, w, constant, work, stop, status):
-    """One read, as :func:`~qpicross.samplers.blockshift.bqm_kernel.sample_read` with line moves on; same return value.
-
-    ``target`` and ``status[1]`` are energies without the BQM's offset, as there.
-    """
-    cur, boards, mism, beta_of, slot_of, tables, weight, prefix, chosen, cost, line_of, rng, order = work
-    group_ptr, group_vars, chain_ptr = model.group_ptr, model.group_vars, model.chain_ptr
-    seed_rng(rng, seed)
-    R = cur.shape[0]
-    n_chains = len(chain_ptr) - 1
-    for c in range(n_chains):
-        for g in range(chain_ptr[c], chain_ptr[c + 1]):
-            line_of[g] = c
-    for r in range(R):
-        boards[r, :, :] = 0
-        for g in range(len(group_ptr) - 1):  # as the BQM kernel's random one-hot state
-            cur[r, g] = randint(rng, group_ptr[g + 1] - group_ptr[g])
-        for c in range(n_chains):
-            axis = board.line_axis[c]
-            for g in range(chain_ptr[c], chain_ptr[c + 1]):
-                paint(1, c, g, group_ptr[g] + cur[r, g], boards[r, axis], boards[r, 1 - axis], board)
-        for c in range(n_chains):  # uniformly random consistent placements: line moves at beta = 0
-            _line_move(c, 0.0, w, tables[0], cur[r], boards[r], model, board, weight, prefix, chosen, cost, rng)
-        m = 0
-        for cell in range(boards.shape[2]):
-            d = boards[r, 0, cell] - boards[r, 1, cell]
-            m += d * d
-        mism[r] = m
-        beta_of[r] = betas[r] if R > 1 else 0.0
-        slot_of[r] = r
-        if R > 1:
-            fill_table(betas[r], w, tables[r])
-    best_r = 0
-    for r in range(R):
-        if mism[r] < mism[best_r]:
-            best_r = r
-    best = mism[best_r]
-    best_cur = cur[best_r].copy()
-    status[1] = constant + w * best
-    done = 0
-    for s in range(num_sweeps):
-        if constant + w * best <= target + 1e-9 or stop[0] != 0:
-            break
-        for r in range(R):
-            beta, table = sweep_table(s, r, betas, beta_of, slot_of, w, tables)
-            m = mism[r]
-            if block_moves:
-                m += _sweep(beta, w, table, cur[r], boards[r], shift_probability, model, board, line_of, rng)
-            for c in range(n_chains):
-                if line_moves >= 1.0 or uniform(rng) < line_moves:
-                    m += _line_move(c, beta, w, table, cur[r], boards[r], model, board, weight, prefix, chosen,
-                                    cost, rng)
-            mism[r] = m
-            best = keep_best(m, best, r, cur, best_cur, status, constant, w, return_last)
-        if R > 1:  # replica exchange between neighbouring temperatures, as the BQM kernel
-            exchange_replicas(beta_of, slot_of, mism, w, rng, order)
-        done += 1
-        status[0] = done
-    if return_last:  # the replica at beta_range[1]
-        best_cur[:] = cur[coldest(beta_of, betas)]
-    positions_to_sample(best_cur, out, group_ptr, group_vars)
-    return done, done if constant + w * best <= target + 1e-9 else -1
+#: The joint chain on the board: :func:`~.targets.build`'s bindings.
+BOARD = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=save_positions, chain_sample=board_sample,
+             layout_random=board_random, layout_flip=board_flip, layout_delta=board_delta,
+             layout_factor=board_factor, layout_move=board_move, layout_weights=board_weights,
+             layout_place=board_place)

@@ -36,16 +36,17 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (ProfileWork, fill_table, keep_best, randint, random_replica,
-                                                replica_sweep, returned_state, seed_rng, uniform)
+from qpicross.samplers.blockshift.engine import TOLERANCE, fill_table, keep_best, randint, seed_rng, uniform
+from qpicross.samplers.blockshift.layouts import ProfileWork
+from qpicross.samplers.blockshift.profile import random_replica, replica_sweep, returned_state
+from qpicross.samplers.blockshift.targets import kernel
 
 __all__ = ["population_read", "resample"]
 
 
-@numba.njit(cache=True)
+@kernel
 def resample(energy, dbeta, w, u, src):
     """Systematic resampling: ``src[k]`` is the member whose state member ``k`` gets.
 
@@ -75,18 +76,20 @@ def resample(energy, dbeta, w, u, src):
         k += 1
 
 
-@numba.njit(cache=True, nogil=True)
-def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
-                    model, board, pmodel, w, constant, work, stop, status):
-    """One annealing run of a population of ``work``'s replicas along ``betas``; as
-    :func:`~qpicross.samplers.blockshift.profile.profile_read` otherwise (same arguments, same return value).
+@kernel(nogil=True)
+def population_read(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, data, stop,
+                    status):
+    """One annealing run of a population of ``work``'s replicas along ``betas``; as the profile chain's
+    :func:`~qpicross.samplers.blockshift.engine.read` otherwise (same arguments, same return value).
 
     ``num_sweeps`` sweeps of the whole population, shared evenly among the steps
     ``betas`` (each gets ``num_sweeps / len(betas)``, rounded). With ``return_last``
     a read returns a member of the final population drawn uniformly (a draw at ``betas[-1]``), else
-    the lowest-energy state seen. ``shift_probability`` and ``block_moves`` are not used; ``line_moves``
-    is each free line's chance of a move in a sweep, as in the profile chain.
+    the lowest-energy state seen. ``moves[1]`` (the line moves) is each free line's chance of a move in a
+    sweep, as in the profile chain; the rest of ``moves`` is not used.
     """
+    model, board, pmodel = data
+    line_moves = moves[1]
     rng, tables, best_cur = work.rng, work.tables, work.best_cur
     seed_rng(rng, seed)
     cur, boards, marg, pcost, energy = work.cur, work.boards, work.marg, work.pcost, work.energy
@@ -106,7 +109,7 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
     done, previous, steps = 0, 0.0, len(betas)
     live = work
     for t in range(steps):
-        if constant + w * best <= target + 1e-9 or stop[0] != 0:
+        if constant + w * best <= target + TOLERANCE or stop[0] != 0:
             break
         beta = betas[t]
         resample(energy, beta - previous, w, uniform(rng), src)
@@ -125,17 +128,17 @@ def population_read(out, seed, betas, num_sweeps, shift_probability, line_moves,
         previous = beta
         fill_table(beta, w, tables[0])
         for _ in range((num_sweeps * (t + 1)) // steps - (num_sweeps * t) // steps):
-            if constant + w * best <= target + 1e-9 or stop[0] != 0:
+            if constant + w * best <= target + TOLERANCE or stop[0] != 0:
                 break
             for r in range(R):
                 if stop[0] != 0:  # a sweep of a large population may take a while: stop within a member
                     break
                 e = energy[r] + replica_sweep(r, beta, tables[0], line_moves, live, pmodel, board, model)
                 energy[r] = e
-                best = keep_best(e, best, r, cur, best_cur, status, constant, w, return_last)
+                best = keep_best(e, best, r, live, status, constant, w, return_last)
             done += 1
             status[0] = done
     if return_last:  # a member drawn uniformly (systematic resampling orders the copies)
         best_cur[:] = cur[randint(rng, started)]
     returned_state(best_cur, out, live, pmodel, board, model)
-    return done, done if constant + w * best <= target + 1e-9 else -1
+    return done, done if constant + w * best <= target + TOLERANCE else -1

@@ -21,13 +21,13 @@ column's other cells fixed, is ``min(Mb + v, Mp + 1 - v)`` for the cell's value
 ``v`` (``Mb``/``Mp``: the fewest mismatches on the column's other cells among its
 placements leaving the cell empty/painting it), so a row's conditional is a
 product over its cells and is drawn exactly by the line move's dynamic
-programme (:func:`~qpicross.samplers.blockshift.board.draw_placement`). ``Mb`` and ``Mp``
+programme (:func:`~qpicross.samplers.blockshift.engine.draw_placement`). ``Mb`` and ``Mp``
 come from one forward and one backward pass of max-plus dynamic programming over
 the column, redone for each column a row move changes: a placement's mismatches
 are ``sum(lengths) + painted - 2 covered`` (``covered``: the painted cells under its
 blocks), and a placement is a non-decreasing sequence of its blocks' offsets from
 their leftmost starts (:func:`_band`), so the passes take ``O(blocks x slack)``
-steps, each a running maximum (:func:`_column`).
+steps, each a running maximum (:func:`column`).
 
 A row move thus sees what each column could become, not only where its blocks
 are now: the joint chain's row move pays for a cell its column paints the other
@@ -51,13 +51,18 @@ Examples:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import (Board, Profile, ProfileWork, coldest, restart_begin,
-                                                restart_sweeps, returned_state, seed_rng)
+from qpicross.samplers.blockshift.engine import (draw_placement, paint, positions_to_sample, save_positions,
+                                                 table_weights, uniform)
+from qpicross.samplers.blockshift.layouts import Board, Profile, ProfileWork
+from qpicross.samplers.blockshift.targets import kernel
 
-__all__ = ["profile_model", "profile_read", "profile_work"]
+__all__ = ["profile_model", "profile_work", "column", "best_columns", "free_move", "random_replica", "replica_sweep",
+           "returned_state", "profile_start", "profile_sweep", "profile_sample", "PROFILE", "NONE"]
+
+#: Larger than any mismatch count: "no placement".
+NONE = 1 << 28
 
 
 def profile_model(board_arrays, model, free_axis: int = 0):
@@ -118,7 +123,7 @@ def _band(lengths, n: int, blocks: int) -> np.ndarray:
     placed before it and block ``k`` still to come (``k = len(lengths)``: all placed), row ``k``.
 
     Outside it no placement passes. Every block's row has the same ``hi - lo``, the line's slack:
-    the offsets from ``lo`` that :func:`_column`'s passes run over.
+    the offsets from ``lo`` that :func:`column`'s passes run over.
 
     >>> _band(np.array([2, 1]), 6, 2).tolist()  # block 0 starts in 0..2, block 1 in 3..5, then the end
     [[0, 2], [3, 5], [4, 6]]
@@ -150,25 +155,239 @@ def profile_work(replicas: int, units: int, slots: int, board_arrays: Board, pmo
         rng=np.ones(1, np.uint64), best_cur=np.zeros(units, np.int64), order=np.zeros(replicas, np.int64))
 
 
-@numba.njit(cache=True, nogil=True)
-def profile_read(out, seed, betas, num_sweeps, shift_probability, line_moves, block_moves, return_last, target,
-                 model, board, pmodel, w, constant, work, stop, status):
-    """One restart of the profile chain, as :func:`~qpicross.samplers.blockshift.board.board_read`; same
-    return value: :func:`~qpicross.samplers.blockshift.moves.restart_begin`, then ``num_sweeps`` of
-    :func:`~qpicross.samplers.blockshift.moves.restart_sweeps` in one piece.
 
-    ``shift_probability`` and ``block_moves`` are not used (the chain has line moves only).
+@kernel
+def column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals):
+    """Max-plus passes over profiled line ``j`` against the free lines' board ``own``.
+
+    Returns the fewest mismatches of any of its placements; with ``want_marginals``
+    writes, for each of its cells, ``marg[0, cell]`` / ``marg[1, cell]``: the fewest
+    mismatches on its *other* cells among the placements leaving the cell empty /
+    painting it (:data:`NONE`: no such placement). ``dp[0]`` keeps the forward pass.
+
+    A placement's mismatches are ``sum(lengths) + painted - 2 * covered``, ``covered`` the
+    painted cells under its blocks, so the passes maximise ``covered``. Block ``k`` starts
+    at ``lo[k] + d``, its offset ``d`` from ``0`` to the line's slack ``S``, and a
+    placement is any non-decreasing sequence of offsets: ``dp[0][k, d]`` is the most
+    blocks ``0..k-1`` cover with block ``k-1`` at an offset up to ``d`` (a running maximum
+    over ``d``; row 0: no blocks), ``dp[1][k, d]`` the most blocks ``k..K-1`` cover from offset ``d`` on.
     """
-    seed_rng(work.rng, seed)
-    best = restart_begin(betas, w, work, pmodel, board, model)
-    status[1] = constant + w * best
-    done, best = restart_sweeps(0, num_sweeps, betas, best, line_moves, return_last, target, w, constant, work,
-                                pmodel, board, model, stop, status)
-    if return_last:  # the replica at beta_range[1]
-        last = coldest(work.beta_of, betas)
-        for g in range(len(work.best_cur)):
-            work.best_cur[g] = work.cur[last, g]
+    n, pos_of, glen, chain_ptr = pmodel.prof_len, pmodel.pos_of, board.glen, model.chain_ptr
+    c = pmodel.prof_chain[j]
+    g0 = chain_ptr[c] if c >= 0 else 0
+    K = chain_ptr[c + 1] - g0 if c >= 0 else 0
+    base, step = pmodel.prof_cell0[j], pmodel.prof_stride
+    x, P = scratch[: n], scratch[n + 1:]
+    P[0] = 0
+    for i in range(n):
+        x[i] = own[base + i * step]
+        P[i + 1] = P[i] + x[i]
+    band = pmodel.band[j]
+    S = band[0, 1] - band[0, 0] if K > 0 else 0  # every block's offsets: 0..S
+    D = S + 1
+    painted, lengths = P[n], 0
+    for k in range(K):
+        lengths += glen[g0 + k]
+    G, H = dp[0], dp[1]  # G's row 0 and H's row K: no blocks, nothing covered
+    for d in range(D):
+        G[d] = 0
+        H[K * D + d] = 0
+    for k in range(K):  # forward: G[k + 1, d] = max over offsets d' <= d of (blocks 0..k, block k at d')
+        h, lo = glen[g0 + k], band[k, 0]
+        run = -NONE
+        for d in range(D):
+            if pos_of[g0 + k, lo + d] >= 0:
+                v = P[lo + d + h] - P[lo + d] + G[k * D + d]
+                if v > run:
+                    run = v
+            G[(k + 1) * D + d] = run
+    best = G[K * D + S]
+    total = lengths + painted - 2 * best if best > -NONE // 2 else NONE
+    if not want_marginals:
+        return total
+    mb, mp = scratch[2 * n + 2: 3 * n + 2], scratch[3 * n + 2: 4 * n + 2]  # the most covered, cell blank/painted
+    for i in range(n):
+        mb[i] = -NONE if K > 0 else 0
+        mp[i] = -NONE
+    for k in range(K - 1, -1, -1):  # backward: H[k, d] = max over offsets d' >= d of (blocks k..K-1)
+        h, lo = glen[g0 + k], band[k, 0]
+        run = -NONE
+        for d in range(S, -1, -1):
+            if pos_of[g0 + k, lo + d] >= 0:
+                v = P[lo + d + h] - P[lo + d] + H[(k + 1) * D + d]
+                if v > run:
+                    run = v
+                v += G[k * D + d]  # the best placement with block k at d
+                for i in range(lo + d, lo + d + h):
+                    if v > mp[i]:
+                        mp[i] = v
+            H[k * D + d] = run
+    for k in range(K + 1):  # cell i blank: blocks 0..k-1 at offsets <= a, blocks k.. at offsets >= a
+        lo = band[k, 0] if k < K else n - S + 1  # lo - 1 + a: the cell, a = 0..S
+        for a in range(max(0, 1 - lo), min(S, n - lo) + 1):
+            u = G[k * D + a] + H[k * D + a]
+            if u > mb[lo - 1 + a]:
+                mb[lo - 1 + a] = u
+    for i in range(n):  # leave out the cell's own mismatch
+        cell = base + i * step
+        marg[0, cell] = lengths + painted - 2 * mb[i] - x[i] if mb[i] > -NONE // 2 else NONE
+        marg[1, cell] = lengths + painted - 2 * mp[i] - (1 - x[i]) if mp[i] > -NONE // 2 else NONE
+    return total
+
+
+@kernel
+def best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
+    """Set every profiled line's blocks in ``cur`` to a placement with the fewest mismatches against ``own``."""
+    pos_of, glen, chain_ptr = pmodel.pos_of, board.glen, model.chain_ptr
+    for j in range(len(pmodel.prof_chain)):
+        c = pmodel.prof_chain[j]
+        if c < 0:
+            continue
+        column(j, own, pmodel, board, model, dp, scratch, marg, False)
+        g0, K = chain_ptr[c], chain_ptr[c + 1] - chain_ptr[c]
+        n, band, G = pmodel.prof_len, pmodel.band[j], dp[0]
+        P = scratch[n + 1:]
+        S = band[0, 1] - band[0, 0] if K > 0 else 0
+        D = S + 1
+        limit = S
+        for k in range(K - 1, -1, -1):  # trace the forward pass back: the last offset that attains its maximum
+            h, lo = glen[g0 + k], band[k, 0]
+            goal = G[(k + 1) * D + limit]
+            for d in range(limit, -1, -1):
+                if pos_of[g0 + k, lo + d] >= 0 and P[lo + d + h] - P[lo + d] + G[k * D + d] == goal:
+                    cur[g0 + k] = pos_of[g0 + k, lo + d]
+                    limit = d
+                    break
+
+
+@kernel
+def free_move(c, beta, table, cur, boards, marg, pcost, pmodel, board, model, weight, prefix, chosen, cost, dp,
+              scratch, rng):
+    """Heat-bath redraw of free line ``c`` given the other free lines; returns the profile energy change."""
+    group_ptr, chain_ptr, next_limit = model.group_ptr, model.chain_ptr, model.next_limit
+    seg_start, glen = board.seg_start, board.glen
+    own = boards[0]
+    g0, g1 = chain_ptr[c], chain_ptr[c + 1]
+    base, step, n = board.cell0[c], board.stride[c], board.line_len[c]
+    span = cost.shape[0] // 2
+    cost[span] = 0
+    for j in range(n):  # painting cell j over leaving it empty: min(Mb + 1, Mp) - min(Mb, Mp + 1)
+        cell = base + j * step
+        b, p = marg[0, cell], marg[1, cell]
+        cost[span + j + 1] = cost[span + j] + min(b + 1, p) - min(b, p + 1)
+    # a block's costs differ by at most 2 x its length, within the table: the w of its fallback is never used
+    table_weights(g0, g1, cost, span, group_ptr, seg_start, glen, beta, 1.0, table, weight)
+    if not draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
+        return 0
+    old = scratch[:n]  # the line before the move (scratch is free until a column is recomputed)
+    for j in range(n):
+        old[j] = own[base + j * step]
+    other = boards[1]
+    for g in range(g0, g1):
+        if chosen[g - g0] != cur[g]:
+            paint(-1, c, g, group_ptr[g] + cur[g], own, other, board)
+    for g in range(g0, g1):
+        if chosen[g - g0] != cur[g]:
+            cur[g] = chosen[g - g0]
+            paint(1, c, g, group_ptr[g] + cur[g], own, other, board)
+    changed = scratch[n + 1: 2 * n + 1]
+    count = 0
+    for j in range(n):
+        if own[base + j * step] != old[j]:
+            changed[count] = j
+            count += 1
+    change = 0
+    cross = pmodel.cross
+    for t in range(count):
+        cell = base + changed[t] * step
+        col = cross[cell]
+        v = column(col, own, pmodel, board, model, dp, scratch[2 * n + 2:], marg, True)
+        change += v - pcost[col]
+        pcost[col] = v
+    return change
+
+
+@kernel
+def random_replica(r, work, pmodel, board, model):
+    """Set replica ``r`` of ``work`` to uniformly random clue-consistent free lines (an exact draw at
+    beta = 0), its columns' fewest mismatches and their marginals; returns its profile energy."""
+    group_ptr, chain_ptr = model.group_ptr, model.chain_ptr
+    free_chains = pmodel.free_chains
+    boards, cur, marg, pcost = work.boards, work.cur, work.marg, work.pcost
+    for a in range(2):
+        for cell in range(boards.shape[2]):
+            boards[r, a, cell] = 0
+    for g in range(len(group_ptr) - 1):
+        cur[r, g] = 0
+    for t in range(len(free_chains)):  # each line painted at its first placement, then redrawn at beta = 0
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
+        free_move(c, 0.0, work.tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, work.weight,
+                  work.prefix, work.chosen, work.cost, work.dp, work.scratch, work.rng)
+    e = 0
+    for j in range(len(pmodel.prof_chain)):
+        pcost[r, j] = column(j, boards[r, 0], pmodel, board, model, work.dp, work.scratch, marg[r], True)
+        e += pcost[r, j]
+    return e
+
+
+@kernel
+def replica_sweep(r, beta, table, line_moves, work, pmodel, board, model):
+    """One sweep of replica ``r``: a heat-bath move of each free line (each with probability
+    ``line_moves``); returns the profile energy change."""
+    free_chains = pmodel.free_chains
+    change = 0
+    for t in range(len(free_chains)):
+        if line_moves >= 1.0 or uniform(work.rng) < line_moves:
+            change += free_move(free_chains[t], beta, table, work.cur[r], work.boards[r], work.marg[r],
+                                work.pcost[r], pmodel, board, model, work.weight, work.prefix, work.chosen,
+                                work.cost, work.dp, work.scratch, work.rng)
+    return change
+
+
+@kernel
+def returned_state(best_cur, out, work, pmodel, board, model):
+    """Write to ``out`` the sample of free lines ``best_cur`` with each profiled line's best placement
+    against them (replica 0's board and marginals are overwritten)."""
+    group_ptr, chain_ptr = model.group_ptr, model.chain_ptr
+    free_chains = pmodel.free_chains
+    own, other = work.boards[0, 0], work.boards[0, 1]
+    for cell in range(len(own)):
+        own[cell] = 0
+    for t in range(len(free_chains)):
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            paint(1, c, g, group_ptr[g] + best_cur[g], own, other, board)
+    best_columns(own, best_cur, pmodel, board, model, work.dp, work.scratch, work.marg[0])
+    positions_to_sample(best_cur, out, group_ptr, model.group_vars)
+
+
+# -- the chain as the engine calls it (data: (structure, board, profile)) ----------------------------------------
+
+
+@kernel
+def profile_start(r, moves, work, data):
+    """``chain_start``: replica ``r`` at uniformly random clue-consistent free lines; its profile energy."""
+    model, board, pmodel = data
+    return random_replica(r, work, pmodel, board, model)
+
+
+@kernel
+def profile_sweep(r, beta, table, moves, work, data):
+    """``chain_sweep``: a heat-bath move of each free line of replica ``r`` (each with probability
+    ``moves[1]``, the line moves); the profile energy change."""
+    model, board, pmodel = data
+    return replica_sweep(r, beta, table, moves[1], work, pmodel, board, model)
+
+
+@kernel
+def profile_sample(out, work, data):
+    """``chain_sample``: the kept free lines with each profiled line's best placement against them."""
+    model, board, pmodel = data
     returned_state(work.best_cur, out, work, pmodel, board, model)
-    return done, done if constant + w * best <= target + 1e-9 else -1
 
 
+#: The profile chain: :func:`~.targets.build`'s bindings.
+PROFILE = dict(chain_start=profile_start, chain_sweep=profile_sweep, chain_save=save_positions,
+               chain_sample=profile_sample)

@@ -2,8 +2,8 @@ r"""How the structured annealer's reads run: the Luby restart plan, restart stre
 
 :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` builds its model and
 hands each read to a :class:`ReadRunner`. A read is a sequence of independent
-restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.bqm_kernel.sample_read`
-on the BQM, :func:`~qpicross.samplers.blockshift.board.board_read` on the board) along
+restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.engine.read` of the chain's
+build, :mod:`~qpicross.samplers.blockshift.chains`) along
 :func:`restart_plan`, until one reaches the target energy or the plan's sweeps are
 spent. The runner
 
@@ -31,7 +31,8 @@ import time
 
 import numpy as np
 
-from qpicross.samplers.blockshift import board as _board, population as _population, profile as _profile
+from qpicross.samplers.blockshift import (board as _board, chains as _chains, engine as _engine, joint as _joint,
+                                         profile as _profile)
 
 __all__ = ["LubyRestarts", "population_restarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS",
@@ -88,6 +89,7 @@ def default_threads() -> int:
 
 def luby(k: int) -> int:
     """The ``k``-th term (``k >= 1``) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+    (:func:`~qpicross.samplers.blockshift.engine.luby`, the one the batched ladders run, with ``k`` checked).
 
     Restarting a randomised search after ``luby(k) * unit`` steps is within a
     logarithmic factor of the best fixed restart length for *any* run-time
@@ -98,12 +100,7 @@ def luby(k: int) -> int:
     """
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    power = 1
-    while (1 << power) - 1 < k:
-        power += 1
-    if k == (1 << power) - 1:
-        return 1 << (power - 1)
-    return luby(k - (1 << (power - 1)) + 1)
+    return int(_engine.luby(k))
 
 
 def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> list[tuple[np.ndarray, int]]:
@@ -232,7 +229,8 @@ class ReadRunner:
 
     Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
     in the calling thread instead, one stream: on small puzzles a thread costs more than the read.
-    ``bqm_kernel`` is the BQM kernel's compiled read; ``board``, when given, the board kernel's model.
+    ``params`` is ``(shift_probability, line_moves, block_moves, return_last, target)``; ``board``, when
+    given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields).
     Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
     chain where that is None; with ``long_joint`` the long restarts of :func:`long_restarts` run the joint
     chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
@@ -242,11 +240,10 @@ class ReadRunner:
     population-annealing run of the profile chain (:func:`~qpicross.samplers.blockshift.population.population_read`).
     """
 
-    def __init__(self, bqm_kernel, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
+    def __init__(self, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
                  long_joint=False):
-        self.bqm_kernel = bqm_kernel  # the BQM kernel's read (bqm_kernel.sample_read)
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
-        self.board = board  # (arrays, w, constant) of the board kernel, or None: the BQM kernel
+        self.board = board  # (arrays, w, constant) of the board layout, or None: the fields
         self.profiles = [None] if profiles is None else list(profiles)
         self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
@@ -291,14 +288,12 @@ class ReadRunner:
         # each stream its own (streams run at once), each chain (and free axis) its own
         key = (stream, replicas, None if profile is None else id(profile))
         if key not in self._work and profile is not None:
-            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model.group_vars), self.board[0], profile)
+            self._work[key] = _profile.profile_work(replicas, self.units, len(self.model.group_vars), self.board[0],
+                                                    profile)
         if key not in self._work and self.board is not None:
-            self._work[key] = _board.board_work(replicas, self.units, len(self.model.group_vars), self.board[0])
+            self._work[key] = _board.board_work(replicas, self.model, self.board[0])
         if key not in self._work:
-            n, units = self.n, self.units
-            self._work[key] = (np.zeros((replicas, n), np.int8), np.zeros((replicas, n)),
-                               np.zeros((replicas, units), np.int64), np.zeros(replicas), np.zeros(replicas),
-                               np.zeros(n), np.zeros(n + 1), np.zeros(units + 1, np.int64))
+            self._work[key] = _joint.fields_work(replicas, self.model)
         return self._work[key]
 
     def warm_up(self, out, seed, betas, sweeps) -> None:
@@ -333,21 +328,21 @@ class ReadRunner:
 
     def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False,
                 restart=0):
-        params = self.params if target is None else (*self.params[:-1], target)
+        moves, return_last = self.params[:3], self.params[3]
+        target = self.params[4] if target is None else target
         stop = self.stop if stop is None else stop
         status = self.status if status is None else status
         if self.board is None:
-            return self.bqm_kernel(out, seed, betas, sweeps, *params, self.model, work, stop, status)
+            return _chains.FIELDS.read(out, seed, betas, sweeps, moves, return_last, target, 1.0, 0.0, work,
+                                       (self.model,), stop, status)
         arrays, w, constant = self.board
         profile = self._chain_of(stream, long, restart)
-        if profile is not None and self.population:
-            return _population.population_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w,
-                                               constant, work, stop, status)
         if profile is not None:
-            return _profile.profile_read(out, seed, betas, sweeps, *params, self.model, arrays, profile, w, constant,
-                                         work, stop, status)
-        return _board.board_read(out, seed, betas, sweeps, *params, self.model, arrays, w, constant, work,
-                                 stop, status)
+            read = _chains.PROFILE.population_read if self.population else _chains.PROFILE.read
+            return read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
+                        (self.model, arrays, profile), stop, status)
+        return _chains.BOARD.read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
+                                  (self.model, arrays, w), stop, status)
 
     def read(self, out, seed, plan, stream_plans=None) -> tuple[int, int]:
         """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``.

@@ -53,7 +53,7 @@ exact enumeration. The structure comes from ``lines=``, else ``groups=``, else
 the formulation's labels (:func:`infer_lines`); with none, a warning, and
 single flips. Given ``paints=`` (what each variable paints) on a BQM that is,
 on clue-consistent states, a constant plus a weight times the mismatched cells
-(the Picross formulation, checked exactly), reads run on the board kernel of
+(the Picross formulation, checked exactly), reads run on the board layout of
 :mod:`qpicross.samplers.blockshift.board`: the same chain and the same samples, faster.
 ``num_replicas > 1`` (default 4) runs parallel tempering over
 ``beta_range``, ``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov
@@ -82,14 +82,14 @@ some puzzles one axis is solved ten times sooner than the other). With several r
 streams on the joint chain, whose sweeps cost about half as much, and every short restart on the
 profile chain. ``info["chain"]`` says which chain stream 0 ran, ``info["stream_chains"]`` each stream's.
 
-The package: this module builds the model and runs it; every move is written once in
-:mod:`qpicross.samplers.blockshift.moves` (compiled for the CPU and as CUDA device functions);
-:mod:`qpicross.samplers.blockshift.bqm_kernel` is the BQM kernel, :mod:`qpicross.samplers.blockshift.board`
-the board kernel (a second state layout), :mod:`qpicross.samplers.blockshift.profile` the profile chain on
-that layout; :mod:`qpicross.samplers.blockshift.restarts` runs the reads (the Luby restart plan, restart
-streams on threads, progress, the time budget and Ctrl-C), :mod:`qpicross.samplers.blockshift.cluster` on
-worker processes or a Dask cluster, and :mod:`qpicross.samplers.blockshift.batched` many ladders of many
-puzzles in one launch.
+The package: this module builds the model and runs it; every move is written once, in the engine
+(:mod:`~qpicross.samplers.blockshift.engine`) and its two chains (:mod:`~qpicross.samplers.blockshift.profile`,
+:mod:`~qpicross.samplers.blockshift.joint`, the latter on local fields or on the board of
+:mod:`~qpicross.samplers.blockshift.board`), compiled for the CPU and as CUDA device functions by
+:mod:`~qpicross.samplers.blockshift.targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (the
+Luby restart plan, restart streams on threads, progress, the time budget and Ctrl-C),
+:mod:`~qpicross.samplers.blockshift.cluster` on worker processes or a Dask cluster, and
+:mod:`~qpicross.samplers.blockshift.batched` many ladders of many puzzles in one launch.
 """
 
 from __future__ import annotations
@@ -103,7 +103,6 @@ import dimod
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
-from qpicross.samplers.blockshift.bqm_kernel import sample_read
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
 from qpicross.samplers.blockshift.restarts import (
     MAX_RESTART_SWEEPS,
@@ -435,7 +434,7 @@ class BlockShiftSampler(dimod.Sampler):
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
-        runner = ReadRunner(sample_read, model, n, units, params, progress, binary.offset, board, int(threads),
+        runner = ReadRunner(model, n, units, params, progress, binary.offset, board, int(threads),
                             profiles, long_joint)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.population = int(population) if schedule == "population" else 0

@@ -3,7 +3,7 @@
 * :func:`infer_lines` / :func:`infer_groups` -- the lines and blocks named by a
   formulation's variable labels (``("row", i, j, k)``: block ``k`` of row ``i`` starts at cell ``j``);
 * :func:`default_beta_range` -- the inverse temperatures of the default schedule;
-* :func:`read_structure` -- the kernels' arrays, in a :class:`~qpicross.samplers.blockshift.moves.Structure`:
+* :func:`read_structure` -- the kernels' arrays, in a :class:`~qpicross.samplers.blockshift.layouts.Structure`:
   groups and lines as CSR, the couplings that matter between one-hot states, and which start of the next
   block fits after each start; the CPU sampler and both batched chains read a BQM through it.
 
@@ -19,7 +19,7 @@ from collections.abc import Hashable, Sequence
 import dimod
 import numpy as np
 
-from qpicross.samplers.blockshift.moves import Structure
+from qpicross.samplers.blockshift.layouts import Structure
 
 __all__ = ["infer_lines", "infer_groups", "default_beta_range", "read_structure"]
 
@@ -179,7 +179,7 @@ def _structure(group_ptr, group_vars, free, chain_ptr, irow, icol, qdata, n):
 
 
 def read_structure(binary: dimod.BinaryQuadraticModel, variables: Sequence[Hashable], lines) -> tuple:
-    """The kernels' :class:`~qpicross.samplers.blockshift.moves.Structure` of a BINARY BQM with its ``lines``
+    """The kernels' :class:`~qpicross.samplers.blockshift.layouts.Structure` of a BINARY BQM with its ``lines``
     (variables in the order of ``variables``), and its coupling vectors ``(irow, icol, qdata)``.
 
     Raises:

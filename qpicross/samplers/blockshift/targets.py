@@ -1,0 +1,96 @@
+"""Kernels written once, compiled for each target and each chain: the :func:`kernel` mark and :func:`build`.
+
+Every function of the block-shift engine is a plain Python function marked ``@kernel``. The mark
+compiles it for the CPU (:func:`numba.njit`, cached) and records its source function, so that
+:func:`build` can compile the same code again:
+
+* **for another chain**: the engine's restart loop calls its chain through a few names it leaves
+  open (``chain_start``, ``chain_sweep``, ...). ``build("cpu", bindings)`` copies every kernel that
+  reaches an open name, with that name bound to the chain's function, and compiles the copies for the
+  CPU; the kernels that reach none are shared, not copied;
+* **for a GPU**: ``build(numba.cuda.jit(device=True), bindings)`` copies every kernel, each call
+  between them resolved to the copy, as CUDA device functions.
+
+A copy is a new function object over the same code, with its own globals (no module source is
+executed twice), so the CPU and CUDA kernels are one text, and the samples they draw from one seed
+are the same (``tests/samplers/blockshift/test_driver.py`` checks it under numba's CUDA simulator).
+
+Examples:
+    >>> from qpicross.samplers.blockshift import engine
+    >>> build("cpu", {}).luby is engine.luby  # nothing bound: no kernel reaches an open name, none is copied
+    True
+    >>> cpu = build("cpu", {"chain_start": engine.luby})  # a stand-in: the restart loop now reaches a chain
+    >>> cpu.restart_begin is engine.restart_begin, cpu.luby is engine.luby
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import types
+
+import numba
+
+__all__ = ["kernel", "build"]
+
+#: Every kernel, by ``(module, name)``: ``(python function, njit options, CPU dispatcher)`` (marking a function of
+#: the same module and name again replaces it).
+_KERNELS: dict[tuple[str, str], tuple] = {}
+
+
+def kernel(function=None, **options):
+    """Mark ``function`` as a kernel: compiled for the CPU with ``numba.njit(cache=True, **options)`` and
+    recorded for :func:`build`. Use as ``@kernel`` or ``@kernel(nogil=True)``."""
+    def mark(f):
+        dispatcher = numba.njit(cache=True, **options)(f)
+        _KERNELS[(f.__module__, f.__name__)] = (f, options, dispatcher)
+        return dispatcher
+    return mark(function) if function is not None else mark
+
+
+def _reaches(kernels: dict, open_names: set) -> set[int]:
+    """The kernels (ids of their CPU dispatchers) whose code names an open name, or a kernel that does:
+    a fixpoint over the call graph."""
+    names_of = {key: (f, set(f.__code__.co_names)) for key, (f, _, _) in kernels.items()}
+    found = {key for key, (f, names) in names_of.items() if names & open_names}
+    while True:
+        ids = {id(kernels[key][2]) for key in found}
+        more = {key for key, (f, names) in names_of.items()
+                if key not in found and any(id(f.__globals__.get(n)) in ids for n in names)}
+        if not more:
+            return {id(kernels[key][2]) for key in found}
+        found |= more
+
+
+def build(target, bindings: dict) -> types.SimpleNamespace:
+    """The kernels compiled for ``target`` with the open names of ``bindings`` bound.
+
+    Args:
+        target: ``"cpu"`` (copies only of the kernels that reach an open name, each compiled with its own
+            ``njit`` options, cached) or a decorator such as ``numba.cuda.jit(device=True)`` (a copy of
+            every kernel).
+        bindings: Open name -> the kernel (or any compiled function) it stands for in this build.
+
+    Returns:
+        A namespace with every kernel by its name: the copy where one was made, else the CPU kernel.
+    """
+    kernels = {id(dispatcher): (f, options, dispatcher) for f, options, dispatcher in _KERNELS.values()}
+    copied = set(kernels) if target != "cpu" else _reaches(dict(_KERNELS), set(bindings))
+    namespaces: dict[int, dict] = {}
+    copies: dict[int, object] = {}
+    for key in copied:
+        f, options, _ = kernels[key]
+        ns = namespaces.setdefault(id(f.__globals__), dict(f.__globals__))
+        clone = types.FunctionType(f.__code__, ns, f.__name__, f.__defaults__, f.__closure__)
+        clone.__qualname__, clone.__module__, clone.__doc__ = f.__qualname__, f.__module__, f.__doc__
+        copies[key] = numba.njit(cache=True, **options)(clone) if target == "cpu" else target(clone)
+    for ns in namespaces.values():  # every call between kernels goes to this build's copy
+        ns.update(bindings)
+        for name, value in ns.items():
+            if id(value) in copies:
+                ns[name] = copies[id(value)]
+    result = {}
+    for key, (f, _, dispatcher) in kernels.items():
+        if f.__name__ in result and key in copied:
+            raise RuntimeError(f"two kernels are named {f.__name__}: build() needs one name each")
+        result.setdefault(f.__name__, copies.get(key, dispatcher))
+    return types.SimpleNamespace(**result)
