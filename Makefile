@@ -370,10 +370,10 @@ bench-gpu:
 # same seeds, in one run: this commit (HEAD, checked out in build/head, so that the working tree may change meanwhile),
 # then each of BASE_REVS checked out in build/base (each run from its own tree, so that its qpicross is the one
 # imported). The earlier trees' files are restated with today's censored TTS99 from their own per-read times (about
-# 20 min a tree at 30 reads); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
+# 6 min a tree at 30 reads here); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
 # d913297: the code before the block-shift annealer was written once for every backend (issue 31); cc7ae6e: the
-# code before the engine was (issue 39). Trees before cc7ae6e time their reads without the calibration sweeps this
-# tree counts in a read's time, so their ratios lean against this tree.
+# code before the engine was (issue 39). d913297 times its reads without the calibration sweeps this tree counts in a
+# read's time, so its ratios lean against this tree.
 BASE_REVS   ?= cc7ae6e d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
 NOSLOW_SEED ?= 0
@@ -390,10 +390,10 @@ bench-no-slowdown: $(VENV)/.installed
 	    --json $(abspath results/noslow_head$(NOSLOW_RUN).json) || test $$? -eq 1
 	test -d build/base || git worktree add --detach build/base HEAD
 	for rev in $(BASE_REVS); do \
-	    git -C build/base checkout --quiet --detach $$rev && \
+	    git -C build/base checkout --quiet --detach $${rev} && \
 	    (cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
-	        --label shift-$$rev --json $(abspath results)/noslow_$$rev$(NOSLOW_RUN).json || test $$? -eq 1) && \
-	    $(BIN)/python -m qpicross.experiments.restate results/noslow_$$rev$(NOSLOW_RUN).json || exit 1; \
+	        --label shift-$${rev} --json $(abspath results)/noslow_$${rev}$(NOSLOW_RUN).json || test $$? -eq 1) && \
+	    $(BIN)/python -m qpicross.experiments.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; \
 	done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that

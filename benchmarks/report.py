@@ -774,37 +774,23 @@ def core_table(rows: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
-def _against_base(rows: Sequence[dict]) -> str:
-    """The default (``shift``) against the one configuration beside it (``make bench-no-slowdown``'s earlier code):
-    the summary table, the TTS99 ratio earlier / default, and the same ratio on the same clock (each puzzle's
-    first read left out: :func:`without_first_read`), and the median time to target (:func:`_base_ratios`)."""
-    return summary_table(rows, by=by_collection) + "\n\n" + _base_ratios(rows)
-
-
-def _base_ratios(rows: Sequence[dict]) -> str:
-    """The ratio lines of :func:`_against_base`: TTS99 as measured, on the same clock, and the median time to
-    target (which the slowest read, that an all-solved TTS99 rests on, does not move)."""
-    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
-    same_clock = [without_first_read(r) for r in rows if isinstance(r.get("read_s"), list) and len(r["read_s"]) > 1]
-    medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in rows]
-    return ("- " + ratio_line(rows, other, "shift")
-            + ";\n- on the same clock (each puzzle's first read left out, the one this tree charges its calibration "
-              "sweeps to): " + ratio_line(same_clock, other, "shift")
-            + ";\n- median time to target: " + ratio_line(medians, other, "shift").replace("TTS99 ", "", 1) + ".")
-
-
 def _engine_ratios(rows: Sequence[dict]) -> str:
     """This tree (``shift``) against each earlier tree of ``make bench-no-slowdown`` (configurations
-    ``shift-REV``): the geometric-mean ratios earlier / this tree, with their puzzle-bootstrap intervals, of
-    TTS99 and of the median time to target, on every puzzle and on the Bompol puzzles alone."""
+    ``shift-REV``): the summary, then the geometric-mean ratios earlier / this tree with their puzzle-bootstrap
+    intervals, of TTS99 (also on the same clock: each puzzle's first read, which this tree charges its
+    calibration sweeps to, left out, :func:`without_first_read`) and of the median time to target, on every
+    puzzle and on the Bompol puzzles alone."""
     lines = []
     for other in (c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift"):
         pair = [r for r in rows if r["config"] in ("shift", other)]
         for name, subset in (("all puzzles", pair), ("Bompol alone", [r for r in pair if "bompol" in r["source"]])):
             medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in subset]
+            same_clock = [without_first_read(r) for r in subset
+                          if isinstance(r.get("read_s"), list) and len(r["read_s"]) > 1]
             lines.append(f"- {name}: " + ratio_line(subset, other, "shift")
+                         + "; on the same clock: " + ratio_line(same_clock, other, "shift").replace("TTS99 ", "", 1)
                          + "; median time to target: " + ratio_line(medians, other, "shift").replace("TTS99 ", "", 1))
-    return "\n".join(lines) + "."
+    return summary_table(rows, by=by_collection) + "\n\n" + ";\n".join(lines) + "."
 
 
 def _streams_summary(rows: Sequence[dict]) -> str:
@@ -846,10 +832,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
     "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
-    "no-slowdown": (_results("noslow_head.json", "noslow_base.json"), _against_base),
     "core": (_results("core_sa.json"), core_table),
     "memory": (_results("memory.json"), memory_table),
-    "no-slowdown-2": (_results("noslow_head_2.json", "noslow_base_2.json"), _base_ratios),
     "no-slowdown-engine": (_results("noslow_head_engine.json", "noslow_cc7ae6e_engine.json",
                                     "noslow_d913297_engine.json"), _engine_ratios),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",

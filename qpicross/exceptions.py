@@ -16,14 +16,16 @@ Examples:
     >>> issubclass(ModelTooLargeError, dimod.exceptions.BinaryQuadraticModelSizeError)
     True
 
-:class:`ModelTooLargeError` subclasses a dimod exception, so it is made on first use (PEP 562):
-importing this module (the command line does, before it parses its arguments) imports no dimod.
+:class:`ModelTooLargeError` and :class:`ModelStructureError` subclass dimod exceptions, so they are made on
+first use (PEP 562): importing this module (the command line does, before it parses its arguments) imports no
+dimod. Anything else that escapes qpicross is a bug, and the command line says so (exit 1).
 """
 
 from __future__ import annotations
 
-__all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ModelTooLargeError",  # noqa: F822 (__getattr__)
-           "SamplerUnavailableError", "SolverUnavailableError", "Contradiction", "UsageError"]
+__all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ParameterError",  # noqa: F822 (__getattr__)
+           "ModelTooLargeError", "ModelStructureError", "SamplerUnavailableError", "SolverUnavailableError",
+           "Contradiction", "UsageError"]
 
 
 class QpicrossError(Exception):
@@ -56,6 +58,20 @@ class UnreadableFileError(QpicrossError, ValueError):
     """A file that is refused or cannot be read; the message says why (never the content)."""
 
 
+class ParameterError(QpicrossError, ValueError):
+    """A parameter outside what it accepts (a sampler's, a schedule's, a weight's): the caller's mistake, named
+    in the message.
+
+    >>> from qpicross.samplers.blockshift import BlockShiftSampler
+    >>> import dimod
+    >>> try:
+    ...     BlockShiftSampler().sample(dimod.BQM({"a": 1}, {}, 0, "BINARY"), groups=[], num_reads=0)
+    ... except ParameterError as e:
+    ...     print(e)
+    num_reads and num_replicas must be positive and num_sweeps non-negative
+    """
+
+
 def _model_too_large_error() -> type:
     import dimod.exceptions
 
@@ -75,9 +91,24 @@ def _model_too_large_error() -> type:
     return ModelTooLargeError
 
 
+def _model_structure_error() -> type:
+    import dimod.exceptions
+
+    class ModelStructureError(QpicrossError, dimod.exceptions.BinaryQuadraticModelStructureError):
+        """A model whose structure does not fit what was asked of it: a group naming a variable the BQM lacks,
+        a variable in two groups, a chain that needs a Picross model given another (a dimod structure error and a
+        ``ValueError``)."""
+
+    ModelStructureError.__module__, ModelStructureError.__qualname__ = __name__, "ModelStructureError"
+    return ModelStructureError
+
+
+_LAZY = {"ModelTooLargeError": _model_too_large_error, "ModelStructureError": _model_structure_error}
+
+
 def __getattr__(name: str):
-    if name == "ModelTooLargeError":  # made once, on first use: it needs dimod
-        globals()[name] = _model_too_large_error()
+    if name in _LAZY:  # made once, on first use: it needs dimod
+        globals()[name] = _LAZY[name]()
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

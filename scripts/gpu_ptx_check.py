@@ -41,17 +41,17 @@ def main(argv: list[str] | None = None) -> int:
     dispatcher.get_current_device = lambda: _Device()
 
     from qpicross import Puzzle, build_formulation
-    from qpicross.samplers.blockshift import driver as _driver
+    from qpicross.samplers.blockshift import driver as _driver, launch as _launch
 
     print(f"numba {numba.__version__}, numba.cuda: {getattr(cuda, 'implementation', '?')} ({Path(cuda.__file__).parent})")
     formulation = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     i64, flag, f64 = numba.int64, numba.boolean, numba.float64
     kernels = {}
-    for chain, model in (("profile", _driver.prepare_profile(formulation.bqm(), formulation.one_hot_lines(),
+    for chain, model in (("profile", _launch.prepare_profile(formulation.bqm(), formulation.one_hot_lines(),
                                                               formulation.paints(), None, 0.0)),
-                         ("fields", _driver.prepare_fields(formulation.bqm(), formulation.one_hot_lines(), (2.0, 5.0),
+                         ("fields", _launch.prepare_fields(formulation.bqm(), formulation.one_hot_lines(), (2.0, 5.0),
                                                            0.0, 4, 100))):
-        launch = _driver.pack([model], np.random.SeedSequence(0), 2)
+        launch = _launch.pack([model], np.random.SeedSequence(0), 2)
         pz = numba.typeof(_driver.Puzzles(**launch["puzzles"]))
         ld = numba.typeof(_driver.Ladders(**launch["ladders"]))
         _, run_kernel, close_kernel = _driver._cuda_driver(chain)

@@ -12,9 +12,9 @@ import pytest
 
 from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
-from qpicross.samplers.blockshift import chains, driver
+from qpicross.samplers.blockshift import chains, driver, launch
 from qpicross.samplers.blockshift.batched import sample_many
-from qpicross.samplers.blockshift.restarts import luby
+from qpicross.samplers.blockshift.plans import luby
 
 from conftest import run_kernel_script
 
@@ -67,9 +67,9 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
     from qpicross.samplers.blockshift.profile import profile_work
 
     f = build_formulation(Puzzle.from_board([".##..", "#####", "#.#.#", "..##.", ".#..."]))
-    model = driver.prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
-    launch = driver.pack([model], np.random.SeedSequence(3), 2)
-    out = driver.run(launch, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False), 4, None)
+    model = launch.prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
+    launched = launch.pack([model], np.random.SeedSequence(3), 2)
+    out = driver.run(launched, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False), 4, None)
     betas = model.levels[0]
     units, slots = len(model.structure.group_ptr) - 1, len(model.structure.group_vars)
     for i in range(2):
@@ -77,7 +77,7 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
         work = profile_work(len(betas), units, slots, model.board, pmodel)
         sample = np.zeros(slots, np.int8)
         status = np.zeros(2)
-        done, _ = chains.PROFILE.read(sample, launch["seeds"][i], betas, num_sweeps, (0.5, 1.0, False), False,
+        done, _ = chains.PROFILE.read(sample, launched["seeds"][i], betas, num_sweeps, (0.5, 1.0, False), False,
                                       -np.inf, model.w, model.constant, work, (model.structure, model.board, pmodel),
                                       np.zeros(1, np.int8), status)
         assert done == num_sweeps == out["done"][i] and out["restart"][i] == 1
@@ -122,9 +122,9 @@ def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
 
 def test_a_launch_above_the_memory_limit_is_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_MEMORY", "256KiB")
-    model = driver.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)),
+    model = launch.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)),
                                    None, 0.0)
-    assert driver.memory_bytes([model], 64) > 2**18
+    assert launch.memory_bytes([model], 64) > 2**18
     with pytest.raises(ValueError, match="ladders would take about"):
         sample_many([build_formulation(LETTER)], backend="cpu", num_reads=64, seed=0)
 

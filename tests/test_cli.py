@@ -106,3 +106,29 @@ def test_a_seeded_run_of_racing_streams_says_why_the_seed_does_not_fix_its_reads
     assert code == 0 and "note: shift races 2 restart streams" in err and "--option threads=1" in err
     code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--seed", "3", "--option", "threads=1")
     assert code == 0 and "note:" not in err
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, debug):
+    """An exception that is not a qpicross error (here a ValueError from deep inside a run) is an internal error:
+    one line that says so, exit 1, and its traceback only with --debug; a qpicross error stays one line, exit 2."""
+    from qpicross.cli import info
+
+    def broken(args):
+        raise ValueError("an index went astray")
+
+    monkeypatch.setattr(info, "run", broken)
+    code = main((["--debug"] if debug else []) + ["info", str(INSTANCES / "5x5.px")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "qpicross: error: internal error, a bug in qpicross: ValueError: an index went astray" in err
+    assert ("Traceback" in err) == debug and ("--debug" in err) == (not debug)
+
+    def refused(args):
+        from qpicross.exceptions import ParameterError
+
+        raise ParameterError("reads must be positive")
+
+    monkeypatch.setattr(info, "run", refused)
+    assert main(["info", str(INSTANCES / "5x5.px")]) == 2
+    assert capsys.readouterr().err == "qpicross: error: reads must be positive\n"

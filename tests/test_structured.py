@@ -458,3 +458,19 @@ def test_warm_up_times_whole_sweeps_not_a_read_that_stops_early(monkeypatch):
     assert timed and timed[0][0] == _reads.CALIBRATION_SWEEPS
     assert all(done == sweeps for sweeps, done in timed)  # never stopped early
     assert [s for s, _ in timed] == [_reads.CALIBRATION_SWEEPS * 2**k for k in range(len(timed))]
+
+
+def test_errors_say_whose_fault_they_are():
+    """A bad parameter is a ParameterError (a ValueError); a structure the BQM does not have is a
+    ModelStructureError (dimod's structure error, a ValueError too); both are qpicross errors."""
+    import dimod
+
+    from qpicross.exceptions import ModelStructureError, ParameterError, QpicrossError
+
+    bqm = dimod.BinaryQuadraticModel({"a": 1.0, "b": -1.0}, {}, 0.0, "BINARY")
+    with pytest.raises(ParameterError, match="shift_probability"):
+        BlockShiftSampler().sample(bqm, groups=[], shift_probability=2.0)
+    with pytest.raises(ModelStructureError, match="lacks") as info:
+        BlockShiftSampler().sample(bqm, groups=[["a", "zz"]])
+    assert isinstance(info.value, dimod.exceptions.BinaryQuadraticModelStructureError)
+    assert all(issubclass(e, (QpicrossError, ValueError)) for e in (ParameterError, ModelStructureError))

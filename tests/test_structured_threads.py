@@ -13,7 +13,7 @@ from qpicross import Puzzle, anneal, build_formulation
 from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers.blockshift import chains as _chains, restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift import chains as _chains, plans as _plans, restarts as _reads, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_threads
 
 
@@ -186,12 +186,12 @@ def _ladders_run(monkeypatch, bqm, structure, **kwargs):
 def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_plan(monkeypatch, streams_always,
                                                                                     grid, lead_s):
     """No lead: stream 1 runs only long restarts; a lead longer than the read: only the Luby plan's."""
-    monkeypatch.setattr(_reads, "LEAD_S", lead_s)
-    monkeypatch.setattr(_reads, "LONG_SWEEPS", 40)  # several long restarts within the read's 300 sweeps
+    monkeypatch.setattr(_plans, "LEAD_S", lead_s)
+    monkeypatch.setattr(_plans, "LONG_SWEEPS", 40)  # several long restarts within the read's 300 sweeps
     f, bqm, structure = grid
     mixed = _ladders_run(monkeypatch, bqm, structure, threads=2)
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
-    long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0))]
+    long = [(len(b), s) for b, s in _plans.long_restarts(300, 10, (2.0, 5.0))]
     if lead_s:
         assert long == plan
     else:
@@ -201,7 +201,7 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
     same = _ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="same")
     assert sorted(same) == sorted(2 * plan)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1) == plan
-    only_long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
+    only_long = [(len(b), s) for b, s in _plans.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
     assert sorted(_ladders_run(monkeypatch, bqm, structure, threads=2, stream_plans="long")) == sorted(2 * only_long)
     assert _ladders_run(monkeypatch, bqm, structure, threads=1, stream_plans="long") == only_long
 
@@ -209,9 +209,9 @@ def test_mixed_streams_race_long_restarts_of_the_wide_ladder_against_the_luby_pl
 def test_the_second_streams_lead_ends_at_the_first_restart_past_its_time(monkeypatch):
     clock = iter(range(100))  # each look at the clock: one second later
     monkeypatch.setattr(_reads.time, "perf_counter", lambda: float(next(clock)))
-    plan = [(len(b), s) for b, s in _reads.long_restarts(10**6, 10, (2.0, 5.0), lead_s=2.5)]
+    plan = [(len(b), s) for b, s in _plans.long_restarts(10**6, 10, (2.0, 5.0), lead_s=2.5)]
     assert plan[:3] == [(4, 10), (4, 10), (6, 20)]  # begun at 0, 1 and 2 s; the third ends past 2.5 s
-    assert {n for n, _ in plan[3:]} == {8} and plan[3][1] == _reads.LONG_SWEEPS
+    assert {n for n, _ in plan[3:]} == {8} and plan[3][1] == _plans.LONG_SWEEPS
     assert sum(s for _, s in plan) == 10**6
 
 
@@ -248,14 +248,14 @@ def test_stream_chains_race_the_profile_chain_against_the_joint_chain(streams_al
 def test_the_defaults_long_restarts_run_the_joint_chain_and_its_luby_restarts_the_profile_chain(
         monkeypatch, streams_always, grid, chain_runs, lead_s):
     """No lead: stream 1 runs only long restarts (joint chain); a lead longer than the read: none."""
-    monkeypatch.setattr(_reads, "LEAD_S", lead_s)
+    monkeypatch.setattr(_plans, "LEAD_S", lead_s)
     f, bqm, structure = grid
     main = threading.main_thread().name  # the warm-up's thread: not a stream's restart
     kwargs = dict(num_reads=1, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2, threads=2, **structure)
     ss = BlockShiftSampler().sample(bqm, **kwargs)
     assert ss.info["chain"] == "profile" and ss.info["stream_chains"] == ["profile", "profile then joint"]
     plan = [(len(b), s) for b, s in structured.restart_plan(300, 10, (2.0, 5.0))]
-    long = [(len(b), s) for b, s in _reads.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
+    long = [(len(b), s) for b, s in _plans.long_restarts(300, 10, (2.0, 5.0), lead_s=0)]
     ran = {name: sorted((r, s) for chain, thread, r, s, _ in chain_runs if chain == name and thread != main)
            for name in ("profile", "joint")}
     assert ran == ({"profile": sorted(2 * plan), "joint": []} if lead_s else
@@ -274,7 +274,7 @@ def _turns(first, count):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own(
         monkeypatch, streams_always, grid, chain_runs, threads):
-    monkeypatch.setattr(_reads, "LEAD_S", 1e9)  # stream 1 too runs only the Luby plan, on the profile chain
+    monkeypatch.setattr(_plans, "LEAD_S", 1e9)  # stream 1 too runs only the Luby plan, on the profile chain
     f, bqm, structure = grid
     main = threading.main_thread().name  # the warm-up's thread: not a read's restart
     kwargs = dict(num_reads=2, num_sweeps=300, restart_sweeps=10, target_energy=-1, seed=2, threads=threads,

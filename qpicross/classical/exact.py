@@ -54,7 +54,7 @@ from typing import Literal
 
 import numpy as np
 
-from qpicross.exceptions import SolverUnavailableError
+from qpicross.exceptions import ParameterError, SolverUnavailableError
 from qpicross.model.formulation import placement_windows
 from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the order the CLI lists them
 from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
@@ -78,7 +78,7 @@ def require_solver(method: str):
         ValueError: On an unknown method.
     """
     if method not in _BACKENDS:
-        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+        raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     module, package = _BACKENDS[method]
     try:
         return importlib.import_module(module)
@@ -176,7 +176,7 @@ def solve_exact(
         return solve_cpsat(puzzle, model=model, check_unique=check_unique, time_limit_s=time_limit_s)
     if method == "sat":
         return solve_sat(puzzle, check_unique=check_unique)
-    raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 
 def _line_cells(kind: int, index: int, length: int, n_cols: int) -> list[int]:
@@ -233,7 +233,7 @@ def solve_cpsat(
     """
     cp_model = require_solver("cpsat")
     if model not in MODELS:
-        raise ValueError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
+        raise ParameterError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
     t0 = time.perf_counter()
     n_rows, n_cols = puzzle.shape
     m = cp_model.CpModel()

@@ -52,7 +52,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from qpicross.exceptions import Contradiction
+from qpicross.exceptions import Contradiction, ParameterError
 
 from qpicross.puzzle import Puzzle
 
@@ -162,17 +162,17 @@ def _as_line(cells: Sequence[int] | str | int) -> np.ndarray:
         try:
             return np.array([_CELL_OF_CHAR[ch] for ch in cells.lower()], np.int8)
         except KeyError as exc:
-            raise ValueError(f"bad cell character {exc.args[0]!r}; use '#', '.' or '?'") from None
+            raise ParameterError(f"bad cell character {exc.args[0]!r}; use '#', '.' or '?'") from None
     line = np.asarray(cells, dtype=np.int8).reshape(-1)
     if not np.isin(line, (-1, 0, 1)).all():
-        raise ValueError("cells must be 1 (filled), 0 (empty) or -1 (unknown)")
+        raise ParameterError("cells must be 1 (filled), 0 (empty) or -1 (unknown)")
     return line
 
 
 def _run_kernel(clue: Sequence[int], line: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     clue_arr = np.asarray(tuple(clue), dtype=np.int64).reshape(-1)
     if (clue_arr < 1).any():
-        raise ValueError(f"clue numbers must be positive, got {tuple(clue)}")
+        raise ParameterError(f"clue numbers must be positive, got {tuple(clue)}")
     out = np.empty(len(line), np.int8)
     starts = np.zeros((len(clue_arr), len(line) + 1), np.bool_)
     if not _kernel()(clue_arr, line, out, starts):
@@ -318,9 +318,9 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
     n_rows, n_cols = puzzle.shape
     grid = np.full(puzzle.shape, UNKNOWN, np.int8) if known is None else np.array(known, dtype=np.int8)
     if grid.shape != puzzle.shape:
-        raise ValueError(f"known has shape {grid.shape}, puzzle is {puzzle.shape}")
+        raise ParameterError(f"known has shape {grid.shape}, puzzle is {puzzle.shape}")
     if not np.isin(grid, (-1, 0, 1)).all():
-        raise ValueError("known cells must be 1 (filled), 0 (empty) or -1 (unknown)")
+        raise ParameterError("known cells must be 1 (filled), 0 (empty) or -1 (unknown)")
     clues = [np.asarray(c, np.int64) for c in (*puzzle.rows, *puzzle.cols)]
     kernel = _kernel()
     queue = deque(range(n_rows + n_cols))

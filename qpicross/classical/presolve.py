@@ -30,6 +30,7 @@ from collections.abc import Hashable, Mapping
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.classical.logic import LogicResult, propagate
 from qpicross.model.formulation import PicrossFormulation, _prune_by_known
 
@@ -132,7 +133,7 @@ def fix_variables(bqm: dimod.BinaryQuadraticModel, fixed: Mapping[Hashable, int]
         ({'a': 5.0, 'c': 2.0}, 2.5)
     """
     if bqm.vartype is not dimod.BINARY:
-        raise ValueError("fix_variables expects a BINARY model")
+        raise ParameterError("fix_variables expects a BINARY model")
     variables = list(bqm.variables)
     index = {v: i for i, v in enumerate(variables)}
     n = len(variables)

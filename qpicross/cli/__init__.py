@@ -3,7 +3,8 @@
 Each sub-command lives in its own module of this package with two functions,
 ``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them.
 
-Exit codes: 0 success, 1 the run found no solution, 2 bad input or usage.
+Exit codes: 0 success, 1 the run found no solution (or qpicross hit a bug: one line says so, and
+``--debug`` prints its traceback), 2 bad input or usage (every :class:`~qpicross.exceptions.QpicrossError`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Picross puzzles (nonograms) as QUBO problems, solved by annealing.",
     )
     parser.add_argument("--version", action="version", version=f"qpicross {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error (a bug in qpicross), print its traceback as well")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f".{name}", __name__)
@@ -102,12 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGINT, _note_interrupt)
     try:
         code = _main(argv)
-    except Exception:
+    except Exception as exc:
         # A Ctrl-C inside an extension module's import surfaces as another exception (numpy raises ImportError):
-        # once a Ctrl-C has arrived, whatever it broke is answered as the interrupt it was.
-        if not _INTERRUPTS:
-            raise
-        code = _answer_interrupt(process)
+        # once a Ctrl-C has arrived, whatever it broke is answered as the interrupt it was. Anything else that
+        # reached here is a bug of qpicross's, never the user's mistake.
+        if _INTERRUPTS:
+            code = _answer_interrupt(process)
+        else:
+            code = _internal_error(exc, "--debug" in list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
         code = _answer_interrupt(process)
     finally:
@@ -167,8 +172,7 @@ def _main(argv: Sequence[str] | None) -> int:
             _discard_stdout()
             return _os_error(exc, _fail)
         return 0
-    from qpicross import exceptions
-    from qpicross.exceptions import PuzzleFormatError, SamplerUnavailableError, SolverUnavailableError, UsageError
+    from qpicross.exceptions import QpicrossError
 
     from ._common import error
 
@@ -182,16 +186,23 @@ def _main(argv: Sequence[str] | None) -> int:
         code = _run_with_limit(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after main() has returned
         return code
-    except (PuzzleFormatError, UsageError, SamplerUnavailableError, SolverUnavailableError) as exc:
+    except QpicrossError as exc:  # the user's mistake, or what this machine lacks: one line
         return error(str(exc))
-    except ValueError as exc:  # a ModelTooLargeError: made (with dimod) only when something raised one
-        too_large = vars(exceptions).get("ModelTooLargeError")
-        if too_large is not None and isinstance(exc, too_large):
-            return error(str(exc))
-        raise
     except OSError as exc:  # writing the output failed (/dev/full, a full disk, a closed pipe), or a file did
         _discard_stdout()
         return _os_error(exc, error)
+
+
+def _internal_error(exc: Exception, debug: bool) -> int:
+    """One line naming an unexpected exception as a bug (exit 1); its traceback too with ``--debug``."""
+    if debug:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    where = "" if debug else " (run again with --debug for the traceback)"
+    from ._common import error
+
+    return error(f"internal error, a bug in qpicross: {type(exc).__name__}: {exc}{where}; please report it", code=1)
 
 
 #: What a failed write of standard output raises.

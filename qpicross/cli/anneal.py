@@ -84,8 +84,6 @@ def run(args: argparse.Namespace) -> int:
                 result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
         except ModelTooLargeError as exc:  # the size guard, before anything was built
             raise size_error(args.puzzle, exc) from None
-        except ValueError as exc:  # e.g. the exact sampler refusing a large model
-            raise UsageError(str(exc)) from None
     if args.plot:
         from qpicross.plot import plot_puzzle
 

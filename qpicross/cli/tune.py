@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"qpicross: interrupted: {len(partial.summary)} of {len(partial.points)} points finished; "
               f"kept in {path}", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as exc:  # bad sampler options, a scheduler lost on the way, ...
+    except OSError as exc:  # a scheduler lost on the way (bad options are qpicross errors: one line already)
         raise UsageError(str(exc)) from None
     finally:
         if client is not None:

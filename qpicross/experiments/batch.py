@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.result import BenchResult, result_from_run
 from qpicross.experiments.tts import TimeToTarget, _quantile, repetitions, wilson_interval
 from qpicross.pipeline.batch import run_many
@@ -73,7 +74,7 @@ def parallel_time_to_target_tts(times: Sequence[float], parallel: int | None = N
     arr = np.sort(np.asarray(times, float))
     n = len(arr)
     if n == 0 or np.isnan(arr).any() or (arr < 0).any():
-        raise ValueError("times must be a non-empty sequence of non-negative numbers (inf for a miss)")
+        raise ParameterError("times must be a non-empty sequence of non-negative numbers (inf for a miss)")
     parallel = n if parallel is None else int(parallel)
     hits = arr[np.isfinite(arr)]
     median, p99 = _quantile(arr, 0.5), _quantile(arr, 0.99)

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import dimod
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.tables import load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.names import ENCODINGS
@@ -67,7 +68,7 @@ STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
 def target_graph(topology: str):
     """The ideal QPU graph (networkx) of ``topology`` (see :data:`TOPOLOGIES`)."""
     if topology not in TOPOLOGIES:
-        raise ValueError(f"unknown topology {topology!r}; use one of {', '.join(TOPOLOGIES)}")
+        raise ParameterError(f"unknown topology {topology!r}; use one of {', '.join(TOPOLOGIES)}")
     _, name, size = TOPOLOGIES[topology]
     return getattr(_graphs(), name)(size)
 

@@ -16,6 +16,7 @@ import secrets
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.puzzle import Puzzle
 
 __all__ = ["GeneratedPuzzle", "random_board", "generate_puzzle", "parse_size", "MAX_GENERATE_SIDE"]
@@ -57,11 +58,11 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         numbers = tuple(int(p) for p in parts)
     except ValueError:
-        raise ValueError(f"size must be ROWSxCOLS, e.g. 15x15, got {text!r}") from None
+        raise ParameterError(f"size must be ROWSxCOLS, e.g. 15x15, got {text!r}") from None
     if len(numbers) == 1:
         numbers = numbers * 2
     if len(numbers) != 2 or min(numbers) < 1:
-        raise ValueError(f"size must be ROWSxCOLS with positive numbers, got {text!r}")
+        raise ParameterError(f"size must be ROWSxCOLS with positive numbers, got {text!r}")
     return numbers  # type: ignore[return-value]
 
 
@@ -102,13 +103,13 @@ def generate_puzzle(
     """
     rows, cols = shape
     if not (1 <= rows <= MAX_GENERATE_SIDE and 1 <= cols <= MAX_GENERATE_SIDE):
-        raise ValueError(f"each side must be between 1 and {MAX_GENERATE_SIDE}, got {rows}x{cols}")
+        raise ParameterError(f"each side must be between 1 and {MAX_GENERATE_SIDE}, got {rows}x{cols}")
     if seed is not None and not 0 <= seed < 2**32:
-        raise ValueError(f"seed must be a whole number in [0, 2**32), got {seed}")
+        raise ParameterError(f"seed must be a whole number in [0, 2**32), got {seed}")
     if not 0.0 <= density <= 1.0:
-        raise ValueError(f"density must be between 0 and 1, got {density}")
+        raise ParameterError(f"density must be between 0 and 1, got {density}")
     if max_tries < 1:
-        raise ValueError(f"max_tries must be at least 1, got {max_tries}")
+        raise ParameterError(f"max_tries must be at least 1, got {max_tries}")
     if seed is None:  # draw one, so that the puzzle's name and ``seed`` say how to make it again
         seed = secrets.randbits(32)
     name = name or f"random-{rows}x{cols}-d{density:g}-s{seed}"

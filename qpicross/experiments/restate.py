@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.bench import summarize
 from qpicross.experiments.result import TTS_ESTIMATOR, BenchResult
 from qpicross.experiments.tts import BOOTSTRAP_RESAMPLES, MIN_EVENTS, read_durations, survival_tts, time_to_target_tts
@@ -92,7 +93,7 @@ def restate_row(row: dict, *, tolerance: float = 1e-9) -> dict:
     stored = _number(row.get("tts99_naive_s") if row.get("tts_estimator") else row.get("tts99_s"))
     same = (math.isinf(stored) and math.isinf(naive_tts)) or abs(stored - naive_tts) <= tolerance * max(1.0, abs(stored))
     if not same:
-        raise ValueError(f"{row.get('puzzle')} ({row.get('config')}): stored TTS99 {stored} is not the {naive_tts} "
+        raise ParameterError(f"{row.get('puzzle')} ({row.get('config')}): stored TTS99 {stored} is not the {naive_tts} "
                          f"its per-read times give")
     durations = row.get("read_s")
     durations = (np.array([_number(t) for t in durations], float) if durations

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
+
 __all__ = ["BEST_SHIFT", "scaling_configs", "scaling_rows", "plot_scaling"]
 
 #: The package's default sampler settings, as ``make bench`` runs them (each read stops at energy 0).
@@ -79,7 +81,7 @@ def scaling_rows(
                                 seed=0, workers=workers, baseline=True)
         rows = [r.to_dict() for r in results_now]
     else:
-        raise ValueError("scaling_rows needs results files or puzzles to measure")
+        raise ParameterError("scaling_rows needs results files or puzzles to measure")
     for row in rows:
         for key in ("tts99_s", "tts99_low_s", "tts99_high_s"):
             if key in row:

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import dimod
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
@@ -81,7 +82,7 @@ def beta_rule(bqm: dimod.BinaryQuadraticModel, gap: float, *, hot_multiple: floa
               excitation: float = EXCITATION) -> tuple[float, float]:
     """``(beta_hot, beta_cold)`` of the rule (module docstring) for a model with ``n`` variables and energy gap ``gap``."""
     if gap <= 0:
-        raise ValueError(f"the energy gap must be positive, got {gap}")
+        raise ParameterError(f"the energy gap must be positive, got {gap}")
     n = max(1, bqm.num_variables)
     cold = math.log(n / excitation) / gap
     hot = min(cold, math.log(2) / (hot_multiple * gap))

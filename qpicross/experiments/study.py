@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.bench import bench_puzzle, machine_info
 from qpicross.experiments.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.model.formulation import PenaltyWeights
@@ -275,7 +276,7 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
     tuning = dict(tuning or {})
     missing = sorted({label for c in combinations if c.grid for label in c.tune_on} - set(tuning))
     if missing:
-        raise ValueError(f"no tuning puzzle named {', '.join(missing)}")
+        raise ParameterError(f"no tuning puzzle named {', '.join(missing)}")
     start = time.perf_counter()
     results: list[dict | None] = [None] * len(combinations)
 

@@ -60,6 +60,8 @@ from typing import Any
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
+
 __all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
            "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
 
@@ -94,7 +96,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     if trials <= 0:
         return (0.0, 1.0)
     if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be in [0, {trials}], got {successes}")
+        raise ParameterError(f"successes must be in [0, {trials}], got {successes}")
     n = trials
     p = successes / n
     denom = 1 + z * z / n
@@ -122,9 +124,9 @@ def repetitions(p: float, target: float = 0.99) -> float:
         (inf, 1.0, 1.0)
     """
     if not 0 <= p <= 1:
-        raise ValueError(f"p must be in [0, 1], got {p}")
+        raise ParameterError(f"p must be in [0, 1], got {p}")
     if not 0 < target < 1:
-        raise ValueError(f"target must be in (0, 1), got {target}")
+        raise ParameterError(f"target must be in (0, 1), got {target}")
     if p == 0:
         return math.inf
     if p == 1:
@@ -149,7 +151,7 @@ def tts99(t_read: float, p: float, target: float = 0.99) -> float:
         458.21
     """
     if not 0 <= p <= 1:
-        raise ValueError(f"p must be in [0, 1], got {p}")
+        raise ParameterError(f"p must be in [0, 1], got {p}")
     if p == 0:
         return math.inf
     if p == 1:
@@ -244,17 +246,17 @@ def time_to_target_tts(
         (1, 0.25, 8.0039, inf)
     """
     if not 0 < target < 1:
-        raise ValueError(f"target must be in (0, 1), got {target}")
+        raise ParameterError(f"target must be in (0, 1), got {target}")
     arr = np.asarray(times, dtype=float)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"times must be a non-empty 1-D sequence, got shape {arr.shape}")
+        raise ParameterError(f"times must be a non-empty 1-D sequence, got shape {arr.shape}")
     if np.isnan(arr).any():
-        raise ValueError("times must not contain nan (use math.inf for a miss)")
+        raise ParameterError("times must not contain nan (use math.inf for a miss)")
     if (arr < 0).any():
-        raise ValueError("times must be non-negative")
+        raise ParameterError("times must be non-negative")
     if cap is not None:
         if math.isnan(cap) or cap <= 0:
-            raise ValueError(f"cap must be positive, got {cap}")
+            raise ParameterError(f"cap must be positive, got {cap}")
         arr = np.where(arr > cap, math.inf, arr)
     n = int(arr.size)
     srt = np.sort(arr)
@@ -414,12 +416,12 @@ def survival_tts(
     t = np.asarray(times, dtype=float)
     d = np.asarray(durations, dtype=float)
     if t.ndim != 1 or t.shape != d.shape or t.size == 0:
-        raise ValueError(f"times and durations must be non-empty 1-D of one length, got {t.shape} and {d.shape}")
+        raise ParameterError(f"times and durations must be non-empty 1-D of one length, got {t.shape} and {d.shape}")
     if np.isnan(t).any() or np.isnan(d).any() or (d < 0).any() or (t < 0).any():
-        raise ValueError("times and durations must be non-negative, without nan")
+        raise ParameterError("times and durations must be non-negative, without nan")
     observed = np.isfinite(t)
     if (t[observed] > d[observed] * (1 + 1e-9) + 1e-12).any():
-        raise ValueError("a read reached the target after it ended (time above its duration)")
+        raise ParameterError("a read reached the target after it ended (time above its duration)")
     at = np.where(observed, t, d)
     tts, cutoff, p, k = _km_tts(at, observed, target)
     sf = stats.ecdf(stats.CensoredData(uncensored=at[observed], right=at[~observed])).cdf if observed.any() else None

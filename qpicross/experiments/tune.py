@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.runner import default_workers, run_tasks
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation
@@ -84,13 +85,13 @@ class WeightRange:
 
     def __post_init__(self):
         if self.name not in TERMS:
-            raise ValueError(f"unknown weight {self.name!r}; known: {', '.join(TERMS)}")
+            raise ParameterError(f"unknown weight {self.name!r}; known: {', '.join(TERMS)}")
         if not (math.isfinite(self.low) and math.isfinite(self.high)) or self.low < 0 or self.high < self.low:
-            raise ValueError(f"{self.name}: need 0 <= LOW <= HIGH, got {self.low:g}:{self.high:g}")
+            raise ParameterError(f"{self.name}: need 0 <= LOW <= HIGH, got {self.low:g}:{self.high:g}")
         if self.num > MAX_POINTS:
-            raise ValueError(f"{self.name}: {self.num:,} values, above the limit of {MAX_POINTS:,} points")
+            raise ParameterError(f"{self.name}: {self.num:,} values, above the limit of {MAX_POINTS:,} points")
         if self.num < 1 or (self.num == 1 and self.low != self.high):
-            raise ValueError(
+            raise ParameterError(
                 f"{self.name}: need N >= 2 values between {self.low:g} and {self.high:g}, got {self.num}"
             )
 
@@ -112,7 +113,7 @@ class WeightRange:
 
     def _check_log(self) -> None:
         if self.low <= 0:
-            raise ValueError(f"{self.name}: a log scale needs LOW > 0, got {self.low:g}")
+            raise ParameterError(f"{self.name}: a log scale needs LOW > 0, got {self.low:g}")
 
 
 def parse_grid(text: str) -> list[WeightRange]:
@@ -133,9 +134,9 @@ def parse_grid(text: str) -> list[WeightRange]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, spec = (s.strip() for s in item.partition("="))
         if not sep or not spec:
-            raise ValueError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
+            raise ParameterError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
         if any(r.name == name for r in ranges):
-            raise ValueError(f"weight {name!r} is given twice")
+            raise ParameterError(f"weight {name!r} is given twice")
         parts = spec.split(":")
         try:
             if len(parts) == 1:
@@ -143,14 +144,14 @@ def parse_grid(text: str) -> list[WeightRange]:
             elif len(parts) == 3:
                 ranges.append(WeightRange(name, float(parts[0]), float(parts[1]), int(parts[2])))
             else:
-                raise ValueError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
+                raise ParameterError(f"bad range {item!r}: expected NAME=LOW:HIGH:N or NAME=VALUE")
         except ValueError as exc:
             if "could not convert" in str(exc) or "invalid literal" in str(exc):
                 message = f"bad range {item!r}: LOW and HIGH must be numbers and N an integer"
-                raise ValueError(message) from None
+                raise ParameterError(message) from None
             raise
     if not ranges:
-        raise ValueError("empty grid: give at least one NAME=LOW:HIGH:N")
+        raise ParameterError("empty grid: give at least one NAME=LOW:HIGH:N")
     return ranges
 
 
@@ -166,7 +167,7 @@ def grid_points(
     """
     count = math.prod(r.num for r in ranges)
     if count > MAX_POINTS:
-        raise ValueError(f"{count:,} grid points, above the limit of {MAX_POINTS:,}; use fewer or --random N")
+        raise ParameterError(f"{count:,} grid points, above the limit of {MAX_POINTS:,}; use fewer or --random N")
     base = base or PenaltyWeights()
     axes = [r.values(log) for r in ranges]
     return [
@@ -191,7 +192,7 @@ def random_points(
         (3, True)
     """
     if not 1 <= n <= MAX_POINTS:
-        raise ValueError(f"need between 1 and {MAX_POINTS:,} random points, got {n}")
+        raise ParameterError(f"need between 1 and {MAX_POINTS:,} random points, got {n}")
     base = base or PenaltyWeights()
     rng = np.random.default_rng(seed)
     columns = {r.name: (r.draw(rng, n, log) if r.num > 1 else np.full(n, r.low)) for r in ranges}
@@ -465,14 +466,14 @@ def tune(
         changes["options"] = {**config.sampler_options, "beta_range": tuple(beta_range)}
     config = config.replace(**changes).validate()
     if not points:
-        raise ValueError("no points to try")
+        raise ParameterError("no points to try")
     if seeds < 1:
-        raise ValueError(f"need seeds >= 1, got {seeds}")
+        raise ParameterError(f"need seeds >= 1, got {seeds}")
     many = puzzle if isinstance(puzzle, (list, tuple)) else [puzzle]
     if not many:
-        raise ValueError("no puzzles to sweep")
+        raise ParameterError("no puzzles to sweep")
     if known is not None and len(many) > 1:
-        raise ValueError("known cells describe one puzzle; pass presolve=True for several")
+        raise ParameterError("known cells describe one puzzle; pass presolve=True for several")
     workers = workers or default_workers()
     share = 1 if scheduler is not None else workers
     # the size guard of every puzzle before any is built, each worker with its share; then again with the
@@ -499,7 +500,7 @@ def tune(
 
     def record(index: int, ok: bool, value) -> None:
         if not ok:
-            raise ValueError(value)
+            raise ParameterError(value)
         f, point, run_seed = index_of[index]
         runs.append({"puzzle": f, "point": point, "seed": run_seed, **value})
         if progress is not None:
@@ -521,7 +522,7 @@ def _variables_swept(formulation: PicrossFormulation, presolve: bool) -> int:
 
     left = formulation.num_variables - len(run_presolve(formulation).fixed)
     if left == 0:
-        raise ValueError(f"{formulation.puzzle.name}: line logic settles every cell: there are no weights to tune")
+        raise ParameterError(f"{formulation.puzzle.name}: line logic settles every cell: there are no weights to tune")
     return left
 
 
@@ -529,7 +530,7 @@ def _formulation(item, bounds, known) -> PicrossFormulation:
     formulation = item if isinstance(item, PicrossFormulation) else build_formulation(item, bounds=bounds,
                                                                                         known=known)
     if formulation.num_variables == 0:
-        raise ValueError(f"{formulation.puzzle.name}: the model has no free variables: there are no weights "
+        raise ParameterError(f"{formulation.puzzle.name}: the model has no free variables: there are no weights "
                          "to tune")
     return formulation
 

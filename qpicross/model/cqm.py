@@ -45,6 +45,7 @@ from typing import Literal
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.model.formulation import PicrossFormulation
 
 __all__ = ["build_cqm", "Matching"]
@@ -71,7 +72,7 @@ def build_cqm(
         ValueError: For an unknown ``matching``.
     """
     if matching not in ("objective", "constraints"):
-        raise ValueError(f"matching must be 'objective' or 'constraints', got {matching!r}")
+        raise ParameterError(f"matching must be 'objective' or 'constraints', got {matching!r}")
     puzzle = formulation.puzzle
     labels = formulation.labels
     cqm = dimod.ConstrainedQuadraticModel()

@@ -42,6 +42,7 @@ from typing import TextIO
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.model.formulation import Bounds, PenaltyWeights, build_formulation
 from qpicross.names import EXPORT_FORMATS  # file extension -> format name
 from qpicross.puzzle import Puzzle
@@ -66,12 +67,12 @@ def export_format(path: str | os.PathLike, format: str | None = None) -> str:
     if format is None:
         suffix = Path(path).suffix.lower()
         if suffix not in EXPORT_FORMATS:
-            raise ValueError(
+            raise ParameterError(
                 f"{path}: unknown model extension {suffix!r}; use one of {', '.join(EXPORT_FORMATS)}"
             )
         return EXPORT_FORMATS[suffix]
     if format not in EXPORT_FORMATS.values():
-        raise ValueError(f"unknown model format {format!r}; use one of {', '.join(EXPORT_FORMATS.values())}")
+        raise ParameterError(f"unknown model format {format!r}; use one of {', '.join(EXPORT_FORMATS.values())}")
     return format
 
 
@@ -108,7 +109,7 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
 
         logic = propagate(puzzle)
         if logic.contradiction:
-            raise ValueError(
+            raise ParameterError(
                 f"{puzzle.name or 'puzzle'}: line logic proves it has no solution; nothing to export"
             )
         known = logic.known
@@ -129,14 +130,14 @@ def model_bytes(model, format: str, *, comments: Iterable[str] = ()) -> bytes:
         return json.dumps(model.to_serializable(use_bytes=False)).encode()
     if format in ("bqm", "cqm"):
         if format == "cqm" and not isinstance(model, dimod.ConstrainedQuadraticModel):
-            raise ValueError("the cqm format holds a ConstrainedQuadraticModel")
+            raise ParameterError("the cqm format holds a ConstrainedQuadraticModel")
         with model.to_file() as f:
             return f.read()
     if format == "coo":
         text = io.StringIO()
         write_coo(model, text, comments=comments)
         return text.getvalue().encode()
-    raise ValueError(f"unknown model format {format!r}")
+    raise ParameterError(f"unknown model format {format!r}")
 
 
 def write_coo(bqm: dimod.BinaryQuadraticModel, stream: TextIO, *, comments: Iterable[str] = ()) -> None:
@@ -196,7 +197,7 @@ def read_coo(source: str | os.PathLike | TextIO) -> dimod.BinaryQuadraticModel:
                 cols.append(int(j))
                 values.append(float(q))
         except ValueError:
-            raise ValueError(f"line {number}: cannot read {line[:60]!r} as 'i j Q'") from None
+            raise ParameterError(f"line {number}: cannot read {line[:60]!r} as 'i j Q'") from None
     n = max([len(labels), max(rows, default=-1) + 1, max(cols, default=-1) + 1])
     rows_a, cols_a, values_a = np.array(rows, np.int64), np.array(cols, np.int64), np.array(values)
     diagonal = rows_a == cols_a

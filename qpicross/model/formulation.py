@@ -54,6 +54,7 @@ from typing import Literal
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.puzzle import Puzzle, board_from_strings, line_runs
 
 __all__ = [
@@ -90,7 +91,7 @@ class PenaltyWeights:
         for name in TERMS:
             value = getattr(self, name)
             if not np.isfinite(value) or value < 0:
-                raise ValueError(f"weight {name}={value!r} must be a finite non-negative number")
+                raise ParameterError(f"weight {name}={value!r} must be a finite non-negative number")
 
     @classmethod
     def parse(cls, text: str) -> PenaltyWeights:
@@ -101,7 +102,7 @@ class PenaltyWeights:
         >>> PenaltyWeights.parse("match=1,,order=2")
         Traceback (most recent call last):
         ...
-        ValueError: empty item between commas in 'match=1,,order=2'
+        qpicross.exceptions.ParameterError: empty item between commas in 'match=1,,order=2'
 
         Raises:
             ValueError: On an unknown, repeated or empty name or a value that is not a number.
@@ -111,17 +112,17 @@ class PenaltyWeights:
             return cls()
         for item in (part.strip() for part in text.split(",")):
             if not item:
-                raise ValueError(f"empty item between commas in {text!r}")
+                raise ParameterError(f"empty item between commas in {text!r}")
             name, sep, value = item.partition("=")
             name = name.strip()
             if not sep or name not in TERMS:
-                raise ValueError(f"bad weight {item!r}: expected NAME=VALUE with NAME in {', '.join(TERMS)}")
+                raise ParameterError(f"bad weight {item!r}: expected NAME=VALUE with NAME in {', '.join(TERMS)}")
             if name in values:
-                raise ValueError(f"weight {name} is given twice in {text!r}")
+                raise ParameterError(f"weight {name} is given twice in {text!r}")
             try:
                 values[name] = float(value)
             except ValueError:
-                raise ValueError(f"bad weight {item!r}: {value!r} is not a number") from None
+                raise ParameterError(f"bad weight {item!r}: {value!r} is not a number") from None
         return cls(**values)
 
     def as_dict(self) -> dict[str, float]:
@@ -166,7 +167,7 @@ def placement_windows(clue: Sequence[int], length: int, bounds: Bounds = "stacki
     if bounds == "published":
         return [(0, length - 1)] * (len(clue) - 1) + ([(0, length - clue[-1])] if clue else [])
     if bounds != "stacking":
-        raise ValueError(f"bounds must be 'stacking' or 'published', got {bounds!r}")
+        raise ParameterError(f"bounds must be 'stacking' or 'published', got {bounds!r}")
     windows = []
     before = 0
     total = sum(clue)
@@ -387,7 +388,7 @@ class PicrossFormulation:
         for kind_name, lines, clues in (("row", grid, self.puzzle.rows), ("col", grid.T, self.puzzle.cols)):
             for index, (cells, clue) in enumerate(zip(lines, clues)):
                 if line_runs(cells) != clue:
-                    raise ValueError(f"{kind_name} {index} of the board does not match its clue {clue}")
+                    raise ParameterError(f"{kind_name} {index} of the board does not match its clue {clue}")
                 starts = [p for p in range(len(cells)) if cells[p] and (p == 0 or not cells[p - 1])]
                 on.update((kind_name, index, s, k) for k, s in enumerate(starts))
         return {label: int(label in on) for label in self.labels}
@@ -613,7 +614,7 @@ def _prune_by_known(puzzle, known, kind, line, block, start, length):
     from qpicross.classical.logic import Contradiction, line_placements
 
     if known.shape != puzzle.shape:
-        raise ValueError(f"known has shape {known.shape}, puzzle is {puzzle.shape}")
+        raise ParameterError(f"known has shape {known.shape}, puzzle is {puzzle.shape}")
     keep = np.zeros(len(start), bool)
     # Variables are ordered by (kind, line, block, start): each line is one slice.
     line_key = kind.astype(np.int64) * (max(puzzle.shape) + 1) + line
@@ -628,7 +629,7 @@ def _prune_by_known(puzzle, known, kind, line, block, start, length):
             try:
                 allowed = line_placements(clue, cells)
             except Contradiction:
-                raise ValueError(
+                raise ParameterError(
                     f"{name} {index}: no start is compatible with the known cells (clue {clue})"
                 ) from None
             keep[sel] = allowed[block[sel], start[sel]]

@@ -33,7 +33,7 @@ from qpicross.model.formulation import (
     _prune_by_known,
     enumerate_starts,
 )
-from qpicross.exceptions import ModelTooLargeError
+from qpicross.exceptions import ModelTooLargeError, ParameterError
 from qpicross.puzzle import Puzzle
 
 __all__ = [
@@ -158,7 +158,7 @@ def parse_memory(text: str) -> int:
     except ValueError:
         value = None
     if value is None or value <= 0 or value * _UNITS[unit] > 2**62:
-        raise ValueError(f"a memory size is a positive number with an optional K, M, G or T, got {text!r}")
+        raise ParameterError(f"a memory size is a positive number with an optional K, M, G or T, got {text!r}")
     return max(1, int(value * _UNITS[unit]))
 
 
@@ -174,7 +174,7 @@ def memory_limit() -> int:
         try:
             return parse_memory(text)
         except ValueError as exc:
-            raise ValueError(f"QPICROSS_MAX_MEMORY: {exc}") from None
+            raise ParameterError(f"QPICROSS_MAX_MEMORY: {exc}") from None
     return max(1, int(available_memory() * MEMORY_FRACTION))
 
 
@@ -278,7 +278,7 @@ def max_couplers_limit() -> int:
     if not text:
         return max(1, memory_limit() // BYTES_PER_COUPLER)
     if not text.isascii() or not text.isdigit() or int(text) < 1:
-        raise ValueError(f"QPICROSS_MAX_COUPLERS must be a positive integer, got {text!r}")
+        raise ParameterError(f"QPICROSS_MAX_COUPLERS must be a positive integer, got {text!r}")
     return int(text)
 
 
@@ -427,7 +427,7 @@ def estimate_solver_size(puzzle: Puzzle, method: str) -> dict:
         True
     """
     if method not in SOLVER_METHODS:
-        raise ValueError(f"unknown method {method!r}; known: {', '.join(SOLVER_METHODS)}")
+        raise ParameterError(f"unknown method {method!r}; known: {', '.join(SOLVER_METHODS)}")
     cells = puzzle.num_rows * puzzle.num_cols
     h, w, _ = _blocks(puzzle)
     if method == "sat":  # one clause per cell and side, ~6 per start and 4 per cell a block may cover

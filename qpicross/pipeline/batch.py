@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.classical.presolve import _expand, _restrict, fix_variables, presolve
 from qpicross.decode import decode_sample, evaluate_samples
 from qpicross.model.formulation import build_formulation
@@ -71,9 +72,9 @@ def run_many(
     """
     config = config.validate()
     if not is_batched(config):
-        raise ValueError(f"sampler {config.sampler_name!r} is not batched; use qpicross.pipeline.run.run")
+        raise ParameterError(f"sampler {config.sampler_name!r} is not batched; use qpicross.pipeline.run.run")
     if config.encoding != "one_hot":
-        raise ValueError("batched samplers anneal the one-hot encoding only")
+        raise ParameterError("batched samplers anneal the one-hot encoding only")
     sampler = get_sampler(config.sampler)
     options = config.sampler_options
     _check_options(sampler, options, config.sampler_name)

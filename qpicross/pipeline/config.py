@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import dimod
 
+from qpicross.exceptions import ParameterError
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.names import ENCODINGS, MAX_READS
 
@@ -112,14 +113,14 @@ class SolverConfig:
             ValueError: With one line naming the bad field.
         """
         if not isinstance(self.sampler, (str, dimod.Sampler)):
-            raise ValueError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
+            raise ParameterError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
         if self.encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
+            raise ParameterError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
         if self.encoding == "domain_wall" and self.presolve:
-            raise ValueError("presolve works on the one-hot and thermometer encodings only; drop presolve or "
+            raise ParameterError("presolve works on the one-hot and thermometer encodings only; drop presolve or "
                              "use one_hot or thermometer")
         if self.bounds not in ("stacking", "published"):
-            raise ValueError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")
+            raise ParameterError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")
         _check_int("num_reads", self.num_reads, 1, MAX_READS)
         if self.num_sweeps is not None:
             _check_int("num_sweeps", self.num_sweeps, 1, MAX_SWEEPS)
@@ -128,10 +129,10 @@ class SolverConfig:
         if self.time_budget is not None and not (
             isinstance(self.time_budget, (int, float)) and math.isfinite(self.time_budget) and self.time_budget > 0
         ):
-            raise ValueError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
+            raise ParameterError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
         for name, value in self.weights.as_dict().items():
             if not math.isfinite(value) or value < 0:
-                raise ValueError(f"weight {name} must be a finite number >= 0, got {value}")
+                raise ParameterError(f"weight {name} must be a finite number >= 0, got {value}")
         from qpicross.samplers.parameters import check_parameter
 
         for key, value in self.options:
@@ -142,9 +143,9 @@ class SolverConfig:
             try:
                 hot, cold = (float(b) for b in beta_range)
             except (TypeError, ValueError):
-                raise ValueError(f"beta_range wants two numbers (hot, cold), got {beta_range!r}") from None
+                raise ParameterError(f"beta_range wants two numbers (hot, cold), got {beta_range!r}") from None
             if not (math.isfinite(hot) and math.isfinite(cold) and 0 <= hot <= cold and cold > 0):
-                raise ValueError(f"beta_range wants finite 0 <= hot <= cold, cold > 0, got {beta_range!r}")
+                raise ParameterError(f"beta_range wants finite 0 <= hot <= cold, cold > 0, got {beta_range!r}")
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,11 +187,11 @@ def _check_option(key: str, value) -> None:
         _check_int(key, value, 1, MAX_COUNT_OPTION)
     elif key.endswith(_NUMBER_OPTIONS) and (isinstance(value, bool) or not isinstance(value, numbers.Real)
                                             or not math.isfinite(value)):
-        raise ValueError(f"{key} must be a finite number, got {value!r}")
+        raise ParameterError(f"{key} must be a finite number, got {value!r}")
     elif key.endswith("_probability") and not 0 <= value <= 1:
-        raise ValueError(f"{key} must be between 0 and 1, got {value!r}")
+        raise ParameterError(f"{key} must be between 0 and 1, got {value!r}")
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer in [{low}, {high:,}], got {value!r}")
+        raise ParameterError(f"{name} must be an integer in [{low}, {high:,}], got {value!r}")

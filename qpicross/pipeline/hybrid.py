@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.pipeline.run import AnnealResult, anneal
 from qpicross.classical.logic import UNKNOWN, propagate
 from qpicross.puzzle import Puzzle
@@ -108,7 +109,7 @@ def anneal_with_logic(
         ``total_reads``, ``probes`` and ``cells_proven`` (by probing).
     """
     if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds}")
+        raise ParameterError(f"rounds must be at least 1, got {rounds}")
     anneal_kwargs.pop("presolve", None)
     config = anneal_kwargs.get("config")
     if seed is None and config is not None:

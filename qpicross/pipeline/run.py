@@ -31,6 +31,7 @@ from collections.abc import Callable
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
 from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
 from qpicross.model.size import (
@@ -358,7 +359,7 @@ def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
     if unknown:
         structural = ("formulation", "known", "lines", "groups", "paints")  # the pipeline passes these
         known = ", ".join(sorted(k for k in sampler.parameters if k not in structural)) or "none"
-        raise ValueError(f"sampler {name!r} takes no option {unknown[0]!r}; its options: {known}")
+        raise ParameterError(f"sampler {name!r} takes no option {unknown[0]!r}; its options: {known}")
 
 
 def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -> None:
@@ -369,7 +370,7 @@ def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -
     while isinstance(inner, dimod.Composite):
         inner = inner.child
     if isinstance(inner, dimod.ExactSolver) and bqm.num_variables > EXACT_MAX_VARIABLES:
-        raise ValueError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
+        raise ParameterError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
                          f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
 
 

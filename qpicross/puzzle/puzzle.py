@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from qpicross.exceptions import PuzzleFormatError
+from qpicross.exceptions import ParameterError, PuzzleFormatError
 
 __all__ = [
     "Puzzle",
@@ -225,7 +225,7 @@ def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]
     """
     grid = board_from_strings(board) if _is_strings(board) else np.asarray(board)
     if grid.shape != puzzle.shape:
-        raise ValueError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")
+        raise ParameterError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")
     broken = []
     for kind, lines, clues in (("row", grid, puzzle.rows), ("col", grid.T, puzzle.cols)):
         for index, (line, clue) in enumerate(zip(lines, clues)):
@@ -248,7 +248,7 @@ def board_from_strings(lines: Sequence[str]) -> np.ndarray:
     filled = set("#1Xx■")
     rows = [[1 if ch in filled else 0 for ch in line] for line in lines]
     if len({len(r) for r in rows}) > 1:
-        raise ValueError("board rows have different lengths")
+        raise ParameterError("board rows have different lengths")
     return np.array(rows, dtype=np.uint8).reshape(len(rows), -1)
 
 

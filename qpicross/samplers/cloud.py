@@ -40,6 +40,7 @@ import os
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.samplers._secrets import read_token_file, redact_logs, scrub
 from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
 
@@ -82,7 +83,7 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, time_lim
         >>> cloud_options("sa", time_limit=5)
         Traceback (most recent call last):
         ...
-        ValueError: time_limit does not apply to sampler 'sa'
+        qpicross.exceptions.ParameterError: time_limit does not apply to sampler 'sa'
     """
     from qpicross.samplers.registry import get_sampler
 
@@ -93,9 +94,9 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, time_lim
     for name, value in given.items():
         if name not in accepted:
             shown = "token_file" if name == "token" else name
-            raise ValueError(f"{shown} does not apply to sampler {sampler!r}")
+            raise ParameterError(f"{shown} does not apply to sampler {sampler!r}")
         if name in ("chain_strength", "time_limit") and not value > 0:
-            raise ValueError(f"{name} must be positive, got {value}")
+            raise ParameterError(f"{name} must be positive, got {value}")
     if "token" in given:
         given["token"] = read_token_file(given["token"])
     return given
@@ -269,7 +270,7 @@ class QPUSampler(dimod.Sampler):
             )
         except ValueError as exc:
             if "embedding" in str(exc).lower():
-                raise ValueError(
+                raise ParameterError(
                     f"no embedding of {bqm.num_variables} variables found on the QPU ({exc})"
                 ) from None
             raise
@@ -364,7 +365,7 @@ class HybridCQMSampler(dimod.Sampler):
             ValueError: Without ``formulation``.
         """
         if formulation is None:
-            raise ValueError("hybrid-cqm builds a constrained model from the puzzle's formulation: "
+            raise ParameterError("hybrid-cqm builds a constrained model from the puzzle's formulation: "
                              "call it through qpicross.pipeline.run() or pass formulation=")
         from qpicross.model.cqm import build_cqm
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dimod
 
+from qpicross.exceptions import ParameterError
+
 __all__ = ["GroundStateExactSolver", "EXACT_MAX_VARIABLES"]
 
 #: The largest BQM the ``exact`` sampler agrees to enumerate.
@@ -31,7 +33,7 @@ class GroundStateExactSolver(dimod.Sampler):
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, **kwargs) -> dimod.SampleSet:
         if bqm.num_variables > self.max_variables:
-            raise ValueError(
+            raise ParameterError(
                 f"the exact sampler enumerates 2^n assignments and refuses n = {bqm.num_variables} "
                 f"> {self.max_variables} variables; use the default sampler 'shift' (or 'sa', 'tabu')"
             )

@@ -17,15 +17,15 @@ Examples:
     >>> check_sampler_options("shift", {"line_moves": "garbage"})
     Traceback (most recent call last):
     ...
-    ValueError: line_moves must be a number in [0, 1], got 'garbage'
+    qpicross.exceptions.ParameterError: line_moves must be a number in [0, 1], got 'garbage'
     >>> check_sampler_options("openjij-sqa", {"trotter": 0})
     Traceback (most recent call last):
     ...
-    ValueError: trotter must be an integer in [2, 1,024], got 0
+    qpicross.exceptions.ParameterError: trotter must be an integer in [2, 1,024], got 0
     >>> check_sampler_options("tabu", {"seed": 1})
     Traceback (most recent call last):
     ...
-    ValueError: seed is set by the configuration's seed, not as a sampler option
+    qpicross.exceptions.ParameterError: seed is set by the configuration's seed, not as a sampler option
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from qpicross.exceptions import ParameterError
 
 __all__ = ["Parameter", "PARAMETERS", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
            "declared", "integer", "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object",
@@ -77,10 +79,10 @@ class Parameter:
         >>> integer(1, 256).check("threads", 0)
         Traceback (most recent call last):
         ...
-        ValueError: threads must be an integer in [1, 256], got 0
+        qpicross.exceptions.ParameterError: threads must be an integer in [1, 256], got 0
         """
         if self.settable is not None:
-            raise ValueError(f"{name} {self.settable}")
+            raise ParameterError(f"{name} {self.settable}")
         if value is None and self.none:
             return
         try:
@@ -88,7 +90,7 @@ class Parameter:
         except (TypeError, ValueError, OverflowError):
             ok = False
         if not ok:
-            raise ValueError(f"{name} must be {self.what}, got {_shown(value)}")
+            raise ParameterError(f"{name} must be {self.what}, got {_shown(value)}")
 
 
 def _shown(value: Any) -> str:
@@ -312,17 +314,17 @@ def check_parameter(sampler: str, name: str, value: Any, *, from_text: bool = Fa
     if name in OWN_SETTINGS:
         field, flag_name = OWN_SETTINGS[name]
         if from_text:
-            raise ValueError(f"{name} is set by {flag_name}, not by --option")
+            raise ParameterError(f"{name} is set by {flag_name}, not by --option")
         if field is not None:
-            raise ValueError(f"{name} is set by the configuration's {field}, not as a sampler option")
+            raise ParameterError(f"{name} is set by the configuration's {field}, not as a sampler option")
     if name in STRUCTURE:
-        raise ValueError(f"{name} is the puzzle's structure, which the pipeline passes from the formulation; "
+        raise ParameterError(f"{name} is the puzzle's structure, which the pipeline passes from the formulation; "
                          f"it is not an option")
     spec = _FLAGGED.get(name) or PARAMETERS.get(sampler, {}).get(name)
     if spec is None:
         return False  # a parameter this module does not know: the sampler's own checks apply
     if from_text and spec.python_only:
-        raise ValueError(f"{name} takes {spec.what}: set it through the Python API, not on the command line")
+        raise ParameterError(f"{name} takes {spec.what}: set it through the Python API, not on the command line")
     spec.check(name, value)
     return True
 

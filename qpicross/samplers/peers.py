@@ -44,6 +44,7 @@ from collections.abc import Callable
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
 
 __all__ = [
@@ -79,14 +80,14 @@ def _sampleset(samples: np.ndarray, variables: list, bqm: dimod.BinaryQuadraticM
 
 def _check_reads(num_reads: int) -> int:
     if isinstance(num_reads, bool) or not isinstance(num_reads, (int, np.integer)) or num_reads < 1:
-        raise ValueError(f"num_reads must be a positive integer, got {num_reads!r}")
+        raise ParameterError(f"num_reads must be a positive integer, got {num_reads!r}")
     return int(num_reads)
 
 
 def _check_seed(seed) -> int | None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or not 0 <= seed < 2**32):
-        raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
     return None if seed is None else int(seed)
 
 
@@ -111,7 +112,7 @@ class OpenJijSampler(dimod.Sampler):
 
     def __init__(self, method: str = "sa"):
         if method not in ("sa", "sqa"):
-            raise ValueError(f"method must be 'sa' or 'sqa', got {method!r}")
+            raise ParameterError(f"method must be 'sa' or 'sqa', got {method!r}")
         oj = _require("openjij", "openjij", f"openjij-{method}")
         self.method = method
         self._child = oj.SASampler() if method == "sa" else oj.SQASampler()
@@ -258,7 +259,7 @@ class HybridWorkflowSampler(dimod.Sampler):
 
     def __init__(self, workflow: str = "pt"):
         if workflow not in ("pt", "pa"):
-            raise ValueError(f"workflow must be 'pt' or 'pa', got {workflow!r}")
+            raise ParameterError(f"workflow must be 'pt' or 'pa', got {workflow!r}")
         self._hybrid = _require("hybrid", "hybrid", f"{workflow} (dwave-hybrid)")
         self.workflow = workflow
 

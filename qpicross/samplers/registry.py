@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 import dimod
 
-from qpicross.exceptions import SamplerUnavailableError
+from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 from qpicross.samplers.reads import ReadsComposite, independent_reads
 
@@ -135,7 +135,7 @@ def get_sampler(name: str, **options) -> dimod.Sampler:
     try:
         entry = SAMPLERS[name]
     except KeyError:
-        raise ValueError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}") from None
+        raise ParameterError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}") from None
     return entry.factory(**options)
 
 
@@ -187,6 +187,11 @@ def sample(
     wanted = {"num_sweeps": num_sweeps, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)
-    return ReadsComposite(sampler, independent=independent).sample(
-        bqm, num_reads=num_reads, seed=seed, progress=progress, chunks=chunks, time_budget=time_budget,
-        stop_at_energy=stop_at_energy, **params)
+    try:
+        return ReadsComposite(sampler, independent=independent).sample(
+            bqm, num_reads=num_reads, seed=seed, progress=progress, chunks=chunks, time_budget=time_budget,
+            stop_at_energy=stop_at_energy, **params)
+    except ValueError as exc:  # another package's sampler refusing a value it was given (qpicross's raise typed errors)
+        if isinstance(exc, QpicrossError) or type(sampler).__module__.startswith("qpicross"):
+            raise
+        raise ParameterError(f"{type(sampler).__name__} refused the run: {exc}") from exc

@@ -8,6 +8,7 @@ import json.decoder
 import json.scanner
 import re
 
+from qpicross.exceptions import ParameterError
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError, board_to_strings
 from qpicross.puzzle.formats._text import _quote, _parse_clue, _build, MAX_DIMENSION
 
@@ -64,7 +65,7 @@ def _json_load(text: str, path: str | None, limit: int | None = None):
         return out, end
 
     def no_constant(name):
-        raise ValueError(f"{name} is not a number a puzzle can hold")
+        raise ParameterError(f"{name} is not a number a puzzle can hold")
 
     decoder = json.JSONDecoder(parse_constant=no_constant)
     decoder.parse_array = parse_array

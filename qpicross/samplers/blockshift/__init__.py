@@ -17,7 +17,8 @@ Examples:
 """
 
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
-from qpicross.samplers.blockshift.restarts import default_threads, luby, restart_plan
+from qpicross.samplers.blockshift.plans import luby, restart_plan
+from qpicross.samplers.blockshift.restarts import default_threads
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_beta_range, infer_groups, infer_lines
 
 __all__ = ["BlockShiftSampler", "BatchedShiftSampler", "sample_many", "cuda_available", "default_threads", "luby",

@@ -57,10 +57,10 @@ import dimod
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift import driver as _driver
+from qpicross.samplers.blockshift import driver as _driver, launch as _launch
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines
-from qpicross.samplers.blockshift.restarts import MAX_RESTART_SWEEPS, RESTART_SWEEPS
-from qpicross.exceptions import SamplerUnavailableError
+from qpicross.samplers.blockshift.plans import MAX_RESTART_SWEEPS, RESTART_SWEEPS
+from qpicross.exceptions import ModelStructureError, ParameterError, SamplerUnavailableError
 
 __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
@@ -104,7 +104,7 @@ class BatchedShiftSampler(dimod.Sampler):
 
     def __init__(self, backend: str = "cuda"):
         if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+            raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
         self.backend = backend
 
     @property
@@ -192,7 +192,7 @@ def sample_many(
         models: BQMs, or :class:`~qpicross.model.formulation.PicrossFormulation` objects (their
             default-weight BQM and their :meth:`one_hot_lines` are used).
         num_reads: Ladders per model, run at the same time; each gives one sample.
-        num_sweeps: Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.restarts.MAX_RESTART_SWEEPS`
+        num_sweeps: Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.plans.MAX_RESTART_SWEEPS`
             on the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move
             per free line (profile chain), or one move per group and free variable and a line move per line
             (joint chain), for every replica.
@@ -230,9 +230,9 @@ def sample_many(
     _check_parameters(num_reads, 0 if num_sweeps is None else num_sweeps, seed, num_replicas, shift_probability,
                       line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit, return_state)
     if chain not in CHAINS:
-        raise ValueError(f"chain must be one of {', '.join(CHAINS)}, got {chain!r}")
+        raise ParameterError(f"chain must be one of {', '.join(CHAINS)}, got {chain!r}")
     if isinstance(restart_sweeps, bool) or not isinstance(restart_sweeps, (int, np.integer)) or restart_sweeps < 1:
-        raise ValueError(f"restart_sweeps must be an integer >= 1, got {restart_sweeps!r}")
+        raise ParameterError(f"restart_sweeps must be an integer >= 1, got {restart_sweeps!r}")
     models = list(models)
     P = len(models)
     per_model_lines = _per_model(lines, P, "lines", nested=True)
@@ -243,12 +243,12 @@ def sample_many(
         raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
     picross = None
     if chain != "joint" and line_moves > 0 and return_state == "best" and early_stop != "none":
-        picross = [_driver.prepare_profile(*_picross_parts(m, per_model_lines[i], per_model_paints[i]),
+        picross = [_launch.prepare_profile(*_picross_parts(m, per_model_lines[i], per_model_paints[i]),
                                            per_model_beta[i], per_model_target[i]) for i, m in enumerate(models)]
         if any(m is None for m in picross):
             picross = None
     if chain == "profile" and picross is None:
-        raise ValueError("chain='profile' needs Picross models (formulations, or BQMs with paints=) with "
+        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with paints=) with "
                          "line_moves > 0, return_state='best' and an early stop (a ladder ends at its target)")
     moves = (shift_probability, line_moves, False)
     flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
@@ -273,24 +273,24 @@ def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probabili
                              ("num_replicas", num_replicas, 1), ("sweeps_per_launch", sweeps_per_launch, 1),
                              ("threads_per_block", threads_per_block, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
     if num_replicas > 1024:
-        raise ValueError(f"num_replicas must be at most 1024 (one CUDA block), got {num_replicas}")
+        raise ParameterError(f"num_replicas must be at most 1024 (one CUDA block), got {num_replicas}")
     if not 0 <= shift_probability <= 1:
-        raise ValueError(f"shift_probability must be in [0, 1], got {shift_probability}")
+        raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
     if not 0 <= line_moves <= 1:
-        raise ValueError(f"line_moves must be in [0, 1], got {line_moves}")
+        raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
     if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                                  and 0 <= seed < 2**32):
-        raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
     if early_stop not in EARLY_STOP:
-        raise ValueError(f"early_stop must be one of {', '.join(EARLY_STOP)}, got {early_stop!r}")
+        raise ParameterError(f"early_stop must be one of {', '.join(EARLY_STOP)}, got {early_stop!r}")
     if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        raise ParameterError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if return_state not in ("best", "last"):
-        raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
+        raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
 
 
 def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool = False) -> list:
@@ -303,7 +303,7 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
     elif not nested and not isinstance(value, (list, tuple, np.ndarray)):
         return [value] * count
     if len(value) != count:
-        raise ValueError(f"{name} has {len(value)} entries for {count} models")
+        raise ParameterError(f"{name} has {len(value)} entries for {count} models")
     return list(value)
 
 
@@ -314,7 +314,7 @@ def _picross_parts(model, lines, paints):
     return model, lines, paints
 
 
-def _fields_model(model, lines, beta_range, target_energy, num_replicas, num_sweeps) -> _driver.LaunchModel:
+def _fields_model(model, lines, beta_range, target_energy, num_replicas, num_sweeps) -> _launch.LaunchModel:
     """The joint chain's model of a BQM or a formulation; ``lines`` None: from the formulation or the labels."""
     if isinstance(model, dimod.BinaryQuadraticModel):
         bqm = model
@@ -322,20 +322,20 @@ def _fields_model(model, lines, beta_range, target_energy, num_replicas, num_swe
         bqm = model.bqm()
         lines = model.one_hot_lines() if lines is None else lines
     else:
-        raise ValueError(f"models must be BQMs or formulations, got {type(model).__name__}")
+        raise ParameterError(f"models must be BQMs or formulations, got {type(model).__name__}")
     binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
     if beta_range is None:
         beta_range = default_beta_range(binary) if binary.num_variables else (1.0, 1.0)
     hot, cold = (float(b) for b in beta_range)
     if not (hot > 0 and cold > 0 and math.isfinite(hot) and math.isfinite(cold)):
-        raise ValueError(f"beta_range must be positive, got {beta_range}")
+        raise ParameterError(f"beta_range must be positive, got {beta_range}")
     if lines is None:
         lines = infer_lines(list(binary.variables))
         if not lines and binary.num_variables:
             warnings.warn("shift-batched found no one-hot groups in the BQM's labels and falls back to single flips; "
                           "pass lines= (e.g. formulation.one_hot_lines()) or groups= to supply the structure",
                           UserWarning, stacklevel=4)
-    return _driver.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
+    return _launch.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
 
 
 def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps_per_launch, threads_per_block,
@@ -347,12 +347,12 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
     live = [i for i, m in enumerate(models) if m.variables]
     launched = [models[i] for i in live]
     if launched:
-        need, limit = _driver.memory_bytes(launched, num_reads), memory_limit()
+        need, limit = _launch.memory_bytes(launched, num_reads), memory_limit()
         if need > limit:
-            raise ValueError(f"{len(launched)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
+            raise ParameterError(f"{len(launched)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
                              f"above the limit of {limit / 2**30:.1f} GiB (QPICROSS_MAX_MEMORY): give fewer reads or "
                              f"fewer models a launch")
-        launch = _driver.pack(launched, np.random.SeedSequence(seed), num_reads)
+        launch = _launch.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
     out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, time_limit,
                       threads_per_block) if launched else {}

@@ -38,7 +38,7 @@ __all__ = ["board_model", "board_work", "BOARD"]
 
 def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[int, int, int, int]],
                 structure: Structure, couplings: tuple):
-    """The board kernel's model of a BQM, or ``None`` when the BQM is not "constant + w x mismatches".
+    """The board layout's model of a BQM, or ``None`` when the BQM is not "constant + w x mismatches".
 
     Args:
         variables: The BQM's variables, in index order.

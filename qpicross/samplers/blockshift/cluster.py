@@ -36,7 +36,7 @@ import uuid
 import dimod
 import numpy as np
 
-from qpicross.exceptions import SamplerUnavailableError
+from qpicross.exceptions import ParameterError, SamplerUnavailableError
 from qpicross.samplers.blockshift.restarts import PROGRESS_INTERVAL_S
 
 __all__ = ["parse_scheduler", "client_for", "sample_streams", "MAX_LOCAL_WORKERS", "CONNECT_TIMEOUT_S"]
@@ -55,14 +55,14 @@ def parse_scheduler(scheduler) -> int | str:
         ValueError: For a malformed ``local:N``.
     """
     if not isinstance(scheduler, str):
-        raise ValueError(f"scheduler must be 'local:N' or a scheduler address, got {scheduler!r}")
+        raise ParameterError(f"scheduler must be 'local:N' or a scheduler address, got {scheduler!r}")
     if scheduler.startswith("local:"):
         text = scheduler[len("local:"):]
         if not text.isdigit() or not 1 <= int(text) <= MAX_LOCAL_WORKERS:
-            raise ValueError(f"scheduler local:N takes N from 1 to {MAX_LOCAL_WORKERS}, got {scheduler!r}")
+            raise ParameterError(f"scheduler local:N takes N from 1 to {MAX_LOCAL_WORKERS}, got {scheduler!r}")
         return int(text)
     if "://" not in scheduler and ":" not in scheduler:
-        raise ValueError(f"scheduler must be 'local:N' or an address such as tcp://host:8786, got {scheduler!r}")
+        raise ParameterError(f"scheduler must be 'local:N' or an address such as tcp://host:8786, got {scheduler!r}")
     return scheduler
 
 

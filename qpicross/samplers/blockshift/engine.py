@@ -192,8 +192,8 @@ def draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
 
 @kernel
 def table_weights(g0, g1, cost, span, group_ptr, seg_start, glen, beta, w, table, weight):
-    """Each start's Boltzmann factor for blocks ``g0 .. g1 - 1`` of a line whose cell costs are summed in
-    ``cost[span + j]`` (the cost of painting cells ``0 .. j - 1``): ``table[k]``, ``k`` the start's cost above
+    """Each start's Boltzmann factor, for blocks ``g0`` to ``g1 - 1`` of a line whose cell costs are summed in
+    ``cost[span + j]`` (the cost of painting its first ``j`` cells): ``table[k]``, ``k`` the start's cost above
     its block's cheapest (1 at ``beta = 0``; past the table, ``exp(-beta w k)``, cut at ``e^-50``)."""
     for g in range(g0, g1):
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]

@@ -69,7 +69,7 @@ def profile_model(board_arrays, model, free_axis: int = 0):
     """The profile chain's arrays for a board-kernel model, or ``None`` when its lines are not plain.
 
     Args:
-        board_arrays: The board kernel's arrays (from :func:`~qpicross.samplers.blockshift.board.board_model`).
+        board_arrays: The board layout's arrays (from :func:`~qpicross.samplers.blockshift.board.board_model`).
         model: The sampler's structure arrays (``group_ptr`` at 4, ``chain_ptr`` at 7, ``next_limit`` at 8).
         free_axis: 0: rows are sampled, columns minimised out; 1: the other way round.
     """

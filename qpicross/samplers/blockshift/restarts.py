@@ -1,11 +1,11 @@
-r"""How the structured annealer's reads run: the Luby restart plan, restart streams on threads, Ctrl-C.
+r"""How the structured annealer's reads run: restarts along a plan, restart streams on threads, Ctrl-C.
 
 :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` builds its model and
 hands each read to a :class:`ReadRunner`. A read is a sequence of independent
 restarts (one compiled call each: :func:`~qpicross.samplers.blockshift.engine.read` of the chain's
-build, :mod:`~qpicross.samplers.blockshift.chains`) along
-:func:`restart_plan`, until one reaches the target energy or the plan's sweeps are
-spent. The runner
+build, :mod:`~qpicross.samplers.blockshift.chains`) along a plan
+(:func:`~qpicross.samplers.blockshift.plans.restart_plan`), until one reaches the target energy or the
+plan's sweeps are spent. The runner
 
 * runs each restart in a worker thread, so the main thread can report
   ``progress`` about twice a second, enforce the time budget and act on Ctrl-C
@@ -14,12 +14,13 @@ spent. The runner
   thread instead (a thread costs more than they do);
 * with ``threads > 1``, runs that many *streams* of restarts at once, one per
   thread (the kernels release the GIL): stream 0 is the one-thread read, the
-  others follow their own plans (by default the odd ones :func:`long_restarts`)
+  others follow their own plans (by default the odd ones
+  :func:`~qpicross.samplers.blockshift.plans.long_restarts`)
   from seeds of their own (:func:`_restart_seeds`), and the first stream at the
   target stops the others.
 
->>> [luby(k) for k in range(1, 8)]
-[1, 1, 2, 1, 1, 2, 4]
+>>> ReadRunner.__name__, INLINE_S > 0
+('ReadRunner', True)
 """
 
 from __future__ import annotations
@@ -31,20 +32,11 @@ import time
 
 import numpy as np
 
-from qpicross.samplers.blockshift import (board as _board, chains as _chains, engine as _engine, joint as _joint,
-                                         profile as _profile)
+from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
+from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
 
-__all__ = ["LubyRestarts", "population_restarts", "ReadRunner", "default_threads", "ladder", "long_restarts", "luby",
-           "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "PROGRESS_INTERVAL_S", "INLINE_S", "LONG_SWEEPS",
-           "LONG_LEVEL", "LEAD_S", "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS"]
+__all__ = ["ReadRunner", "default_threads", "PROGRESS_INTERVAL_S", "INLINE_S"]
 
-#: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
-#: bench-unit``, the docs' results pages): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
-#: over 40 tournament puzzles, kabuki and phantom (phantom 6.3 s against 20.2 s), and even on easy puzzles
-#: (solved within their first restart, whatever its length).
-RESTART_SWEEPS = 8000
-#: Default sweep budget of one read under the Luby schedule (all its restarts together; 25 units).
-MAX_RESTART_SWEEPS = 200_000
 #: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
 PROGRESS_INTERVAL_S = 0.5
 #: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
@@ -55,22 +47,6 @@ CALIBRATION_SWEEPS = 20
 CALIBRATION_S = 0.002
 #: Members of the population the calibration runs (``schedule="population"``).
 CALIBRATION_MEMBERS = 4
-#: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
-#: first stream's unit), on the ladder of this level (8 replicas, the hot end halved): long runs of a wide
-#: ladder, raced against the first stream's Luby plan.
-LONG_SWEEPS = 32_000
-LONG_LEVEL = 2
-#: Seconds of restarts of the Luby plan the second stream runs before its long restarts
-#: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
-LEAD_S = 1.0
-#: ``schedule="population"`` (:mod:`~qpicross.samplers.blockshift.population`): members of the population, temperature
-#: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Sizes
-#: from side runs on taai2011 #403 (250 to 1000 members, 100 or 200 steps of 5 sweeps: 250 members did as
-#: well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
-POPULATION = 250
-POPULATION_STEPS = 100
-POPULATION_SWEEPS = 500
-
 
 def default_threads() -> int:
     """Threads (restart streams) a read gets when the pipeline runs this sampler: every CPU this process may use.
@@ -87,142 +63,6 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def luby(k: int) -> int:
-    """The ``k``-th term (``k >= 1``) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
-    (:func:`~qpicross.samplers.blockshift.engine.luby`, the one the batched ladders run, with ``k`` checked).
-
-    Restarting a randomised search after ``luby(k) * unit`` steps is within a
-    logarithmic factor of the best fixed restart length for *any* run-time
-    distribution (Luby, Sinclair & Zuckerman 1993), without knowing it.
-
-    >>> [luby(k) for k in range(1, 16)]
-    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    """
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
-    return int(_engine.luby(k))
-
-
-def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float]) -> list[tuple[np.ndarray, int]]:
-    """The self-tuning schedule of one read: ``(betas, sweeps)`` of each restart, within ``total_sweeps``.
-
-    Restart ``k`` runs ``unit * luby(k)`` sweeps of parallel tempering. Short
-    restarts use the default ladder (4 replicas over ``beta_range``); a restart
-    ``2^j`` times longer than the unit gets ``2 j`` more replicas (at most 12) and
-    a hotter top, ``beta_range[0] / (1 + j / 2)``, so the rare long restarts are
-    the wide ladders hard puzzles need while easy puzzles are solved by the
-    many short ones. Nothing is tuned to a puzzle: the user never picks the
-    replicas or the temperatures.
-
-    >>> [(len(b), s) for b, s in restart_plan(2000, 250, (2.0, 5.0))]
-    [(4, 250), (4, 250), (6, 500), (4, 250), (4, 250), (6, 500)]
-    >>> betas, sweeps = restart_plan(10**4, 250, (2.0, 5.0))[6]  # luby(7) = 4: two doublings
-    >>> len(betas), sweeps, float(betas[0]), float(betas[-1])
-    (8, 1000, 1.0, 5.0)
-    """
-    return list(LubyRestarts(total_sweeps, unit, beta_range))
-
-
-def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
-    """The tempering ladder of a restart ``2^level`` units long: ``4 + 2 level`` replicas (at most 12),
-    geometric from ``beta_range[0] / (1 + level / 2)`` to ``beta_range[1]``.
-
-    >>> [round(float(b), 3) for b in ladder((2.0, 5.0), 2)]
-    [1.0, 1.258, 1.584, 1.993, 2.508, 3.157, 3.973, 5.0]
-    """
-    hot, cold = beta_range
-    return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, 12))
-
-
-def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], lead_s: float | None = None):
-    """The plan of the second stream of a read with threads: for its first ``lead_s`` seconds (default
-    :data:`LEAD_S`) the restarts of :func:`restart_plan`, then Luby restarts of unit :data:`LONG_SWEEPS`
-    sweeps (whatever ``unit``), all on the ladder :func:`restart_plan` gives restarts 4 units long.
-
-    The lead doubles the short restarts that solve typical puzzles in their first second; the long
-    restarts are what the hardest ones need. Each iteration starts over, its clock included.
-
-    >>> [(len(b), s) for b, s in long_restarts(200_000, 8000, (2.0, 5.0), lead_s=0)]
-    [(8, 32000), (8, 32000), (8, 64000), (8, 32000), (8, 32000), (8, 8000)]
-    >>> [(len(b), s) for b, s in long_restarts(24_000, 8000, (2.0, 5.0), lead_s=60)]  # all within the lead
-    [(4, 8000), (4, 8000), (6, 8000)]
-    """
-    return _LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s)
-
-
-class _LeadThenLong:
-    """:func:`long_restarts`: the Luby plan's restarts begun within ``lead_s`` of the iteration's start,
-    then the long restarts, within ``total_sweeps`` together."""
-
-    def __init__(self, total_sweeps, unit, beta_range, lead_s):
-        self.total_sweeps, self.unit, self.beta_range, self.lead_s = total_sweeps, unit, beta_range, lead_s
-
-    def __iter__(self):
-        return ((betas, sweeps) for betas, sweeps, _ in self.tagged())
-
-    def tagged(self):
-        """The restarts as ``(betas, sweeps, long)``: ``long`` is False in the lead, True after it."""
-        started, used = time.perf_counter(), 0
-        if self.lead_s > 0:
-            for betas, sweeps in LubyRestarts(self.total_sweeps, self.unit, self.beta_range):
-                yield betas, sweeps, False
-                used += sweeps
-                if time.perf_counter() - started >= self.lead_s:
-                    break
-        if used < self.total_sweeps or self.lead_s <= 0:  # (a budget of 0: the lead's one empty restart)
-            for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
-                                              fixed_level=LONG_LEVEL):
-                yield betas, sweeps, True
-
-
-def _tagged(plan):
-    """``(betas, sweeps, long)`` for each restart of ``plan``: only :func:`long_restarts` has long ones."""
-    return plan.tagged() if isinstance(plan, _LeadThenLong) else ((betas, sweeps, False) for betas, sweeps in plan)
-
-
-class LubyRestarts:
-    """The restarts of :func:`restart_plan`, ``(betas, sweeps)`` each, generated as they are needed
-    (a read's budget may be huge; each iteration starts over).
-
-    With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length; with
-    ``betas``, every restart runs those. A budget of 0 sweeps is one restart of 0 sweeps (a read of the
-    random initial states).
-
-    >>> import itertools
-    >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
-    >>> [(len(b), s) for b, s in itertools.islice(plan, 7)]
-    [(4, 1000), (4, 1000), (6, 2000), (4, 1000), (4, 1000), (6, 2000), (8, 4000)]
-    >>> [(len(b), s) for b, s in LubyRestarts(0, 1000, (2.0, 5.0))]
-    [(4, 0)]
-    """
-
-    def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None,
-                 betas: np.ndarray | None = None):
-        self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
-        self.fixed_level, self.betas = fixed_level, betas
-
-    def __iter__(self):
-        used, k = 0, 1
-        while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
-            m = luby(k)
-            level = m.bit_length() - 1 if self.fixed_level is None else self.fixed_level
-            sweeps = min(self.unit * m, self.total_sweeps - used)
-            yield (ladder(self.beta_range, level) if self.betas is None else self.betas), sweeps
-            used += sweeps
-            k += 1
-
-
-def population_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], steps: int):
-    """The restarts of ``schedule="population"``: :class:`LubyRestarts` of ``unit * luby(k)`` sweeps (within
-    ``total_sweeps``), each one population-annealing run along ``steps`` inverse temperatures linear from
-    half the hot end of ``beta_range`` (the hot end of the long restarts' ladder) to its cold end.
-
-    >>> [(len(b), float(b[0]), float(b[-1]), s) for b, s in population_restarts(2000, 500, (2.0, 5.0), 100)]
-    [(100, 1.0, 5.0, 500), (100, 1.0, 5.0, 500), (100, 1.0, 5.0, 1000)]
-    """
-    return LubyRestarts(total_sweeps, unit, beta_range, betas=np.linspace(beta_range[0] / 2, beta_range[1], steps))
-
-
 class ReadRunner:
     """Runs a sampler call's reads: each restart in a worker thread, so Ctrl-C and progress reach the
     main thread at once, and with ``threads > 1`` that many restart streams at once (:meth:`_read_streams`).
@@ -232,7 +72,7 @@ class ReadRunner:
     ``params`` is ``(shift_probability, line_moves, block_moves, return_last, target)``; ``board``, when
     given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields).
     Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
-    chain where that is None; with ``long_joint`` the long restarts of :func:`long_restarts` run the joint
+    chain where that is None; with ``long_joint`` the long restarts of :func:`~.plans.long_restarts` run the joint
     chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
     the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs
     ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
@@ -278,7 +118,7 @@ class ReadRunner:
         names = []
         for i in range(self.threads):
             name = "joint" if self._chain_of(i) is None else "profile"
-            if name == "profile" and self.long_joint and isinstance(plans[i % len(plans)], _LeadThenLong):
+            if name == "profile" and self.long_joint and isinstance(plans[i % len(plans)], LeadThenLong):
                 name = "profile then joint"
             names.append(name)
         return names
@@ -426,7 +266,7 @@ class ReadRunner:
         def run_stream(i):
             stream = streams[i]
             try:
-                restarts = zip(_tagged(plans[i % len(plans)]), _restart_seeds(seed, i))
+                restarts = zip(tagged(plans[i % len(plans)]), _restart_seeds(seed, i))
                 for restart, ((betas, sweeps, long), restart_seed) in enumerate(restarts):
                     if stream.stop[0]:
                         break

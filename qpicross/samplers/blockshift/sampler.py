@@ -68,7 +68,7 @@ Examples:
     0.0
 
 **Two chains.** All of the above is the *joint* chain (``chain="joint"``): rows and columns
-are both sampled. Where the board kernel applies, the lines are plain nonogram lines and block
+are both sampled. Where the board layout applies, the lines are plain nonogram lines and block
 moves are off, the default ``chain="auto"`` runs the *profile* chain of
 :mod:`qpicross.samplers.blockshift.profile` instead: only the rows are sampled, each column is minimised
 out (the energy of a row board is that of its best columns), and every row move is an exact
@@ -86,8 +86,9 @@ The package: this module builds the model and runs it; every move is written onc
 (:mod:`~qpicross.samplers.blockshift.engine`) and its two chains (:mod:`~qpicross.samplers.blockshift.profile`,
 :mod:`~qpicross.samplers.blockshift.joint`, the latter on local fields or on the board of
 :mod:`~qpicross.samplers.blockshift.board`), compiled for the CPU and as CUDA device functions by
-:mod:`~qpicross.samplers.blockshift.targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (the
-Luby restart plan, restart streams on threads, progress, the time budget and Ctrl-C),
+:mod:`~qpicross.samplers.blockshift.targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (restarts
+along the plans of :mod:`~qpicross.samplers.blockshift.plans`, restart streams on threads, progress, the time
+budget and Ctrl-C),
 :mod:`~qpicross.samplers.blockshift.cluster` on worker processes or a Dask cluster, and
 :mod:`~qpicross.samplers.blockshift.batched` many ladders of many puzzles in one launch.
 """
@@ -102,22 +103,13 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ModelStructureError, ParameterError
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
-from qpicross.samplers.blockshift.restarts import (
-    MAX_RESTART_SWEEPS,
-    POPULATION,
-    POPULATION_STEPS,
-    POPULATION_SWEEPS,
-    RESTART_SWEEPS,
-    LubyRestarts,
-    ReadRunner,
-    default_threads,
-    long_restarts,
-    luby,
-    population_restarts,
-    restart_plan,
-)
+from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, POPULATION_STEPS, POPULATION_SWEEPS,
+                                                RESTART_SWEEPS, LubyRestarts, long_restarts, luby, population_restarts,
+                                                restart_plan)
+from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_groups", "infer_lines", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
@@ -254,7 +246,7 @@ class BlockShiftSampler(dimod.Sampler):
                 :meth:`~qpicross.model.formulation.PicrossFormulation.paints` gives it). When the BQM is,
                 on clue-consistent states, a constant plus a weight times the cells where the rows' and
                 the columns' boards differ (checked exactly, see :func:`~qpicross.samplers.blockshift.board.board_model`),
-                reads run on the board kernel: the same chain, the same samples for the same seed,
+                reads run on the board layout: the same chain, the same samples for the same seed,
                 faster on large puzzles (``make bench-kernels``). Otherwise it is ignored;
                 ``info["kernel"]`` says which kernel ran.
             threads: Restart streams each read runs at once, one per thread (the compiled kernels
@@ -267,14 +259,14 @@ class BlockShiftSampler(dimod.Sampler):
                 for the same seed. Restarts short enough to run without a thread (small puzzles)
                 always run one stream.
             stream_plans: With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the
-                odd-numbered streams run :func:`~qpicross.samplers.blockshift.restarts.long_restarts` (for their first
+                odd-numbered streams run :func:`~qpicross.samplers.blockshift.plans.long_restarts` (for their first
                 second the restarts of :func:`restart_plan`, then Luby restarts of 32 000 sweeps on the
                 8-replica ladder) against the even ones' :func:`restart_plan`, a portfolio of a
                 short-restart and a long-run strategy; ``"same"``: every stream runs
                 :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the long
-                restarts of :func:`~qpicross.samplers.blockshift.restarts.long_restarts`, with no lead.
+                restarts of :func:`~qpicross.samplers.blockshift.plans.long_restarts`, with no lead.
             chain: ``"auto"`` (default): the profile chain where it applies (``paints`` on a model the
-                board kernel takes, plain nonogram lines, block moves off), else the joint chain; with
+                board layout takes, plain nonogram lines, block moves off), else the joint chain; with
                 ``threads > 1`` and ``stream_plans="mixed"``, the long restarts after the lead run the
                 joint chain (``info["stream_chains"]``: ``"profile then joint"``);
                 ``"profile"``: the profile chain (a ``ValueError`` where it does not apply); ``"joint"``:
@@ -318,7 +310,7 @@ class BlockShiftSampler(dimod.Sampler):
         """
         self.remove_unknown_kwargs(**kwargs)
         if schedule not in ("auto", "fixed", "luby", "population"):
-            raise ValueError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
+            raise ParameterError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
         if schedule == "auto":
             schedule = "fixed" if num_replicas is not None or beta_range is not None else "luby"
         if restart_sweeps is None:
@@ -328,39 +320,39 @@ class BlockShiftSampler(dimod.Sampler):
         for name, value, top in (("population", population, MAX_POPULATION),
                                  ("population_steps", population_steps, MAX_POPULATION_STEPS)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
-                raise ValueError(f"{name} must be an integer from 1 to {top}, got {value!r}")
+                raise ParameterError(f"{name} must be an integer from 1 to {top}, got {value!r}")
         num_replicas = 4 if num_replicas is None else num_replicas
         if restart_sweeps < 1:
-            raise ValueError(f"restart_sweeps must be positive, got {restart_sweeps}")
+            raise ParameterError(f"restart_sweeps must be positive, got {restart_sweeps}")
         if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
-            raise ValueError("num_reads and num_replicas must be positive and num_sweeps non-negative")
+            raise ParameterError("num_reads and num_replicas must be positive and num_sweeps non-negative")
         if not 0 <= shift_probability <= 1:
-            raise ValueError(f"shift_probability must be in [0, 1], got {shift_probability}")
+            raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
         if not 0 <= line_moves <= 1:
-            raise ValueError(f"line_moves must be in [0, 1], got {line_moves}")
+            raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
         if block_moves is None:
             block_moves = line_moves < 1
         if not isinstance(block_moves, (bool, np.bool_)):
-            raise ValueError(f"block_moves must be True, False or None, got {block_moves!r}")
+            raise ParameterError(f"block_moves must be True, False or None, got {block_moves!r}")
         if not block_moves and line_moves == 0:
-            raise ValueError("block_moves=False needs line_moves > 0: nothing else moves a block")
+            raise ParameterError("block_moves=False needs line_moves > 0: nothing else moves a block")
         if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
-            raise ValueError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+            raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
         if return_state not in ("best", "last"):
-            raise ValueError(f"return_state must be 'best' or 'last', got {return_state!r}")
+            raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
-            raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
+            raise ParameterError(f"threads must be an integer from 1 to 256, got {threads!r}")
         known = ("auto", "profile", "joint")
         if stream_chains is None and chain not in known:
-            raise ValueError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
+            raise ParameterError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
         if stream_chains is not None and (not isinstance(stream_chains, (list, tuple)) or not stream_chains
                                           or any(c not in known for c in stream_chains)):
-            raise ValueError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
+            raise ParameterError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
         chains = [chain] if stream_chains is None else list(stream_chains)
         if profile_lines not in _PROFILE_AXES:
-            raise ValueError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
+            raise ParameterError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
         if stream_plans not in ("mixed", "same", "long"):
-            raise ValueError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
+            raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         if scheduler is not None:  # one restart stream per worker of a Dask cluster
             from qpicross.samplers.blockshift import cluster
 
@@ -380,7 +372,7 @@ class BlockShiftSampler(dimod.Sampler):
         n = len(variables)
         hot, cold = (float(b) for b in (default_beta_range(binary) if beta_range is None else beta_range))
         if not (0 < hot and 0 < cold):
-            raise ValueError(f"beta_range must be positive, got {beta_range}")
+            raise ParameterError(f"beta_range must be positive, got {beta_range}")
 
         if lines is None:
             lines = infer_lines(variables) if groups is None else [[list(g)] for g in groups]
@@ -413,7 +405,7 @@ class BlockShiftSampler(dimod.Sampler):
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
         params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
         if time_budget is not None and not time_budget > 0:
-            raise ValueError(f"time_budget must be positive, got {time_budget}")
+            raise ParameterError(f"time_budget must be positive, got {time_budget}")
         board = None
         if paints is not None and line_moves > 0:
             board = _board.board_model(variables, paints, model, couplings)
@@ -422,14 +414,14 @@ class BlockShiftSampler(dimod.Sampler):
             profile = tuple(_profile.profile_model(board[0], model, axis) for axis in _PROFILE_AXES[profile_lines])
             profile = None if any(m is None for m in profile) else profile  # the restarts' free axes in turn
         if "profile" in chains and profile is None:
-            raise ValueError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
+            raise ModelStructureError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
                              "nonogram lines, line_moves > 0 and no block moves")
         if schedule == "population" and (profile is None or "joint" in chains):
-            raise ValueError("schedule='population' runs the profile chain: it needs paints= of a Picross BQM "
+            raise ModelStructureError("schedule='population' runs the profile chain: it needs paints= of a Picross BQM "
                              "(constant + w x mismatches) with plain nonogram lines, line_moves > 0, no block "
                              "moves and no joint chain")
         if schedule == "population" and population * int(board[0].n_cells) > MAX_POPULATION_CELLS:
-            raise ValueError(f"population={population} members of {int(board[0].n_cells)} cells each is more than "
+            raise ParameterError(f"population={population} members of {int(board[0].n_cells)} cells each is more than "
                              f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder

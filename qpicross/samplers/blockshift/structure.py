@@ -19,6 +19,7 @@ from collections.abc import Hashable, Sequence
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ModelStructureError
 from qpicross.samplers.blockshift.layouts import Structure
 
 __all__ = ["infer_lines", "infer_groups", "default_beta_range", "read_structure"]
@@ -87,11 +88,11 @@ def _units(lines, index, n):
             try:
                 idx = [index[v] for v in g]
             except KeyError as exc:
-                raise ValueError(f"group names a variable the BQM lacks: {exc.args[0]!r}") from None
+                raise ModelStructureError(f"group names a variable the BQM lacks: {exc.args[0]!r}") from None
             if not idx:
                 continue
             if in_group[idx].any() or len(set(idx)) != len(idx):
-                raise ValueError("a variable belongs to more than one group")
+                raise ModelStructureError("a variable belongs to more than one group")
             in_group[idx] = True
             members.append(np.asarray(idx, np.int64))
             count += 1
