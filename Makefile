@@ -370,18 +370,18 @@ bench-gpu:
 # same seeds, in one run: this commit (HEAD, checked out in build/head, so that the working tree may change meanwhile),
 # then each of BASE_REVS checked out in build/base (each run from its own tree, so that its qpicross is the one
 # imported). The earlier trees' files are restated with today's censored TTS99 from their own per-read times (about
-# 6 min a tree at 30 reads here); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
+# 10 min a tree at 60 reads here); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
 # d913297: the code before the block-shift annealer was written once for every backend (issue 31); cc7ae6e: the
 # code before the engine was (issue 39). d913297 times its reads without the calibration sweeps this tree counts in a
 # read's time, so its ratios lean against this tree.
 BASE_REVS   ?= cc7ae6e d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
 NOSLOW_SEED ?= 0
-NOSLOW_READS ?= 30
+NOSLOW_READS ?= 60
 NOSLOW_ARGS := --force --workers 1 --reads $(NOSLOW_READS) --time-budget 60 --seed $(NOSLOW_SEED)
 NOSLOW_CPU  ?= 0
 # NOSLOW_RUN=_2 NOSLOW_SEED=1 writes a second run, on other seeds, to results/noslow_*_2.json
-NOSLOW_RUN  ?=
+NOSLOW_RUN  ?= _engine
 bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
 	test -d build/head || git worktree add --detach build/head HEAD

@@ -1,10 +1,11 @@
 r"""The batched driver: many ladders of many puzzles in launches, on the CPU (a ``prange``) or a GPU.
 
 :class:`~qpicross.samplers.blockshift.batched.BatchedShiftSampler` hands a launch of models to
-:func:`run` (its models and arrays made by :mod:`~qpicross.samplers.blockshift.launch`). Each of a model's ``num_reads`` *ladders* is one restart stream of the CPU sampler:
-restarts of the engine (:func:`~.engine.restart_begin`, :func:`~.engine.restart_sweeps`) along a
-Luby plan, each on the ladder of its level, run by :func:`ladder_run` in pieces of a launch each,
-its state kept between launches in the :data:`Ladders` arrays. Either chain runs, bound by
+:func:`run` (its models and arrays made by :mod:`~qpicross.samplers.blockshift.launch`). Each of a
+model's ``num_reads`` *ladders* is one restart stream of the CPU sampler: restarts of the engine
+(:func:`~.engine.restart_begin`, :func:`~.engine.restart_sweeps`) along a Luby plan, each on the ladder
+of its level, run by :func:`ladder_run` in pieces of a launch each, its state kept between launches in
+the :data:`Ladders` arrays. Either chain runs, bound by
 :func:`~.targets.build` (the open name ``chain_views`` gives a ladder's work and model as the chain
 reads them):
 
