@@ -94,7 +94,7 @@ def restate_row(row: dict, *, tolerance: float = 1e-9) -> dict:
     same = (math.isinf(stored) and math.isinf(naive_tts)) or abs(stored - naive_tts) <= tolerance * max(1.0, abs(stored))
     if not same:
         raise ParameterError(f"{row.get('puzzle')} ({row.get('config')}): stored TTS99 {stored} is not the {naive_tts} "
-                         f"its per-read times give")
+                             f"its per-read times give")
     durations = row.get("read_s")
     durations = (np.array([_number(t) for t in durations], float) if durations
                  else read_durations(times, float(row["sample_s"])))

@@ -531,7 +531,7 @@ def _formulation(item, bounds, known) -> PicrossFormulation:
                                                                                         known=known)
     if formulation.num_variables == 0:
         raise ParameterError(f"{formulation.puzzle.name}: the model has no free variables: there are no weights "
-                         "to tune")
+                             "to tune")
     return formulation
 
 

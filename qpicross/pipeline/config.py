@@ -118,7 +118,7 @@ class SolverConfig:
             raise ParameterError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
         if self.encoding == "domain_wall" and self.presolve:
             raise ParameterError("presolve works on the one-hot and thermometer encodings only; drop presolve or "
-                             "use one_hot or thermometer")
+                                 "use one_hot or thermometer")
         if self.bounds not in ("stacking", "published"):
             raise ParameterError(f"bounds must be 'stacking' or 'published', got {self.bounds!r}")
         _check_int("num_reads", self.num_reads, 1, MAX_READS)

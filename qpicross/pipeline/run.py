@@ -371,7 +371,7 @@ def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -
         inner = inner.child
     if isinstance(inner, dimod.ExactSolver) and bqm.num_variables > EXACT_MAX_VARIABLES:
         raise ParameterError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
-                         f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
+                             f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
 
 
 def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulation, wall_model) -> dict:

@@ -366,7 +366,7 @@ class HybridCQMSampler(dimod.Sampler):
         """
         if formulation is None:
             raise ParameterError("hybrid-cqm builds a constrained model from the puzzle's formulation: "
-                             "call it through qpicross.pipeline.run() or pass formulation=")
+                                 "call it through qpicross.pipeline.run() or pass formulation=")
         from qpicross.model.cqm import build_cqm
 
         cqm = build_cqm(formulation, matching or self.matching)

@@ -319,7 +319,7 @@ def check_parameter(sampler: str, name: str, value: Any, *, from_text: bool = Fa
             raise ParameterError(f"{name} is set by the configuration's {field}, not as a sampler option")
     if name in STRUCTURE:
         raise ParameterError(f"{name} is the puzzle's structure, which the pipeline passes from the formulation; "
-                         f"it is not an option")
+                             f"it is not an option")
     spec = _FLAGGED.get(name) or PARAMETERS.get(sampler, {}).get(name)
     if spec is None:
         return False  # a parameter this module does not know: the sampler's own checks apply

@@ -248,8 +248,9 @@ def sample_many(
         if any(m is None for m in picross):
             picross = None
     if chain == "profile" and picross is None:
-        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with paints=) with "
-                         "line_moves > 0, return_state='best' and an early stop (a ladder ends at its target)")
+        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with paints=) "
+                                  "with line_moves > 0, return_state='best' and an early stop (a ladder ends at its "
+                                  "target)")
     moves = (shift_probability, line_moves, False)
     flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
     if picross is not None:  # the CPU sampler's restart plan
@@ -349,9 +350,9 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
     if launched:
         need, limit = _launch.memory_bytes(launched, num_reads), memory_limit()
         if need > limit:
-            raise ParameterError(f"{len(launched)} models x {num_reads} ladders would take about {need / 2**30:.1f} GiB, "
-                             f"above the limit of {limit / 2**30:.1f} GiB (QPICROSS_MAX_MEMORY): give fewer reads or "
-                             f"fewer models a launch")
+            raise ParameterError(f"{len(launched)} models x {num_reads} ladders would take about "
+                                 f"{need / 2**30:.1f} GiB, above the limit of {limit / 2**30:.1f} GiB "
+                                 f"(QPICROSS_MAX_MEMORY): give fewer reads or fewer models a launch")
         launch = _launch.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
     out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, time_limit,

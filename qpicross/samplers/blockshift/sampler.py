@@ -414,15 +414,15 @@ class BlockShiftSampler(dimod.Sampler):
             profile = tuple(_profile.profile_model(board[0], model, axis) for axis in _PROFILE_AXES[profile_lines])
             profile = None if any(m is None for m in profile) else profile  # the restarts' free axes in turn
         if "profile" in chains and profile is None:
-            raise ModelStructureError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) with plain "
-                             "nonogram lines, line_moves > 0 and no block moves")
+            raise ModelStructureError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) "
+                                      "with plain nonogram lines, line_moves > 0 and no block moves")
         if schedule == "population" and (profile is None or "joint" in chains):
-            raise ModelStructureError("schedule='population' runs the profile chain: it needs paints= of a Picross BQM "
-                             "(constant + w x mismatches) with plain nonogram lines, line_moves > 0, no block "
-                             "moves and no joint chain")
+            raise ModelStructureError("schedule='population' runs the profile chain: it needs paints= of a Picross "
+                                      "BQM (constant + w x mismatches) with plain nonogram lines, line_moves > 0, no "
+                                      "block moves and no joint chain")
         if schedule == "population" and population * int(board[0].n_cells) > MAX_POPULATION_CELLS:
             raise ParameterError(f"population={population} members of {int(board[0].n_cells)} cells each is more than "
-                             f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
+                                 f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
