@@ -358,20 +358,15 @@ def geometric_interval(ratios: Sequence[float], confidence: float = 0.95) -> tup
     """
     if len(ratios) < 2:
         return None
+    import numpy as np
     from scipy import stats
 
     logs = [math.log(v) for v in ratios]
     if max(logs) - min(logs) < 1e-12:
         return math.exp(logs[0]), math.exp(logs[0])
-    found = stats.bootstrap((logs,), _mean, confidence_level=confidence, n_resamples=9999, method="percentile",
+    found = stats.bootstrap((logs,), np.mean, confidence_level=confidence, n_resamples=9999, method="percentile",
                             random_state=0, vectorized=True)
     return math.exp(found.confidence_interval.low), math.exp(found.confidence_interval.high)
-
-
-def _mean(x, axis=-1):
-    import numpy as np
-
-    return np.mean(x, axis=axis)
 
 
 def distribution_line(rows: Sequence[dict]) -> str:

@@ -15,7 +15,7 @@ from conftest import INSTANCES
 
 from qpicross import Puzzle, anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
-from qpicross.samplers.blockshift import chains as _chains, restarts as _reads, sampler as structured
+from qpicross.samplers.blockshift import chains as _chains, restarts as _reads
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, infer_groups, infer_lines
 
 STAR = INSTANCES / "star10.px"

@@ -26,15 +26,13 @@ import numpy as np
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.engine import seed_rng
 from qpicross.samplers.blockshift.layouts import Board, Structure
-from qpicross.samplers.blockshift.plans import ladder
+from qpicross.samplers.blockshift.plans import MAX_RUNGS, ladder
 from qpicross.samplers.blockshift.structure import default_beta_range, read_structure
 
 __all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "SIZES", "LEVELS", "MAX_RUNGS"]
 
 #: Luby levels whose ladders a profile launch carries (a restart of a higher level runs the last one's).
 LEVELS = 24
-#: Rungs of the widest ladder of the restart plan (:func:`~qpicross.samplers.blockshift.plans.ladder`).
-MAX_RUNGS = 12
 #: The columns of ``Puzzles.sizes``.
 SIZES = ("units", "slots", "chains", "cells", "table", "blocks", "longest", "prof0", "free0", "prof1", "free1",
          "edges")

@@ -19,9 +19,11 @@ from qpicross.exceptions import ParameterError
 from qpicross.samplers.blockshift import engine as _engine
 
 __all__ = ["LubyRestarts", "LeadThenLong", "population_restarts", "ladder", "long_restarts", "luby", "restart_plan",
-           "tagged", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "LONG_SWEEPS", "LONG_LEVEL", "LEAD_S", "POPULATION",
-           "POPULATION_STEPS", "POPULATION_SWEEPS"]
+           "tagged", "MAX_RUNGS", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "LONG_SWEEPS", "LONG_LEVEL", "LEAD_S",
+           "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS"]
 
+#: Rungs of the widest ladder (:func:`ladder`), the batched driver's too.
+MAX_RUNGS = 12
 #: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
 #: bench-unit``, the docs' results pages): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
 #: over 40 tournament puzzles, kabuki and phantom (phantom 6.3 s against 20.2 s), and even on easy puzzles
@@ -91,7 +93,7 @@ def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
     [1.0, 1.258, 1.584, 1.993, 2.508, 3.157, 3.973, 5.0]
     """
     hot, cold = beta_range
-    return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, 12))
+    return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, MAX_RUNGS))
 
 
 def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], lead_s: float | None = None):
