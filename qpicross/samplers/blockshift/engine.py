@@ -43,8 +43,8 @@ import numpy as np
 from qpicross.samplers.blockshift.targets import kernel
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
-           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "save_positions",
-           "positions_to_sample", "luby", "restart_begin", "restart_sweeps", "read", "TOLERANCE"]
+           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "copy_row",
+           "save_positions", "positions_to_sample", "luby", "restart_begin", "restart_sweeps", "read", "TOLERANCE"]
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)
@@ -295,10 +295,16 @@ def coldest(beta_of, betas):
 
 
 @kernel
+def copy_row(r, rows, row):
+    """Row ``r`` of the 2-D ``rows`` into the 1-D ``row`` (a replica's state into the kept best)."""
+    for i in range(len(row)):
+        row[i] = rows[r, i]
+
+
+@kernel
 def save_positions(r, work):
     """``chain_save`` of the layouts whose state is the block positions ``cur``: into ``best_cur``."""
-    for g in range(len(work.best_cur)):
-        work.best_cur[g] = work.cur[r, g]
+    copy_row(r, work.cur, work.best_cur)
 
 
 @kernel

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from qpicross.samplers.blockshift.engine import (breaks_fit, draw_placement, propose_start, randint, uniform,
+from qpicross.samplers.blockshift.engine import (breaks_fit, copy_row, draw_placement, propose_start, randint, uniform,
                                                  TOLERANCE)
 from qpicross.samplers.blockshift.layouts import FieldsWork, Structure
 from qpicross.samplers.blockshift.targets import kernel
@@ -252,8 +252,7 @@ def fields_place(r, c, ok, beta, inner_old, work, data):
 @kernel
 def fields_save(r, work):
     """``chain_save``: replica ``r``'s 0/1 state into ``best_x``."""
-    for v in range(len(work.best_x)):
-        work.best_x[v] = work.x[r, v]
+    copy_row(r, work.x, work.best_x)
 
 
 @kernel
