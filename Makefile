@@ -357,7 +357,7 @@ bench-gpu:
 	mkdir -p results
 	timeout 60 $(GPU_PY) -c 'import numba, numpy, dimod; from numba import cuda; \
 	    print("numba", numba.__version__, "numpy", numpy.__version__, "dimod", dimod.__version__, cuda.is_available())'
-	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/test_batched_profile.py -k gpu
+	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/samplers/blockshift/test_driver.py -k gpu
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 \
 	    --json results/bench_gpu_hard.json || test $$? -eq 1
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 \

@@ -13,7 +13,7 @@ from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
 from qpicross.samplers.blockshift import chains as _chains, population as _population, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
-from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
+from test_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
 from conftest import INSTANCES
 

@@ -18,7 +18,7 @@ from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sa
 from qpicross.samplers.blockshift import profile as _profile
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INSTANCES = Path(__file__).resolve().parents[3] / "instances"
 
 
 def _placements(clue, n):

@@ -18,7 +18,7 @@ from qpicross.samplers.blockshift.plans import luby
 
 from conftest import run_kernel_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
 
 
