@@ -252,7 +252,7 @@ def test_cuda_kernels_on_a_gpu():
     assert report["energies_match"] and report["solved"] == [True, True] and report["backend"] == "cuda"
 
 
-# -- the target distributions, against exact enumeration (as tests/test_structured_distribution.py checks the CPU
+# -- the target distributions, against exact enumeration (as test_distribution.py checks the CPU
 # sampler): final states of N chains at BETA after SWEEPS sweeps, one ladder per read.
 from test_distribution import BETA, N, SWEEPS, generic, noise_threshold, picross, tv  # noqa: E402,F401
 

@@ -1,6 +1,6 @@
 """The profile chain (``chain="profile"``, :mod:`qpicross.samplers.blockshift.profile`): what it returns and when it runs.
 
-Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
+Its distribution is checked against exact enumeration in ``test_distribution.py``;
 here: every sample is its rows with a best placement of every column (its energy is the
 match weight times the fewest mismatches any clue-consistent columns leave against those
 rows, computed here by brute force), each column's max-plus passes give the brute-force
