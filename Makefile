@@ -357,7 +357,7 @@ bench-gpu:
 	mkdir -p results
 	timeout 60 $(GPU_PY) -c 'import numba, numpy, dimod; from numba import cuda; \
 	    print("numba", numba.__version__, "numpy", numpy.__version__, "dimod", dimod.__version__, cuda.is_available())'
-	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/test_batched_profile.py -k gpu
+	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/samplers/blockshift/test_driver.py -k gpu
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 \
 	    --json results/bench_gpu_hard.json || test $$? -eq 1
 	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 \
@@ -409,7 +409,7 @@ restate: $(VENV)/.installed
 
 # The results files the current sampler code did not write: each file's status (current, stale,
 # acknowledged in results/STALE.txt, or "no hash": written before results recorded their code hash);
-# exit 1 if one is stale. tests/test_provenance.py runs the same check.
+# exit 1 if one is stale. tests/benchmarks/test_provenance.py runs the same check.
 stale-results: $(VENV)/.installed
 	$(BIN)/python -m qpicross.experiments.provenance results
 
@@ -477,7 +477,7 @@ schedule-bompol: $(VENV)/.installed-test
 	    --puzzle $(SHARED)/bompol/pikachu.px --puzzle $(SHARED)/bompol/tardis.px --json results/schedule_bompol.json
 
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and
-# results/schedule.json (tests/test_frontier_page.py checks that they agree).
+# results/schedule.json (tests/benchmarks/test_frontier.py checks that they agree).
 frontier-page: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.frontier page docs/results/formulation-frontier.md
 

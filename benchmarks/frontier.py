@@ -7,7 +7,7 @@
 * ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
   ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
   ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME;
-  ``--check`` exits 1 when one differs from what the results files give (``tests/test_frontier_page.py`` runs
+  ``--check`` exits 1 when one differs from what the results files give (``tests/benchmarks/test_frontier.py`` runs
   the same check).
 
 Examples:

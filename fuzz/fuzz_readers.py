@@ -44,7 +44,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def write_seed_corpus(directory: Path) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "puzzle" / "formats"))
     from test_fuzz import VALID  # the small valid documents of each format
 
     directory.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ Every results file's ``meta`` (:func:`~qpicross.experiments.bench.machine_info`)
   ``meta.commit`` says at which commit).
 
 ``make stale-results`` (``python -m qpicross.experiments.provenance results``) lists them and exits 1 when a
-file is ``stale``; ``tests/test_provenance.py`` runs the same check on the committed files, so a
+file is ``stale``; ``tests/benchmarks/test_provenance.py`` runs the same check on the committed files, so a
 sampler change fails the suite until its results are re-run or acknowledged. ``no hash`` files are
 listed, never failed: no re-run can give them a hash they did not record.
 

@@ -13,7 +13,7 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
 * ``rule``: :func:`beta_rule`, from the model's *energy gap* :math:`\delta` -- the smallest weight
   the encoding uses, which every non-solution costs at least (each thermometer term is a
   non-negative integer on every assignment, :mod:`qpicross.model.thermometer`; checked exhaustively
-  on small puzzles in ``tests/test_encodings.py``) -- and its number of variables :math:`n`:
+  on small puzzles in ``tests/model/test_encodings.py``) -- and its number of variables :math:`n`:
 
   .. math:: \beta_{hot} = \frac{\ln 2}{H\,\delta}, \qquad
             \beta_{cold} = \frac{\ln(n / \varepsilon)}{\delta},

@@ -20,7 +20,7 @@ Its state has two layouts, and the chain's functions here call the layout throug
   states is ``constant + w x mismatched cells``; each replica's two boards, energies read from tables.
 
 Both run the same moves on the same random numbers, so the same seed gives the same samples on either
-(``tests/test_board_kernel.py`` checks it); the board is faster.
+(``tests/samplers/blockshift/test_board_kernel.py`` checks it); the board is faster.
 """
 
 from __future__ import annotations

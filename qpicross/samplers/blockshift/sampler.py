@@ -48,7 +48,7 @@ At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta 
 Each move satisfies detailed balance with respect to its mode's target, and
 sweeps and replica exchanges compose moves that each leave it invariant (one
 approximation: a line move never draws a placement weighing below :math:`e^{-50}`
-of the best); ``tests/test_structured_distribution.py`` checks both against
+of the best); ``tests/samplers/blockshift/test_distribution.py`` checks both against
 exact enumeration. The structure comes from ``lines=``, else ``groups=``, else
 the formulation's labels (:func:`infer_lines`); with none, a warning, and
 single flips. Given ``paints=`` (what each variable paints) on a BQM that is,

@@ -18,7 +18,7 @@ from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
 from conftest import INSTANCES, ROOT, run_kernel_script
-from test_structured import FALLBACK
+from test_sampler import FALLBACK
 
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
 
@@ -252,9 +252,9 @@ def test_cuda_kernels_on_a_gpu():
     assert report["energies_match"] and report["solved"] == [True, True] and report["backend"] == "cuda"
 
 
-# -- the target distributions, against exact enumeration (as tests/test_structured_distribution.py checks the CPU
+# -- the target distributions, against exact enumeration (as test_distribution.py checks the CPU
 # sampler): final states of N chains at BETA after SWEEPS sweeps, one ladder per read.
-from test_structured_distribution import BETA, N, SWEEPS, generic, noise_threshold, picross, tv  # noqa: E402,F401
+from test_distribution import BETA, N, SWEEPS, generic, noise_threshold, picross, tv  # noqa: E402,F401
 
 
 def _draw(model, line_moves, seed, num_replicas=1):

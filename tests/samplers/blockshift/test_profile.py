@@ -1,6 +1,6 @@
 """The profile chain (``chain="profile"``, :mod:`qpicross.samplers.blockshift.profile`): what it returns and when it runs.
 
-Its distribution is checked against exact enumeration in ``test_structured_distribution.py``;
+Its distribution is checked against exact enumeration in ``test_distribution.py``;
 here: every sample is its rows with a best placement of every column (its energy is the
 match weight times the fewest mismatches any clue-consistent columns leave against those
 rows, computed here by brute force), each column's max-plus passes give the brute-force
@@ -18,7 +18,7 @@ from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sa
 from qpicross.samplers.blockshift import profile as _profile
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INSTANCES = Path(__file__).resolve().parents[3] / "instances"
 
 
 def _placements(clue, n):

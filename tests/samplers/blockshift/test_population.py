@@ -1,7 +1,7 @@
 """Population annealing (``schedule="population"``): what its population samples, its bounds, its CLI.
 
 The distribution tests reuse the profile chain's exact target on a 4x4 puzzle
-(``tests/test_structured_distribution.py``): 144 clue-consistent row boards,
+(``tests/samplers/blockshift/test_distribution.py``): 144 clue-consistent row boards,
 ``exp(-BETA w m(rows))`` over them. A read with ``return_state="last"`` returns a
 member of its final population drawn uniformly, so ``N`` reads give ``N`` draws.
 """
@@ -13,7 +13,7 @@ from qpicross import Puzzle, build_formulation
 from qpicross.cli import main
 from qpicross.samplers.blockshift import chains as _chains, population as _population, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
-from test_structured_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
+from test_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
 from conftest import INSTANCES
 

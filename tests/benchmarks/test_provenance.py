@@ -7,7 +7,7 @@ from qpicross import __version__
 from qpicross.experiments import provenance
 from qpicross.experiments.bench import machine_info
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _write(folder, name, meta):

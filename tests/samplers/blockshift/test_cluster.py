@@ -73,7 +73,7 @@ def test_the_command_line_takes_a_scheduler_for_shift_only(capsys):
 
     from qpicross.cli import main
 
-    five = str(Path(__file__).resolve().parents[1] / "instances" / "5x5.px")
+    five = str(Path(__file__).resolve().parents[3] / "instances" / "5x5.px")
     assert main(["anneal", five, "--sampler", "sa", "--scheduler", "local:2"]) == 2
     assert "--scheduler runs the restart streams of the shift sampler" in capsys.readouterr().err
     assert main(["anneal", five, "--scheduler", "local:zero"]) == 2

@@ -18,7 +18,7 @@ from qpicross.samplers.blockshift.plans import luby
 
 from conftest import run_kernel_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
 
 
@@ -63,7 +63,7 @@ def test_a_budget_of_zero_returns_the_random_starts():
 def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
     """Ladder ``i`` of a launch runs, as its first restart, exactly the CPU sampler's read from the ladder's
     seed on free axis ``i % 2``: the same moves, the same random numbers, the same sample. The CPU chain's
-    distribution is checked against exact enumeration in tests/test_structured_distribution.py."""
+    distribution is checked against exact enumeration in tests/samplers/blockshift/test_distribution.py."""
     from qpicross.samplers.blockshift.profile import profile_work
 
     f = build_formulation(Puzzle.from_board([".##..", "#####", "#.#.#", "..##.", ".#..."]))

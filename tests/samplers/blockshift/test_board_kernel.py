@@ -5,7 +5,7 @@ BQM is, on clue-consistent states, a constant plus ``w`` times the mismatched ce
 There it must give the very samples the BQM kernel gives for the same seed (same
 proposals, same acceptance tests, same random numbers); anywhere else it must not
 run at all. Its sampling distribution is checked against exact enumeration in
-``test_structured_distribution.py``.
+``test_distribution.py``.
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
 """The block-shift sampler: a proper dimod sampler, one-hot by construction, solving real puzzles.
 
-Its sampling distribution is checked against exact enumeration in test_structured_distribution.py.
+Its sampling distribution is checked against exact enumeration in test_distribution.py.
 """
 
 import math

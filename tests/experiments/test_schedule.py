@@ -15,7 +15,7 @@ from qpicross.model.thermometer import thermometer_bqm
 
 from conftest import INSTANCES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_rule_scales_with_the_gap_and_the_size():
