@@ -26,7 +26,8 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
-from qpicross.model.formulation import TERMS, PicrossFormulation
+from qpicross.model.formulation import PicrossFormulation
+from qpicross.model.weights import TERMS
 from qpicross.puzzle import BrokenLine, check
 
 __all__ = ["Violation", "DecodedRead", "decode_sample", "evaluate_samples", "SampleEvaluation"]
@@ -37,7 +38,7 @@ class Violation:
     """One broken penalty term at one place.
 
     Attributes:
-        term: The penalty term (one of :data:`~qpicross.model.formulation.TERMS`).
+        term: The penalty term (one of :data:`~qpicross.model.weights.TERMS`).
         kind: ``"row"``, ``"col"`` or ``"cell"``.
         index: Row or column index; for cells, ``(row, col)``.
         detail: What is wrong, in words.
@@ -104,8 +105,8 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
     x = _as_vector(formulation, sample)
     puzzle = formulation.puzzle
     n_rows, n_cols = puzzle.shape
-    row_cover = formulation._coverage(x[None], 0)[0].reshape(n_rows, n_cols)
-    col_cover = formulation._coverage(x[None], 1)[0].reshape(n_rows, n_cols)
+    row_cover = formulation.coverage(x[None], 0)[0].reshape(n_rows, n_cols)
+    col_cover = formulation.coverage(x[None], 1)[0].reshape(n_rows, n_cols)
     board = (row_cover > 0).astype(np.uint8)
     col_board = (col_cover > 0).astype(np.uint8)
 

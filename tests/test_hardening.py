@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from qpicross import Puzzle, PuzzleFormatError, anneal, load_puzzle
 from qpicross.cli import main
-from qpicross.cli._common import UsageError, write_output
+from qpicross.cli._output_files import write_output
+from qpicross.exceptions import UsageError
 from qpicross.model.formulation import build_formulation
 from qpicross.model.size import ModelTooLargeError, estimate_size, max_couplers_limit
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import INSTANCES
 from qpicross import load_puzzle
 from qpicross.cli import main
-from qpicross.cli._common import Progress
+from qpicross.cli._progress import Progress
 
 PUZZLE = str(INSTANCES / "5x5.px")
 #: A 2x2 without a solution whose totals agree (row 0 fills column 0, whose clue is blank).
@@ -147,7 +147,7 @@ def _write(tmp_path, text: str):
 
 def test_a_wide_board_fits_the_terminal():
     from qpicross import Puzzle
-    from qpicross.cli._common import board_text
+    from qpicross.cli._terminal import board_text
 
     puzzle = Puzzle.from_board(["#" * 60] * 3, name="wide")
     assert max(map(len, board_text(puzzle, width=200).splitlines())) == 2 * 60 - 1 + 4 + 2  # fits: one space apart

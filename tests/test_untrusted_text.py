@@ -10,7 +10,7 @@ import pytest
 
 from qpicross import PuzzleFormatError, load_puzzle, load_puzzles
 from qpicross.cli import main
-from qpicross.cli._common import printable
+from qpicross.cli._terminal import printable
 from qpicross.puzzle.formats import parse_json
 
 from conftest import INSTANCES

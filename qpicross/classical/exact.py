@@ -55,7 +55,7 @@ from typing import Literal
 import numpy as np
 
 from qpicross.exceptions import ParameterError, SolverUnavailableError
-from qpicross.model.formulation import placement_windows
+from qpicross.model.placements import placement_windows
 from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the order the CLI lists them
 from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
 from qpicross.puzzle import Puzzle, board_to_strings, check

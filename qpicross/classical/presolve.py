@@ -32,7 +32,8 @@ import numpy as np
 
 from qpicross.exceptions import ParameterError
 from qpicross.classical.logic import LogicResult, propagate
-from qpicross.model.formulation import PicrossFormulation, _prune_by_known
+from qpicross.model.formulation import PicrossFormulation, build_formulation
+from qpicross.model.pruning import prune_by_known
 
 __all__ = ["Presolve", "presolve", "presolve_formulation", "fix_variables", "PresolveComposite", "CONTRADICTION_SWEEPS"]
 
@@ -83,7 +84,7 @@ def presolve(formulation: PicrossFormulation, known: np.ndarray | None = None) -
     fixed: dict[Hashable, int] = {}
     if not logic.contradiction:
         f = formulation
-        keep, forced = _prune_by_known(f.puzzle, np.asarray(logic.known), f.kind, f.line, f.block, f.start, f.length)
+        keep, forced = prune_by_known(f.puzzle, np.asarray(logic.known), f.kind, f.line, f.block, f.start, f.length)
         labels = f.labels
         fixed = {labels[i]: 0 for i in np.flatnonzero(~keep)}
         fixed.update((labels[i], 1) for i in np.flatnonzero(forced))
@@ -110,8 +111,6 @@ def presolve_formulation(formulation: PicrossFormulation,
         >>> f.num_variables > pruned.num_variables == report["variables_after"] > 0, report["solved_by_logic"]
         (True, False)
     """
-    from qpicross.model.formulation import build_formulation
-
     found = presolve(formulation, known)
     report = found.report(formulation.num_variables)
     t0 = time.perf_counter()

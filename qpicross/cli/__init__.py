@@ -174,7 +174,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     from qpicross.exceptions import QpicrossError
 
-    from ._common import error
+    from ._terminal import error
 
     parser = build_parser()
     try:
@@ -200,7 +200,7 @@ def _internal_error(exc: Exception, debug: bool) -> int:
 
         traceback.print_exception(exc, file=sys.stderr)
     where = "" if debug else " (run again with --debug for the traceback)"
-    from ._common import error
+    from ._terminal import error
 
     return error(f"internal error, a bug in qpicross: {type(exc).__name__}: {exc}{where}; please report it", code=1)
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from qpicross.names import ENCODINGS, MAX_READS, SAMPLER_NAMES
 
-from ._common import UsageError, parse_beta_range
+from qpicross.exceptions import UsageError
+from ._arguments import parse_beta_range
 
 if TYPE_CHECKING:  # dimod, numpy, numba: imported when the configurations are made, not while parsing
     from qpicross.pipeline.config import SolverConfig
@@ -154,7 +155,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     Raises:
         UsageError: On any bad value, naming the option.
     """
-    from qpicross.model.formulation import PenaltyWeights
+    from qpicross.model.weights import PenaltyWeights
     from qpicross.pipeline.config import SolverConfig
     from qpicross.samplers import SAMPLERS, get_sampler
     from qpicross.samplers.cloud import cloud_options

@@ -5,22 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import (
-    PLOT_SUFFIXES,
-    Progress,
-    UsageError,
-    add_puzzle_argument,
-    board_text,
-    check_output_path,
-    load_puzzle_arg,
-    note_written,
-    output_file,
-    print_json,
-    printable,
-    racing_note,
-    save_plot,
-    size_error,
-)
+from qpicross.exceptions import UsageError
+from ._arguments import add_puzzle_argument, output_file
+from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
+from ._progress import Progress
+from ._puzzle_files import load_puzzle_arg, size_error
+from ._terminal import board_text, note_written, print_json, printable, racing_note
 from ._solver_options import add_solver_arguments, config_from_args
 
 

@@ -9,18 +9,10 @@ import sys
 from pathlib import Path
 
 
-from ._common import (
-    PLOT_SUFFIXES,
-    UsageError,
-    check_output_path,
-    connect_scheduler_arg,
-    note_written,
-    output_file,
-    printable,
-    racing_note,
-    save_plot,
-    write_output,
-)
+from qpicross.exceptions import UsageError
+from ._arguments import connect_scheduler_arg, output_file
+from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
+from ._terminal import note_written, printable, racing_note
 from ._solver_options import add_solver_arguments, configs_from_args
 
 

@@ -6,17 +6,11 @@ import argparse
 import json
 
 from qpicross.names import EXPORT_FORMATS
-from ._common import (
-    UsageError,
-    add_puzzle_argument,
-    check_output_path,
-    load_puzzle_arg,
-    output_file,
-    print_json,
-    printable,
-    size_error,
-    write_output,
-)
+from qpicross.exceptions import UsageError
+from ._arguments import add_puzzle_argument, output_file
+from ._output_files import check_output_path, write_output
+from ._puzzle_files import load_puzzle_arg, size_error
+from ._terminal import print_json, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -41,8 +35,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from qpicross.model.export import build_export_model, export_format, model_bytes
-    from qpicross.model.formulation import PenaltyWeights
+    from qpicross.model.export import build_export_model, export_coupler_limit, export_format, model_bytes
+    from qpicross.model.weights import PenaltyWeights
     from qpicross.model.size import ModelTooLargeError
 
     try:
@@ -53,8 +47,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.output, args.force)
     puzzle = load_puzzle_arg(args)
     try:
+        known = _settled_cells(puzzle, export_coupler_limit()) if args.presolve else None
         model, formulation = build_export_model(puzzle, format, weights=weights, bounds=args.bounds,
-                                                presolve=args.presolve, matching=args.matching)
+                                                known=known, matching=args.matching)
     except ModelTooLargeError as exc:
         raise size_error(args.puzzle, exc) from None
     except ValueError as exc:
@@ -79,3 +74,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"{printable(path)}: {format}, {summary['num_variables']} variables, {size}"
               + (f", {summary['num_fixed_variables']} fixed by presolve" if args.presolve else ""))
     return 0
+
+
+def _settled_cells(puzzle, coupler_limit: int):
+    """``--presolve``: the cells line logic settles (its size guard first), refused when it proves no solution."""
+    from qpicross.classical.logic import propagate
+    from qpicross.model.size import BYTES_PER_COUPLER, check_solver_size
+
+    check_solver_size(puzzle, "logic", coupler_limit * BYTES_PER_COUPLER)
+    logic = propagate(puzzle)
+    if logic.contradiction:
+        raise UsageError(f"{puzzle.name or 'puzzle'}: line logic proves it has no solution; nothing to export")
+    return logic.known

@@ -6,7 +6,10 @@ import argparse
 
 from qpicross.names import EXACT_METHODS as METHODS
 from qpicross.exceptions import PuzzleFormatError
-from ._common import UsageError, board_text, check_output_path, output_file, print_json, printable, write_output
+from qpicross.exceptions import UsageError
+from ._arguments import output_file
+from ._output_files import check_output_path, write_output
+from ._terminal import board_text, print_json, printable
 
 #: Most boards ``--max-tries`` may draw.
 MAX_TRIES = 1_000_000

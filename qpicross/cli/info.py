@@ -6,7 +6,10 @@ import argparse
 import statistics
 import time
 
-from ._common import UsageError, add_puzzle_argument, load_puzzle_arg, print_json, printable, size_error
+from qpicross.exceptions import UsageError
+from ._arguments import add_puzzle_argument
+from ._puzzle_files import load_puzzle_arg, size_error
+from ._terminal import print_json, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_puzzle_argument, board_text, load_puzzle_arg, note_written, output_file, printable, save_plot
+from ._arguments import add_puzzle_argument, output_file
+from ._output_files import save_plot
+from ._puzzle_files import load_puzzle_arg
+from ._terminal import board_text, note_written, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

@@ -6,7 +6,9 @@ import argparse
 import math
 
 from qpicross.names import EXACT_MODELS as MODELS
-from ._common import UsageError, board_text, check_puzzle_size, print_json, printable
+from qpicross.exceptions import UsageError
+from ._puzzle_files import check_puzzle_size
+from ._terminal import board_text, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
 

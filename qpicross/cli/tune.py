@@ -11,19 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from qpicross.experiments.spreadsheet import csv_cell
-from ._common import (
-    PLOT_SUFFIXES,
-    Progress,
-    UsageError,
-    check_output_path,
-    connect_scheduler_arg,
-    note_written,
-    output_file,
-    print_json,
-    printable,
-    save_plot,
-    write_output,
-)
+from qpicross.exceptions import UsageError
+from ._arguments import connect_scheduler_arg, output_file
+from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
+from ._progress import Progress
+from ._terminal import note_written, print_json, printable
 from ._solver_options import add_solver_arguments, config_from_args
 
 if TYPE_CHECKING:
@@ -170,7 +162,7 @@ def _fmt_tts(value: float) -> str:
 
 
 def print_report(result: TuneResult) -> None:
-    from qpicross.model.formulation import TERMS
+    from qpicross.model.weights import TERMS
 
     if len(result.puzzles) > 1:
         print_summary(result)
@@ -201,7 +193,7 @@ def print_report(result: TuneResult) -> None:
 
 def print_summary(result: TuneResult) -> None:
     """The report of a sweep over several puzzles: each point over all of them."""
-    from qpicross.model.formulation import TERMS
+    from qpicross.model.weights import TERMS
 
     varied = result.varied or ["one_hot"]
     summary = result.summary

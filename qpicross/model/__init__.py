@@ -1,6 +1,11 @@
 """Models: a puzzle's clues as a QUBO, its variants, its size, and exports.
 
 * :mod:`qpicross.model.formulation` -- the q_row/q_col one-hot formulation (:func:`build_formulation`);
+* :mod:`qpicross.model.weights` -- the penalty terms' names and weights (:class:`PenaltyWeights`);
+* :mod:`qpicross.model.placements` -- the start variables as arrays (:func:`placement_windows`, :func:`enumerate_starts`);
+* :mod:`qpicross.model.terms` -- each penalty term as coordinate arrays;
+* :mod:`qpicross.model.pruning` -- starts dropped or fixed by cells already known;
+* :mod:`qpicross.model.boards` -- boards as samples and samples as boards;
 * :mod:`qpicross.model.size` -- the size guard, from the clues, before building;
 * :mod:`qpicross.model.domain_wall` -- the domain-wall encoding of the same model;
 * :mod:`qpicross.model.thermometer` -- block starts in unary with 2-local order and coverage (for generic samplers);
@@ -9,17 +14,11 @@
 """
 
 from qpicross.model.domain_wall import DomainWallModel, domain_wall_bqm, to_one_hot_sampleset
-from qpicross.model.formulation import (
-    TERMS,
-    PenaltyWeights,
-    PicrossFormulation,
-    build_bqm,
-    build_formulation,
-    enumerate_starts,
-    placement_windows,
-)
+from qpicross.model.formulation import PicrossFormulation, build_bqm, build_formulation
+from qpicross.model.placements import enumerate_starts, placement_windows
 from qpicross.model.thermometer import ThermometerModel, thermometer_bqm
 from qpicross.model.size import ModelTooLargeError, check_size, estimate_size, max_couplers_limit
+from qpicross.model.weights import TERMS, PenaltyWeights
 
 __all__ = [
     "TERMS",

@@ -130,7 +130,7 @@ def _add_matching(cqm, formulation) -> None:
     order = np.argsort(formulation.cover_cells, kind="stable")
     cells = formulation.cover_cells[order]
     bounds = np.searchsorted(cells, np.arange(n_rows * n_cols + 1))
-    fixed_row, fixed_col = formulation._fixed_coverage
+    fixed_row, fixed_col = formulation.fixed_coverage
     labels = formulation.labels
     for cell in range(n_rows * n_cols):
         idx = order[bounds[cell] : bounds[cell + 1]]

@@ -39,7 +39,8 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
-from qpicross.model.formulation import PenaltyWeights, PicrossFormulation
+from qpicross.model.formulation import PicrossFormulation
+from qpicross.model.weights import PenaltyWeights
 
 __all__ = ["DomainWallModel", "domain_wall_bqm", "to_one_hot_sampleset"]
 

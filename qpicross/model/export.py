@@ -43,7 +43,9 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.model.formulation import Bounds, PenaltyWeights, build_formulation
+from qpicross.model.formulation import build_formulation
+from qpicross.model.placements import Bounds
+from qpicross.model.weights import PenaltyWeights
 from qpicross.names import EXPORT_FORMATS  # file extension -> format name
 from qpicross.puzzle import Puzzle
 
@@ -52,6 +54,7 @@ __all__ = [
     "export_format",
     "model_bytes",
     "build_export_model",
+    "export_coupler_limit",
     "write_coo",
     "read_coo",
     "load_model",
@@ -76,8 +79,15 @@ def export_format(path: str | os.PathLike, format: str | None = None) -> str:
     return format
 
 
+def export_coupler_limit() -> int:
+    """The size guard's coupler limit for an export: half the usual, the serialised file being a second copy."""
+    from qpicross.model.size import max_couplers_limit
+
+    return max(1, max_couplers_limit() // 2)
+
+
 def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights | None = None,
-                       bounds: Bounds = "stacking", presolve: bool = False, matching: str = "objective"):
+                       bounds: Bounds = "stacking", known: np.ndarray | None = None, matching: str = "objective"):
     """The model to export: the weighted BQM, or the CQM for ``format="cqm"``.
 
     Args:
@@ -85,34 +95,20 @@ def build_export_model(puzzle: Puzzle, format: str, *, weights: PenaltyWeights |
         format: One of :data:`EXPORT_FORMATS`' values.
         weights: Penalty weights of the BQM.
         bounds: Variable pruning (see :func:`~qpicross.model.formulation.build_formulation`).
-        presolve: Settle cells by line logic first (:func:`qpicross.classical.logic.propagate`)
-            and export the reduced model.
+        known: Cells settled beforehand, e.g. by line logic (:func:`qpicross.classical.logic.propagate`,
+            as ``qpicross export --presolve`` does): the reduced model is exported.
         matching: For the CQM, see :func:`qpicross.model.cqm.build_cqm`.
 
     Returns:
         ``(model, formulation)``.
 
     Raises:
-        ValueError: If presolve proves the puzzle has no solution.
-        ModelTooLargeError: (a ``ValueError``) Above the size guard, before anything is built; the
-            serialised file counts as a second copy of the model.
+        ModelTooLargeError: (a ``ValueError``) Above the size guard (:func:`export_coupler_limit`), before
+            anything is built.
     """
-    from qpicross.model.size import BYTES_PER_COUPLER, check_size, check_solver_size, max_couplers_limit
+    from qpicross.model.size import check_size
 
-    limit = max(1, max_couplers_limit() // 2)
-    if presolve:
-        check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
-    check_size(puzzle, bounds, max_couplers=limit)
-    known = None
-    if presolve:
-        from qpicross.classical.logic import propagate
-
-        logic = propagate(puzzle)
-        if logic.contradiction:
-            raise ParameterError(
-                f"{puzzle.name or 'puzzle'}: line logic proves it has no solution; nothing to export"
-            )
-        known = logic.known
+    check_size(puzzle, bounds, max_couplers=export_coupler_limit())
     formulation = build_formulation(puzzle, bounds=bounds, known=known)
     if format == "cqm":
         from qpicross.model.cqm import build_cqm

@@ -29,6 +29,11 @@ removed too: block ``k`` of a line of length ``L`` with clue ``h`` may only star
 ``bounds="published"`` keeps every start of the published notebook (only the
 last block is cut), which is the baseline that later benchmarks compare to.
 
+The module builds the model from its parts: the start variables (:mod:`qpicross.model.placements`),
+the penalty terms as arrays (:mod:`qpicross.model.terms`), their weights (:mod:`qpicross.model.weights`),
+pruning by known cells (:mod:`qpicross.model.pruning`) and the conversions between boards and samples
+(:mod:`qpicross.model.boards`); :class:`PicrossFormulation` holds the result.
+
 Because every term is an integer-valued penalty, the weighted BQM has energy
 exactly 0 on the assignment that encodes a valid board and energy at least
 ``min(weights)`` on every other assignment.
@@ -48,14 +53,27 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from typing import Literal
 
 import dimod
 import numpy as np
 
-from qpicross.exceptions import ParameterError
-from qpicross.puzzle import Puzzle, board_from_strings, line_runs
+from qpicross.model import boards
+from qpicross.model.placements import (
+    Bounds,
+    enumerate_starts,
+    group_ids,
+    num_published_variables,
+    painted_cells,
+    placement_windows,
+    variable_labels,
+)
+from qpicross.model.pruning import fix_to_one, prune_by_known
+from qpicross.model.terms import TermArrays, at_most_one_term, match_term, one_hot_term, order_term
+from qpicross.model.weights import TERMS, PenaltyWeights
+from qpicross.puzzle import Puzzle
 
 __all__ = [
     "PenaltyWeights",
@@ -64,193 +82,9 @@ __all__ = [
     "PicrossFormulation",
     "build_formulation",
     "build_bqm",
+    "enumerate_starts",
     "placement_windows",
 ]
-
-#: The penalty terms, in the order they are built and reported.
-TERMS = ("one_hot", "at_most_one", "order", "match")
-
-Bounds = Literal["stacking", "published"]
-
-
-@dataclasses.dataclass(frozen=True)
-class PenaltyWeights:
-    """One weight per penalty term (see :data:`TERMS`).
-
-    Examples:
-        >>> PenaltyWeights.parse("one_hot=2,match=0.5")
-        PenaltyWeights(one_hot=2.0, at_most_one=1.0, order=1.0, match=0.5)
-    """
-
-    one_hot: float = 1.0
-    at_most_one: float = 1.0
-    order: float = 1.0
-    match: float = 1.0
-
-    def __post_init__(self):
-        for name in TERMS:
-            value = getattr(self, name)
-            if not np.isfinite(value) or value < 0:
-                raise ParameterError(f"weight {name}={value!r} must be a finite non-negative number")
-
-    @classmethod
-    def parse(cls, text: str) -> PenaltyWeights:
-        """Parse ``name=value,...`` (missing names keep their default of 1).
-
-        >>> PenaltyWeights.parse("match=2, order=0.5").as_dict()["match"]
-        2.0
-        >>> PenaltyWeights.parse("match=1,,order=2")
-        Traceback (most recent call last):
-        ...
-        qpicross.exceptions.ParameterError: empty item between commas in 'match=1,,order=2'
-
-        Raises:
-            ValueError: On an unknown, repeated or empty name or a value that is not a number.
-        """
-        values: dict[str, float] = {}
-        if not text.strip():
-            return cls()
-        for item in (part.strip() for part in text.split(",")):
-            if not item:
-                raise ParameterError(f"empty item between commas in {text!r}")
-            name, sep, value = item.partition("=")
-            name = name.strip()
-            if not sep or name not in TERMS:
-                raise ParameterError(f"bad weight {item!r}: expected NAME=VALUE with NAME in {', '.join(TERMS)}")
-            if name in values:
-                raise ParameterError(f"weight {name} is given twice in {text!r}")
-            try:
-                values[name] = float(value)
-            except ValueError:
-                raise ParameterError(f"bad weight {item!r}: {value!r} is not a number") from None
-        return cls(**values)
-
-    def as_dict(self) -> dict[str, float]:
-        return dataclasses.asdict(self)
-
-    @property
-    def smallest(self) -> float:
-        """The smallest weight: the least energy any infeasible assignment can have."""
-        return min(self.as_dict().values())
-
-
-@dataclasses.dataclass(frozen=True)
-class TermArrays:
-    """One penalty term as a QUBO in coordinate form over the formulation's variable indices.
-
-    Energy of a 0/1 vector ``x``: ``linear @ x + sum(data * x[irow] * x[icol]) + offset``.
-    Pairs may repeat (their biases add up).
-    """
-
-    linear: np.ndarray
-    irow: np.ndarray
-    icol: np.ndarray
-    data: np.ndarray
-    offset: float
-
-    def energies(self, samples: np.ndarray) -> np.ndarray:
-        """This term's value for each row of a 0/1 ``samples`` matrix."""
-        samples = np.atleast_2d(samples).astype(np.float64)
-        quad = (samples[:, self.irow] * samples[:, self.icol]) @ self.data
-        return samples @ self.linear + quad + self.offset
-
-
-def placement_windows(clue: Sequence[int], length: int, bounds: Bounds = "stacking") -> list[tuple[int, int]]:
-    """Inclusive ``(first, last)`` start of each block of a clue in a line.
-
-    >>> placement_windows([2, 1, 2], 9)
-    [(0, 2), (3, 5), (5, 7)]
-    >>> placement_windows([2, 1, 2], 9, bounds="published")
-    [(0, 8), (0, 8), (0, 7)]
-    """
-    clue = list(clue)
-    if bounds == "published":
-        return [(0, length - 1)] * (len(clue) - 1) + ([(0, length - clue[-1])] if clue else [])
-    if bounds != "stacking":
-        raise ParameterError(f"bounds must be 'stacking' or 'published', got {bounds!r}")
-    windows = []
-    before = 0
-    total = sum(clue)
-    count = len(clue)
-    for k, h in enumerate(clue):
-        first = before + k
-        last = length - (total - before) - (count - k - 1)
-        windows.append((first, last))
-        before += h
-    return windows
-
-
-
-def enumerate_starts(puzzle: Puzzle, bounds: Bounds = "stacking") -> tuple[np.ndarray, ...]:
-    """Every start variable of a puzzle, before any pruning by known cells.
-
-    The one enumeration both :func:`build_formulation` and the size estimate
-    (:func:`qpicross.model.size.estimate_size`) use. Variables come ordered by
-    ``(kind, line, block, start)``: rows first, then columns.
-
-    Returns:
-        ``(kind, line, block, start, length)`` arrays, one entry per variable
-        (``kind`` 0 for a row, 1 for a column; ``length`` is the block's length).
-
-    Examples:
-        >>> kind, line, block, start, length = enumerate_starts(Puzzle([[1, 1]], [[1], [], [1]]))
-        >>> kind.tolist(), block.tolist(), start.tolist()
-        ([0, 0, 1, 1], [0, 1, 0, 0], [0, 2, 0, 0])
-    """
-    n_rows, n_cols = puzzle.shape
-    kinds, lines, blocks, starts, lengths = [], [], [], [], []
-    for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
-        for index, clue in enumerate(clues):
-            for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
-                count = hi - lo + 1
-                starts.append(np.arange(lo, hi + 1))
-                kinds.append(np.full(count, kind, np.int8))
-                lines.append(np.full(count, index, np.int64))
-                blocks.append(np.full(count, k, np.int64))
-                lengths.append(np.full(count, clue[k], np.int64))
-    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
-    return cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64), cat(starts, np.int64), \
-        cat(lengths, np.int64)
-
-
-def num_published_variables(puzzle: Puzzle) -> int:
-    """How many start variables the published formulation has (every start but past-the-end ones)."""
-    n_rows, n_cols = puzzle.shape
-    return sum(hi - lo + 1
-               for clues, line_length in ((puzzle.rows, n_cols), (puzzle.cols, n_rows))
-               for clue in clues for lo, hi in placement_windows(clue, line_length, "published"))
-
-
-def _pairs_within_groups(order: np.ndarray, group_ids_sorted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """All unordered pairs of elements sharing a group.
-
-    Args:
-        order: Element indices, sorted so that groups are contiguous.
-        group_ids_sorted: The group id of each entry of ``order``.
-    """
-    n = len(order)
-    if n == 0:
-        return order[:0], order[:0]
-    boundaries = np.flatnonzero(np.diff(group_ids_sorted)) + 1
-    group_end = np.repeat(np.append(boundaries, n), np.diff(np.concatenate(([0], boundaries, [n]))))
-    position = np.arange(n)
-    partners = group_end - position - 1
-    return _expand_ranges(position, position + 1, partners, order)
-
-
-def _expand_ranges(owner, first, counts, values=None):
-    """For each ``i``, pair ``owner[i]`` with ``first[i], first[i]+1, ...`` (``counts[i]`` of them).
-
-    Returns ``(a, b)``; if ``values`` is given both are mapped through it.
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    total = int(counts.sum())
-    a = np.repeat(owner, counts)
-    step = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    b = np.repeat(first, counts) + step
-    if values is not None:
-        a, b = values[a], values[b]
-    return a, b
 
 
 @dataclasses.dataclass
@@ -372,83 +206,28 @@ class PicrossFormulation:
         columns = zip(self.labels, self.kind.tolist(), self.line.tolist(), self.start.tolist(), self.length.tolist())
         return {label: (kind, line, start, length) for label, kind, line, start, length in columns}
 
-    # -- conversions between boards and samples ---------------------------------
+    # -- conversions between boards and samples (qpicross.model.boards) -------------
 
     def sample_from_board(self, board: np.ndarray | Sequence[str]) -> dict[tuple, int]:
-        """The assignment that encodes a board (every block start of every line).
-
-        The board must satisfy the clues; otherwise the result is not
-        meaningful (blocks are matched to runs in order).
-
-        Raises:
-            ValueError: If a line's runs do not match its clue.
-        """
-        grid = board_from_strings(board) if isinstance(board, (list, tuple)) else np.asarray(board)
-        on = set()
-        for kind_name, lines, clues in (("row", grid, self.puzzle.rows), ("col", grid.T, self.puzzle.cols)):
-            for index, (cells, clue) in enumerate(zip(lines, clues)):
-                if line_runs(cells) != clue:
-                    raise ParameterError(f"{kind_name} {index} of the board does not match its clue {clue}")
-                starts = [p for p in range(len(cells)) if cells[p] and (p == 0 or not cells[p - 1])]
-                on.update((kind_name, index, s, k) for k, s in enumerate(starts))
-        return {label: int(label in on) for label in self.labels}
+        """The assignment that encodes a board: :func:`qpicross.model.boards.sample_from_board`."""
+        return boards.sample_from_board(self, board)
 
     def samples_to_array(self, sampleset: dimod.SampleSet) -> np.ndarray:
         """A sampleset's records as a ``(num_samples, num_variables)`` 0/1 array in label order."""
-        return _reorder(sampleset, self.labels)
+        return boards.samples_to_array(sampleset, self.labels)
 
     def boards(self, samples: np.ndarray, side: Literal["row", "col"] = "row") -> np.ndarray:
-        """Boards painted by the row (or column) variables of each sample.
+        """Boards painted by the row (or column) variables of each sample: :func:`qpicross.model.boards.boards`."""
+        return boards.boards(self, samples, side)
 
-        Args:
-            samples: ``(num_samples, num_variables)`` 0/1 array in label order.
-            side: Which half of the variables paints the board.
+    def coverage(self, samples: np.ndarray, kind: int) -> np.ndarray:
+        """How many blocks of one side cover each cell: :func:`qpicross.model.boards.coverage`."""
+        return boards.coverage(self, samples, kind)
 
-        Returns:
-            ``(num_samples, num_rows, num_cols)`` uint8 array; a cell is filled
-            when at least one block of that side covers it. Presolve-fixed
-            variables are included.
-        """
-        samples = np.atleast_2d(samples)
-        n_rows, n_cols = self.puzzle.shape
-        coverage = self._coverage(samples, 0 if side == "row" else 1)
-        return (coverage > 0).astype(np.uint8).reshape(len(samples), n_rows, n_cols)
-
-    def _coverage(self, samples: np.ndarray, kind: int) -> np.ndarray:
-        """How many blocks of one side cover each cell: ``(num_samples, cells)``."""
-        n_cells = self.puzzle.num_rows * self.puzzle.num_cols
-        counts = np.diff(self.cover_indptr)
-        var_of_cover = np.repeat(np.arange(self.num_variables), counts)
-        keep = self.kind[var_of_cover] == kind
-        var_of_cover = var_of_cover[keep]
-        cells = self.cover_cells[keep]
-        out = np.zeros((len(samples), n_cells), dtype=np.int32)
-        for r in range(len(samples)):
-            out[r] = np.bincount(cells, weights=samples[r, var_of_cover], minlength=n_cells)
-        out += self._fixed_coverage[kind]
-        return out
-
-    @property
-    def _fixed_coverage(self) -> tuple[np.ndarray, np.ndarray]:
-        cached = getattr(self, "_fixed_cov_cache", None)
-        if cached is None:
-            n_rows, n_cols = self.puzzle.shape
-            cached = (np.zeros(n_rows * n_cols, np.int32), np.zeros(n_rows * n_cols, np.int32))
-            for kind_name, index, start, k in self.fixed_labels:
-                clue = (self.puzzle.rows if kind_name == "row" else self.puzzle.cols)[index]
-                for p in range(start, start + clue[k]):
-                    cell = index * n_cols + p if kind_name == "row" else p * n_cols + index
-                    cached[0 if kind_name == "row" else 1][cell] += 1
-            self._fixed_cov_cache = cached
-        return cached
-
-
-def _reorder(sampleset: dimod.SampleSet, labels: list) -> np.ndarray:
-    record = sampleset.record.sample
-    if list(sampleset.variables) == labels:
-        return np.asarray(record, dtype=np.int8)
-    index = {v: i for i, v in enumerate(sampleset.variables)}
-    return np.asarray(record[:, [index[v] for v in labels]], dtype=np.int8)
+    @functools.cached_property
+    def fixed_coverage(self) -> tuple[np.ndarray, np.ndarray]:
+        """How many presolve-fixed blocks of the rows, and of the columns, cover each flat cell."""
+        return boards.fixed_coverage(self.puzzle, self.fixed_labels)
 
 
 def build_formulation(
@@ -473,7 +252,7 @@ def build_formulation(
         The formulation; call :meth:`PicrossFormulation.bqm` for the model.
 
     Raises:
-        ValueError: If ``known`` leaves some block with no possible start.
+        ParameterError: If ``known`` leaves some block with no possible start.
     """
     n_rows, n_cols = puzzle.shape
     kind, line, block, start, length = enumerate_starts(puzzle, bounds)
@@ -481,24 +260,24 @@ def build_formulation(
 
     fixed = np.zeros(len(start), bool)
     if known is not None:
-        keep, fixed = _prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
+        keep, fixed = prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
         kind, line, block, start, length = (a[keep] for a in (kind, line, block, start, length))
         fixed = fixed[keep]
 
     line_len = np.where(kind == 0, n_cols, n_rows)
-    gline, group, new_group = _group_ids(kind, line, block, puzzle.shape)
+    gline, group, new_group = group_ids(kind, line, block, puzzle.shape)
 
     terms = {
-        "one_hot": _one_hot_term(group, new_group),
-        "at_most_one": _at_most_one_term(gline, start, line_len),
-        "order": _order_term(group, new_group, start, length),
+        "one_hot": one_hot_term(group, new_group),
+        "at_most_one": at_most_one_term(gline, start, line_len),
+        "order": order_term(group, new_group, start, length),
     }
-    cover_indptr, cover_cells = _cover(kind, line, start, length, line_len, n_cols)
-    terms["match"] = _match_term(kind, cover_indptr, cover_cells, n_rows * n_cols)
+    cover_indptr, cover_cells = painted_cells(kind, line, start, length, line_len, n_cols)
+    terms["match"] = match_term(kind, cover_indptr, cover_cells, n_rows * n_cols)
 
-    labels_all = _labels(kind, line, start, block)
+    labels_all = variable_labels(kind, line, start, block)
     if fixed.any():
-        terms = {name: _fix_to_one(t, fixed) for name, t in terms.items()}
+        terms = {name: fix_to_one(t, fixed) for name, t in terms.items()}
         keep = ~fixed
         fixed_labels = [lab for lab, f in zip(labels_all, fixed) if f]
         counts = np.diff(cover_indptr)
@@ -521,139 +300,3 @@ def build_formulation(
 def build_bqm(puzzle: Puzzle, weights: PenaltyWeights | None = None, **kwargs) -> dimod.BinaryQuadraticModel:
     """Shortcut: ``build_formulation(puzzle, **kwargs).bqm(weights)``."""
     return build_formulation(puzzle, **kwargs).bqm(weights)
-
-
-def _labels(kind, line, start, block) -> list[tuple]:
-    names = np.where(kind == 0, "row", "col")
-    return list(zip(names.tolist(), line.tolist(), start.tolist(), block.tolist()))
-
-
-def _one_hot_term(group: np.ndarray, new_group: np.ndarray) -> TermArrays:
-    # (sum_j q_j - 1)^2 = -sum_j q_j + 2 sum_{j<j'} q_j q_j' + 1   (q^2 = q)
-    order = np.arange(len(group))
-    a, b = _pairs_within_groups(order, group)
-    return TermArrays(-np.ones(len(group)), a, b, np.full(len(a), 2.0), float(new_group.sum()))
-
-
-def _at_most_one_term(gline: np.ndarray, start: np.ndarray, line_len: np.ndarray) -> TermArrays:
-    key = gline * (int(line_len.max(initial=0)) + 1) + start
-    order = np.argsort(key, kind="stable")
-    a, b = _pairs_within_groups(order, key[order])
-    return TermArrays(np.zeros(len(gline)), a, b, np.ones(len(a)), 0.0)
-
-
-def _order_clashes(group, new_group, start, length) -> tuple[np.ndarray, np.ndarray]:
-    """For each start j1 of block k: the first variable of block k+1 and how many of its starts clash.
-
-    Block k+1's starts j2 <= j1 + h_k leave no gap after block k. Groups are
-    contiguous and sorted by start, and the next block of the same line is the
-    next group (its id is ``group + 1``), so ``(group, start)`` is a sorted key.
-    Shared by the builder and the size estimate.
-    """
-    n = len(group)
-    if n == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    group_first = np.flatnonzero(new_group)
-    gidx = np.cumsum(new_group) - 1
-    nxt = np.minimum(gidx + 1, len(group_first) - 1)
-    next_first = group_first[nxt]
-    same_line = (gidx + 1 < len(group_first)) & (group[next_first] == group + 1)
-    span = int(start.max()) + int(length.max()) + 2
-    key = group * span + start
-    last_clash = np.searchsorted(key, (group + 1) * span + start + length, side="right")
-    return next_first, np.where(same_line, last_clash - next_first, 0)
-
-
-def _order_term(group, new_group, start, length) -> TermArrays:
-    next_first, count = _order_clashes(group, new_group, start, length)
-    a, b = _expand_ranges(np.arange(len(group)), next_first, count)
-    return TermArrays(np.zeros(len(group)), a, b, np.ones(len(a)), 0.0)
-
-
-def _group_ids(kind, line, block, shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Global line ids (rows, then columns), one-hot group ids, and where each group begins."""
-    n_rows, n_cols = shape
-    gline = line + kind.astype(np.int64) * n_rows
-    group = gline * (max(n_rows, n_cols) + 1) + block
-    new_group = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
-    return gline, group, new_group
-
-
-def _cover(kind, line, start, length, line_len, n_cols) -> tuple[np.ndarray, np.ndarray]:
-    """Cells (flat index) painted by each variable, clipped to the line."""
-    span = np.minimum(start + length, line_len) - start
-    indptr = np.r_[0, np.cumsum(span)]
-    var = np.repeat(np.arange(len(start)), span)
-    pos = np.arange(int(indptr[-1])) - np.repeat(indptr[:-1], span) + start[var]
-    is_row = kind[var] == 0
-    cells = np.where(is_row, line[var] * n_cols + pos, pos * n_cols + line[var])
-    return indptr, cells.astype(np.int64)
-
-
-def _match_term(kind, cover_indptr, cover_cells, n_cells) -> TermArrays:
-    # (sum_row q - sum_col q)^2 per cell = sum of covering q (s^2 = 1)
-    #   + 2 * sum over covering pairs of s_a s_b q_a q_b, s = +1 row, -1 col.
-    counts = np.diff(cover_indptr)
-    var = np.repeat(np.arange(len(counts)), counts)
-    linear = counts.astype(np.float64)
-    order = np.argsort(cover_cells, kind="stable")
-    a_pos, b_pos = _pairs_within_groups(order, cover_cells[order])
-    a, b = var[a_pos], var[b_pos]
-    sign = np.where(kind == 0, 1.0, -1.0)
-    return TermArrays(linear, a, b, 2.0 * sign[a] * sign[b], 0.0)
-
-
-def _prune_by_known(puzzle, known, kind, line, block, start, length):
-    """Keep-mask of the starts some placement of the whole line uses, and the forced ones.
-
-    A start survives when at least one placement of its line's clue that agrees
-    with the known cells puts the block there (line logic's placement DP, so the
-    order of the blocks counts, not only the cells next to the block). A block
-    left with a single start is forced.
-    """
-    from qpicross.classical.logic import Contradiction, line_placements
-
-    if known.shape != puzzle.shape:
-        raise ParameterError(f"known has shape {known.shape}, puzzle is {puzzle.shape}")
-    keep = np.zeros(len(start), bool)
-    # Variables are ordered by (kind, line, block, start): each line is one slice.
-    line_key = kind.astype(np.int64) * (max(puzzle.shape) + 1) + line
-    bounds = np.searchsorted(line_key, np.arange(2 * (max(puzzle.shape) + 1) + 1))
-    for kind_id, name, clues in ((0, "row", puzzle.rows), (1, "col", puzzle.cols)):
-        for index, clue in enumerate(clues):
-            key = kind_id * (max(puzzle.shape) + 1) + index
-            sel = slice(bounds[key], bounds[key + 1])
-            if not clue:
-                continue
-            cells = known[index, :] if kind_id == 0 else known[:, index]
-            try:
-                allowed = line_placements(clue, cells)
-            except Contradiction:
-                raise ParameterError(
-                    f"{name} {index}: no start is compatible with the known cells (clue {clue})"
-                ) from None
-            keep[sel] = allowed[block[sel], start[sel]]
-    group = line_key * (max(puzzle.shape) + 1) + block
-    _, group_index, group_size = np.unique(group[keep], return_inverse=True, return_counts=True)
-    fixed = np.zeros(len(start), bool)
-    fixed[np.flatnonzero(keep)] = group_size[group_index.ravel()] == 1
-    return keep, fixed
-
-
-def _fix_to_one(term: TermArrays, fixed: np.ndarray) -> TermArrays:
-    """Substitute x_v = 1 for fixed variables and drop them (indices are renumbered)."""
-    keep = ~fixed
-    new_index = np.cumsum(keep) - 1
-    linear = term.linear.copy()
-    offset = term.offset + float(term.linear[fixed].sum())
-    fa, fb = fixed[term.irow], fixed[term.icol]
-    both = fa & fb
-    offset += float(term.data[both].sum())
-    only_a = fa & ~fb  # x_a = 1: bias moves to b's linear term
-    only_b = fb & ~fa
-    np.add.at(linear, term.icol[only_a], term.data[only_a])
-    np.add.at(linear, term.irow[only_b], term.data[only_b])
-    free = ~fa & ~fb
-    return TermArrays(
-        linear[keep], new_index[term.irow[free]], new_index[term.icol[free]], term.data[free], offset
-    )

@@ -2,7 +2,7 @@
 
 :func:`estimate_size` runs the same enumeration of start variables as
 :func:`~qpicross.model.formulation.build_formulation`
-(:func:`~qpicross.model.formulation.enumerate_starts`) and counts the coupler
+(:func:`~qpicross.model.placements.enumerate_starts`) and counts the coupler
 entries each penalty term would allocate without allocating them;
 :func:`check_size` raises :class:`ModelTooLargeError` above the ceiling, which
 every command checks before it builds; :func:`run_estimate` adds what one run's path costs on top
@@ -25,14 +25,9 @@ import os
 
 import numpy as np
 
-from qpicross.model.formulation import (
-    Bounds,
-    _cover,
-    _group_ids,
-    _order_clashes,
-    _prune_by_known,
-    enumerate_starts,
-)
+from qpicross.model.placements import Bounds, enumerate_starts, group_ids, painted_cells
+from qpicross.model.pruning import prune_by_known
+from qpicross.model.terms import order_clashes
 from qpicross.exceptions import ModelTooLargeError, ParameterError
 from qpicross.puzzle import Puzzle
 
@@ -237,7 +232,7 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
     n_rows, n_cols = puzzle.shape
     kind, line, block, start, length = enumerate_starts(puzzle, bounds)
     if known is not None:
-        keep, fixed = _prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
+        keep, fixed = prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
         keep &= ~fixed  # fixed starts leave the BQM (their couplers become linear biases)
         kind, line, block, start, length = (a[keep] for a in (kind, line, block, start, length))
 
@@ -246,17 +241,17 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         return int((counts * (counts - 1) // 2).sum())
 
     line_len = np.where(kind == 0, n_cols, n_rows).astype(np.int64)
-    gline, group, new_group = _group_ids(kind, line, block, puzzle.shape)
+    gline, group, new_group = group_ids(kind, line, block, puzzle.shape)
     _, group_sizes = np.unique(group, return_counts=True)
     _, cell_starts = np.unique(gline * (max(n_rows, n_cols) + 1) + start, return_counts=True)
-    _, clashes = _order_clashes(group, new_group, start, length)
+    _, clashes = order_clashes(group, new_group, start, length)
     order = int(clashes.sum())
-    _, cover_cells = _cover(kind, line, start, length, line_len, n_cols)
+    _, covered = painted_cells(kind, line, start, length, line_len, n_cols)
     couplers = {
         "one_hot": pairs(group_sizes),
         "at_most_one": pairs(cell_starts),
         "order": order,
-        "match": pairs(np.unique(cover_cells, return_counts=True)[1]),  # never an array per cell
+        "match": pairs(np.unique(covered, return_counts=True)[1]),  # never an array per cell
     }
     total = sum(couplers.values())
     return {

@@ -59,7 +59,9 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
-from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, _pairs_within_groups
+from qpicross.model.formulation import PicrossFormulation
+from qpicross.model.terms import pairs_within_groups
+from qpicross.model.weights import PenaltyWeights
 
 __all__ = ["ThermometerModel", "thermometer_bqm", "THERMOMETER_TERMS"]
 
@@ -265,7 +267,7 @@ class _Quadratic:
         # (sum a_v x_v + c)^2 = sum a_v^2 x_v + 2 c sum a_v x_v + 2 sum_{v<w} a_v a_w x_v x_w + c^2
         self.offset += float(np.sum(const ** 2))
         np.add.at(self.linear, e_var, summed ** 2 + 2 * const[e_cell] * summed)
-        i, k = _pairs_within_groups(np.arange(len(e_cell)), e_cell)
+        i, k = pairs_within_groups(np.arange(len(e_cell)), e_cell)
         self.rows.append(e_var[i])
         self.cols.append(e_var[k])
         self.data.append(2 * summed[i] * summed[k])

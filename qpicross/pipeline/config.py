@@ -27,7 +27,7 @@ from typing import Any, Literal
 import dimod
 
 from qpicross.exceptions import ParameterError
-from qpicross.model.formulation import PenaltyWeights
+from qpicross.model.weights import PenaltyWeights
 from qpicross.names import ENCODINGS, MAX_READS
 
 __all__ = ["SolverConfig", "ENCODINGS", "Encoding", "MAX_READS", "MAX_SWEEPS"]

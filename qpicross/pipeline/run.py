@@ -33,7 +33,8 @@ import numpy as np
 
 from qpicross.exceptions import ParameterError
 from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
-from qpicross.model.formulation import PenaltyWeights, PicrossFormulation, build_formulation
+from qpicross.model.formulation import PicrossFormulation, build_formulation
+from qpicross.model.weights import PenaltyWeights
 from qpicross.model.size import (
     BASE_BYTES,
     BYTES_PER_COUPLER,

@@ -1,0 +1,71 @@
+"""Argument helpers of the sub-commands: the puzzle argument, argparse types, and options parsed into values.
+
+Each turns what the user typed into a value or a one-line :class:`~qpicross.exceptions.UsageError`
+before any work is done.
+
+>>> parse_beta_range("0.1,5")
+(0.1, 5.0)
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from qpicross.exceptions import UsageError
+
+__all__ = ["add_puzzle_argument", "output_file", "parse_beta_range", "connect_scheduler_arg"]
+
+
+def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", metavar="PUZZLE",
+                        help="puzzle file (.px, .non, .xml, .json, tournament .txt); FILE#N picks puzzle N "
+                             "of a multi-puzzle file")
+    parser.add_argument("--format", default=None,
+                        help="file format, overriding the extension "
+                             "(px, non, nonpack, tournament, xml, json)")
+
+
+def output_file(text: str) -> str:
+    """An output file named on the command line (an argparse ``type``): an empty name is refused.
+
+    >>> output_file("out.csv")
+    'out.csv'
+    >>> output_file("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: wants a file name, got ''
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"wants a file name, got {text!r}")
+    return text
+
+
+def parse_beta_range(text: str | None) -> tuple[float, float] | None:
+    """``--beta-range HOT,COLD`` as a pair of floats (None when not given)."""
+    if not text:
+        return None
+    try:
+        hot, cold = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UsageError(f"--beta-range wants HOT,COLD, got {text!r}") from None
+    return (hot, cold)
+
+
+def connect_scheduler_arg(address: str):
+    """``--scheduler ADDRESS`` as a connected :class:`distributed.Client` (within seconds), before any work.
+
+    Raises:
+        UsageError: Without dask.distributed, or when the scheduler cannot be reached: one line.
+    """
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    from qpicross.experiments.runner import connect_scheduler
+
+    if not address.strip():
+        raise UsageError("--scheduler wants an address such as tcp://HOST:8786, got ''")
+    try:
+        return connect_scheduler(address)
+    except (ConnectionError, RuntimeError) as exc:
+        raise UsageError(f"--scheduler: {exc}") from None

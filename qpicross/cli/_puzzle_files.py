@@ -1,0 +1,51 @@
+"""Reading the puzzle a command names: ``FILE`` or ``FILE#N``, with the size guard, errors in one line.
+
+The file formats and their one-line errors are :mod:`qpicross.puzzle.formats`; this module adds what a
+command needs around them (the size guard of the work it is about to do, the file named in the message).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from qpicross.exceptions import UsageError
+
+if TYPE_CHECKING:  # numpy: imported when a command runs, not while the arguments are parsed
+    from qpicross.puzzle import Puzzle
+
+__all__ = ["load_puzzle_arg", "check_puzzle_size", "size_error"]
+
+
+def load_puzzle_arg(args: argparse.Namespace, guard: str | None = None) -> Puzzle:
+    """The puzzle named on the command line (``FILE`` or ``FILE#N``).
+
+    Args:
+        guard: Also run the size guard of this work on it (a method of
+            :func:`~qpicross.model.size.estimate_solver_size`), before any is done.
+    """
+    from qpicross.puzzle.formats import load_puzzle
+
+    puzzle = load_puzzle(args.puzzle, format=args.format)
+    if guard is not None:
+        check_puzzle_size(args.puzzle, puzzle, guard)
+    return puzzle
+
+
+def check_puzzle_size(path: str, puzzle: Puzzle, method: str) -> None:
+    """The size guard of ``method`` (``"sat"``, ``"cpsat"``, ``"logic"``, ``"show"``) on a loaded puzzle.
+
+    Raises:
+        UsageError: Above the limit: one line naming the file and the estimate.
+    """
+    from qpicross.model.size import check_solver_size
+
+    try:
+        check_solver_size(puzzle, method)
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def size_error(path: str, exc: Exception) -> UsageError:
+    """A size-guard (or other one-line) error of a run on ``path``, naming the file."""
+    return UsageError(f"{path}: {exc}")
