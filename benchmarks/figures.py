@@ -96,7 +96,7 @@ def committed_results() -> list[Path]:
 
 
 def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
-    from qpicross.experiments.bench import machine_info
+    from qpicross.experiments.result import machine_info
     from qpicross.plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from qpicross.experiments.spreadsheet import csv_cell
 from ._common import (
     PLOT_SUFFIXES,
     Progress,
@@ -158,6 +157,8 @@ def _fresh_path(stem: str, suffix: str) -> Path:
 
 def csv_text(result: TuneResult) -> str:
     """One CSV row per finished point (infinite TTS99 written as ``inf``; text cells safe in a spreadsheet)."""
+    from qpicross.experiments.result import csv_cell
+
     buffer = io.StringIO()
     columns = list(result.records[0]) if result.records else ["point"]
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
