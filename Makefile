@@ -284,7 +284,7 @@ bench-survey: $(VENV)/.installed
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed
 	mkdir -p results
-	$(BIN)/python -m qpicross.experiments.kernels instances/star10.px $(SHARED)/bompol/knife.px $(SHARED)/bompol/panda.px \
+	$(BIN)/python -m benchmarks.kernels instances/star10.px $(SHARED)/bompol/knife.px $(SHARED)/bompol/panda.px \
 	    $(TOURNAMENT)/taai2011.txt\#1-3 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --sweeps 1000 --reads 2 \
 	    --json results/kernels.json
 
@@ -393,7 +393,7 @@ bench-no-slowdown: $(VENV)/.installed
 	    git -C build/base checkout --quiet --detach $${rev} && \
 	    (cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
 	        --label shift-$${rev} --json $(abspath results)/noslow_$${rev}$(NOSLOW_RUN).json || test $$? -eq 1) && \
-	    $(BIN)/python -m qpicross.experiments.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; \
+	    $(BIN)/python -m benchmarks.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; \
 	done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
@@ -405,13 +405,13 @@ readme: $(VENV)/.installed
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
 # place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.
 restate: $(VENV)/.installed
-	$(BIN)/python -m qpicross.experiments.restate results/*.json
+	$(BIN)/python -m benchmarks.restate results/*.json
 
 # The results files the current sampler code did not write: each file's status (current, stale,
 # acknowledged in results/STALE.txt, or "no hash": written before results recorded their code hash);
 # exit 1 if one is stale. tests/benchmarks/test_provenance.py runs the same check.
 stale-results: $(VENV)/.installed
-	$(BIN)/python -m qpicross.experiments.provenance results
+	$(BIN)/python -m benchmarks.provenance results
 
 # The formulation study (about 15 minutes on 2 cores, 20 on one: `taskset -c 0 make study STUDY_WORKERS=1`): generic
 # samplers x encodings, weights tuned on small puzzles, then TTS99 up a ladder of sizes; writes results/study.json and
@@ -425,7 +425,7 @@ study: $(VENV)/.installed-test
 # What fits on a D-Wave QPU: every encoding's BQM minor-embedded by minorminer into the ideal Advantage (Pegasus P16)
 # and Advantage2 (Zephyr Z12) graphs, over the shipped puzzles, Bompol, generated ones and taai2011 #1-3, each
 # collection smallest first until one does not embed within EMBED_TIMEOUT s; one process (about 15 min).
-# Nothing is sampled on a QPU. Writes results/embedding.json; `python -m qpicross.experiments.embedding table` prints it.
+# Nothing is sampled on a QPU. Writes results/embedding.json; `python -m benchmarks.embedding table` prints it.
 EMBED_TIMEOUT ?= 30
 embedding: $(VENV)/.installed-test
 	mkdir -p results
@@ -434,7 +434,7 @@ embedding: $(VENV)/.installed-test
 
 # A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
 # sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,
-# with the rule of qpicross.experiments.schedule (from the model's energy gap) and with the rule after line logic
+# with the rule of benchmarks.schedule (from the model's energy gap) and with the rule after line logic
 # (--presolve); SCHEDULE_BUDGET s of sampling per cell, one process (about 20 min). Writes results/schedule.json and
 # figures/schedule.png.
 SCHEDULE_BUDGET ?= 15
@@ -449,7 +449,7 @@ schedule: $(VENV)/.installed-test
 SCHEDULE_BUDGET_PRESOLVE ?= 10
 schedule-presolve: $(VENV)/.installed-test
 	mkdir -p results
-	$(BIN)/python -m qpicross.experiments.schedule run --budget $(SCHEDULE_BUDGET_PRESOLVE) --arms rule,rule+presolve \
+	$(BIN)/python -m benchmarks.schedule run --budget $(SCHEDULE_BUDGET_PRESOLVE) --arms rule,rule+presolve \
 	    --sweeps 1000,3000,10000,30000 $(foreach i,1 2 3 4 5,--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) \
 	    --json results/schedule_presolve.json
 
@@ -458,7 +458,7 @@ schedule-presolve: $(VENV)/.installed-test
 # Writes results/schedule_tournament.json.
 schedule-tournament: $(VENV)/.installed-test
 	mkdir -p results
-	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule+presolve --sweeps 10000,30000 \
+	$(BIN)/python -m benchmarks.schedule run --budget 15 --arms rule+presolve --sweeps 10000,30000 \
 	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament.json
 
 # The same without line logic: plain SA on the thermometer encoding alone, the rule's β range, taai2011 #1-20 at
@@ -466,14 +466,14 @@ schedule-tournament: $(VENV)/.installed-test
 # results/schedule_tournament_plain.json.
 schedule-tournament-plain: $(VENV)/.installed-test
 	mkdir -p results
-	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms rule --sweeps 10000,30000 \
+	$(BIN)/python -m benchmarks.schedule run --budget 15 --arms rule --sweeps 10000,30000 \
 	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament_plain.json
 
 # The Bompol puzzles up to 20x20 that make schedule leaves out (pikachu 8x8, tardis 20x15), on its sweep ladder and
 # both β ranges, 15 s a cell, one process (about 5 min). Writes results/schedule_bompol.json.
 schedule-bompol: $(VENV)/.installed-test
 	mkdir -p results
-	$(BIN)/python -m qpicross.experiments.schedule run --budget 15 --arms default,rule \
+	$(BIN)/python -m benchmarks.schedule run --budget 15 --arms default,rule \
 	    --puzzle $(SHARED)/bompol/pikachu.px --puzzle $(SHARED)/bompol/tardis.px --json results/schedule_bompol.json
 
 # Rewrite the generated tables of docs/results/formulation-frontier.md from results/embedding.json and

@@ -71,8 +71,8 @@ def _broken_read(out: Path) -> Path:
 
 def _tuning(out: Path, workers: int, quick: bool) -> Path:
     from qpicross.puzzle.formats import load_puzzle
-    from qpicross.plot import save_figure
-    from qpicross.experiments.tune import grid_points, parse_grid, plot_tuning, tune
+    from qpicross.experiments.tune import grid_points, parse_grid, tune
+    from qpicross.plot import plot_tuning, save_figure
     from qpicross.pipeline.config import SolverConfig
 
     puzzle = load_puzzle(INSTANCES / "smile7.px")
@@ -96,7 +96,7 @@ def committed_results() -> list[Path]:
 
 
 def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
-    from qpicross.experiments.bench import machine_info
+    from qpicross.experiments.result import machine_info
     from qpicross.plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.

@@ -1,9 +1,9 @@
 """The formulation frontier in this repository: the puzzles its studies climb, and the page of their results.
 
 * ``python -m benchmarks.frontier embedding`` (``make embedding``): every encoding's BQM minor-embedded into the
-  QPU graphs (:func:`qpicross.experiments.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
+  QPU graphs (:func:`benchmarks.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
 * ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
-  thermometer encoding (:func:`qpicross.experiments.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
+  thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
 * ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
   ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
   ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME;
@@ -30,6 +30,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from benchmarks.ladder import Rung, shared_rung, shipped_rung
+
 __all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "run_meta", "GENERATED", "PAGE", "still_fails", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
@@ -37,10 +39,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
 _BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)\n?(<!-- end generated: (?P=name) -->)",
                     re.S)
-
-
-from benchmarks.study import shared_rung, shipped_rung  # noqa: E402
-from qpicross.experiments.study import Rung  # noqa: E402
 
 _BOMPOL = ("pikachu", "clock", "layton", "bird", "knife", "ratz", "tardis", "panda", "hare", "zen", "spade",
            "godzilla", "ouhbatman", "qrcode", "kabuki", "tarantino", "phantom")
@@ -67,9 +65,9 @@ SCHEDULE_LADDER = (
 
 
 def run_meta() -> dict:
-    """:func:`~qpicross.experiments.bench.machine_info` (commit, code hash, load) and ``uncommitted``: the package
+    """:func:`~qpicross.experiments.result.machine_info` (commit, code hash, load) and ``uncommitted``: the package
     files or Makefile that differ from that commit (then the commit alone does not name the code that ran)."""
-    from qpicross.experiments.bench import machine_info
+    from qpicross.experiments.result import machine_info
 
     try:
         out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=ROOT,
@@ -82,7 +80,7 @@ def run_meta() -> dict:
 
 def _embedding(fn: str) -> Callable[[dict], str]:
     def table(results: Mapping[str, dict]) -> str:
-        from qpicross.experiments import embedding
+        from benchmarks import embedding
 
         return getattr(embedding, fn)(results["embedding.json"])
     return table
@@ -90,7 +88,7 @@ def _embedding(fn: str) -> Callable[[dict], str]:
 
 def _schedule(fn: str, file: str = "schedule.json") -> Callable[[dict], str]:
     def table(results: Mapping[str, dict]) -> str:
-        from qpicross.experiments import schedule
+        from benchmarks import schedule
 
         return getattr(schedule, fn)(results[file])
     return table
@@ -202,7 +200,7 @@ def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) 
 def main(argv: Sequence[str] | None = None) -> int:
     """``embedding`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
     the frontier page's generated tables."""
-    from qpicross.experiments import embedding, schedule
+    from benchmarks import embedding, schedule
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)

@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.memory", description=__doc__.split("\n")[0])
     parser.add_argument("--json", default="results/memory.json")
     args = parser.parse_args(argv)
-    from qpicross.experiments.bench import machine_info
+    from qpicross.experiments.result import machine_info
 
     meta = machine_info()  # at the start: the code that runs
     rows = []

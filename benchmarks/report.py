@@ -25,7 +25,7 @@ Every TTS99 carries its 95 % interval (early-stopping reads: the bootstrap of
 :func:`~qpicross.experiments.tts.survival_tts`; fixed-length reads: from the Wilson interval of
 :math:`p`) and its core-seconds (cores a read ran on × wall seconds). Time-to-target figures are
 the censored (Kaplan--Meier) estimates of results files restated by
-:mod:`qpicross.experiments.restate`; where one differs from the figure that counted reads cut by the
+:mod:`benchmarks.restate`; where one differs from the figure that counted reads cut by the
 budget as misses, the tables say so ("was ..."), and a † marks a TTS99 whose optimal cutoff rests
 on fewer than :data:`~qpicross.experiments.tts.MIN_EVENTS` reads that reached the target.
 """
@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from benchmarks.memory import memory_table
-from qpicross.experiments.restate import _number, has_moved, threads_of
+from benchmarks.restate import _number, has_moved, threads_of
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 

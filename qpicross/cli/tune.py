@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from qpicross.experiments.spreadsheet import csv_cell
 from qpicross.exceptions import UsageError
 from ._arguments import connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
@@ -72,7 +71,8 @@ MAX_RUNS = 1_000_000
 def run(args: argparse.Namespace) -> int:
     from qpicross.experiments.bench import expand_specs
     from qpicross.experiments.runner import default_workers
-    from qpicross.experiments.tune import TuneInterrupted, plot_tuning, tune
+    from qpicross.experiments.tune import TuneInterrupted, tune
+    from qpicross.plot import plot_tuning
     from qpicross.pipeline.run import check_run_size
 
     config = config_from_args(args)
@@ -149,6 +149,8 @@ def _fresh_path(stem: str, suffix: str) -> Path:
 
 def csv_text(result: TuneResult) -> str:
     """One CSV row per finished point (infinite TTS99 written as ``inf``; text cells safe in a spreadsheet)."""
+    from qpicross.experiments.result import csv_cell
+
     buffer = io.StringIO()
     columns = list(result.records[0]) if result.records else ["point"]
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")

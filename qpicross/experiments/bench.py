@@ -50,8 +50,6 @@ import dataclasses
 import json
 import math
 import os
-import sys
-import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -59,9 +57,9 @@ import dimod
 import numpy as np
 
 from qpicross.experiments.batch import bench_batch
-from qpicross.experiments.result import CSV_FIELDS, BenchResult, _options_text, _weights_text, result_from_run
+from qpicross.experiments.result import (CSV_FIELDS, BenchResult, _options_text, _weights_text, csv_cell, machine_info,
+                                         read_cell, result_from_run)
 from qpicross.experiments.runner import run_tasks
-from qpicross.experiments.spreadsheet import csv_cell, read_cell
 from qpicross.pipeline.batch import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import run
@@ -338,7 +336,7 @@ def write_csv(results: Sequence[BenchResult], path: str | os.PathLike) -> None:
     """One row per result; infinite TTS is written as ``inf``; the histogram as JSON.
 
     Text cells (a puzzle's name, a label, an error) go through
-    :func:`~qpicross.experiments.spreadsheet.csv_cell`: a spreadsheet never runs one as a formula.
+    :func:`~qpicross.experiments.result.csv_cell`: a spreadsheet never runs one as a formula.
     """
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
@@ -386,38 +384,6 @@ def read_results(path: str | os.PathLike) -> list[dict]:
         if isinstance(row.get("residual_histogram"), str):
             row["residual_histogram"] = json.loads(row["residual_histogram"])
     return rows
-
-
-def _git_commit() -> str | None:
-    """The checked-out commit of the source tree, when it is a git work tree."""
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
-def machine_info() -> dict:
-    """Where the measurement ran: CPU count, source commit, load average, Python, time, and which code
-    (the package version and the sampler modules' hash: :mod:`qpicross.experiments.provenance`)."""
-    from qpicross.experiments.provenance import provenance
-
-    try:
-        load = os.getloadavg()
-    except OSError:  # pragma: no cover
-        load = (math.nan,) * 3
-    return {
-        "cpus": os.cpu_count(),
-        "commit": _git_commit(),
-        "load_average": [round(v, 2) for v in load],
-        "python": sys.version.split()[0],
-        "platform": sys.platform,
-        "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        **provenance(),
-    }
 
 
 def plot_results(results: Sequence[BenchResult], path: str | os.PathLike | None = None):

@@ -1,14 +1,33 @@
-"""What a benchmark measures of one run: :class:`BenchResult`, made from a run by :func:`result_from_run`.
+"""What a results file holds: a row per run (:class:`BenchResult`), its CSV cells, and the file's ``meta``.
 
-:mod:`qpicross.experiments.bench` (one puzzle at a time) and :mod:`qpicross.experiments.batch` (batched
-samplers, many puzzles in one call) both build their rows with it.
+* :class:`BenchResult` is what a benchmark measures of one run, made from the run by :func:`result_from_run`;
+  :mod:`qpicross.experiments.bench` (one puzzle at a time) and :mod:`qpicross.experiments.batch` (batched
+  samplers, many puzzles in one call) both build their rows with it.
+* :func:`csv_cell` writes a text cell that a spreadsheet opens as text (:data:`CSV_FIELDS` are the columns),
+  :func:`read_cell` reads it back.
+* :func:`machine_info` is the ``meta`` every results file records: the machine, the commit, and which code
+  wrote it (:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over the sampler
+  modules, which decide the samples and their times). The repository's ``make stale-results`` compares the
+  recorded hash with the tree's.
+
+Examples:
+    >>> meta = machine_info()
+    >>> meta["code_hash"] == code_hash() and len(meta["code_hash"]) == 64, meta["code_hashed"] == list(HASHED)
+    (True, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+import os
+import re
+import sys
+import time
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +35,8 @@ from qpicross.experiments.tts import read_durations, survival_tts, time_to_targe
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult
 
-__all__ = ["BenchResult", "result_from_run", "CSV_FIELDS", "TTS_ESTIMATOR"]
+__all__ = ["BenchResult", "result_from_run", "CSV_FIELDS", "TTS_ESTIMATOR", "csv_cell", "read_cell", "FORMULA_STARTS",
+           "machine_info", "provenance", "code_hash", "HASHED"]
 
 #: What ``tts_estimator`` says of time-to-target rows: reads cut short are censored.
 TTS_ESTIMATOR = "kaplan-meier"
@@ -105,6 +125,106 @@ class BenchResult:
 
 #: Columns of the CSV output (the residual histogram and per-read times are JSON-encoded in their cells).
 CSV_FIELDS = [f.name for f in dataclasses.fields(BenchResult)]
+
+
+#: First characters that make a spreadsheet read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+#: Control characters (C0 but tab, C1, DEL), lone surrogates, line and paragraph separators, bidirectional
+#: controls: escaped in a cell.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def csv_cell(value: Any) -> Any:
+    r"""A value as it goes into a CSV cell: text a spreadsheet opens as text, anything else as is.
+
+    A puzzle's name comes from its file and a label from the command line; written verbatim,
+    ``=HYPERLINK(...)`` or ``@SUM(...)`` would run as a formula when the file is opened in a spreadsheet
+    (CSV injection), and an escape or bidirectional-override character would reorder or hide what is
+    shown. As OWASP's CSV injection advice says, a cell starting with one of :data:`FORMULA_STARTS` gets a
+    leading ``'`` (which spreadsheets take as "text", and do not show), and control characters are written
+    as backslash escapes.
+
+    Examples:
+        >>> csv_cell("=HYPERLINK(\"http://x\")"), csv_cell("-5x5"), csv_cell("star10"), csv_cell(-1.5)
+        ('\'=HYPERLINK("http://x")', "'-5x5", 'star10', -1.5)
+        >>> csv_cell("evil\x1b[31m\u202e")
+        'evil\\x1b[31m\\u202e'
+    """
+    if not isinstance(value, str):
+        return value
+    text = _UNSAFE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def read_cell(value: Any) -> Any:
+    """A cell read back: the ``'`` that :func:`csv_cell` put before a formula character taken off.
+
+    >>> read_cell(csv_cell("@SUM(A1)")), read_cell("'quoted")
+    ('@SUM(A1)', "'quoted")
+    """
+    if isinstance(value, str) and value.startswith("'") and value[1:2] and value[1:2] in FORMULA_STARTS:
+        return value[1:]
+    return value
+
+
+PACKAGE = Path(__file__).resolve().parents[1]
+#: The modules :func:`code_hash` covers, as globs relative to the package.
+HASHED = ("samplers/**/*.py",)
+
+
+def code_hash(package: str | Path | None = None) -> str:
+    """SHA-256 (hex) of the modules of :data:`HASHED`, each by its path in the package and its bytes.
+
+    Args:
+        package: The package folder (default: this ``qpicross``).
+    """
+    package = PACKAGE if package is None else Path(package)
+    digest = hashlib.sha256()
+    files = sorted({f for pattern in HASHED for f in package.glob(pattern) if f.is_file()})
+    for f in files:
+        rel = f.relative_to(package).as_posix().encode()
+        digest.update(len(rel).to_bytes(4, "big") + rel)
+        data = f.read_bytes()
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def provenance() -> dict:
+    """What a results file's ``meta`` records of the code that wrote it: the version and :func:`code_hash`."""
+    from qpicross import __version__
+
+    return {"version": __version__, "code_hash": code_hash(), "code_hashed": list(HASHED)}
+
+
+def _git_commit() -> str | None:
+    """The checked-out commit of the source tree, when it is a git work tree."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def machine_info() -> dict:
+    """Where the measurement ran: CPU count, source commit, load average, Python, time, and which code
+    (:func:`provenance`: the package version and the sampler modules' hash)."""
+    try:
+        load = os.getloadavg()
+    except OSError:  # pragma: no cover
+        load = (math.nan,) * 3
+    return {
+        "cpus": os.cpu_count(),
+        "commit": _git_commit(),
+        "load_average": [round(v, 2) for v in load],
+        "python": sys.version.split()[0],
+        "platform": sys.platform,
+        "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **provenance(),
+    }
 
 
 def _weights_text(config: SolverConfig) -> str:

@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
+from benchmarks import provenance
 from qpicross import __version__
-from qpicross.experiments import provenance
-from qpicross.experiments.bench import machine_info
+from qpicross.experiments.result import code_hash, machine_info
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def test_committed_results_are_current_acknowledged_or_without_hash():
 
 
 def test_a_file_whose_recorded_hash_differs_is_stale_until_acknowledged(tmp_path, capsys):
-    current = provenance.code_hash()
+    current = code_hash()
     _write(tmp_path, "old.json", {"commit": "abc1234"})
     _write(tmp_path, "now.json", {"commit": "def5678", "code_hash": current})
     _write(tmp_path, "moved.json", {"commit": "0123456", "code_hash": "0" * 64})
@@ -45,13 +45,13 @@ def test_the_hash_covers_the_sampler_modules_and_nothing_else(tmp_path):
     kernel = package / "samplers" / "blockshift" / "kernel.py"
     kernel.write_text("def sweep(): return 1\n")
     (package / "plot.py").write_text("x = 1\n")
-    before = provenance.code_hash(package)
+    before = code_hash(package)
     (package / "plot.py").write_text("x = 2\n")
-    assert provenance.code_hash(package) == before
+    assert code_hash(package) == before
     kernel.write_text("def sweep(): return 2\n")
-    assert provenance.code_hash(package) != before
+    assert code_hash(package) != before
 
 
 def test_every_results_file_written_from_now_on_records_version_and_hash():
     meta = machine_info()
-    assert meta["version"] == __version__ and meta["code_hash"] == provenance.code_hash()
+    assert meta["version"] == __version__ and meta["code_hash"] == code_hash()

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from benchmarks import report
-from qpicross.experiments.restate import restate_file, restate_row
+from benchmarks.restate import restate_file, restate_row
 from qpicross.experiments.tts import survival_tts, time_to_target_tts
 
 RESULTS = report.ROOT / "results"

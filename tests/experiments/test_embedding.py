@@ -1,4 +1,4 @@
-"""What fits on a QPU (qpicross.experiments.embedding): embeddings checked from scratch on tiny puzzles."""
+"""What fits on a QPU (benchmarks.embedding): embeddings checked from scratch on tiny puzzles."""
 
 import json
 
@@ -8,11 +8,11 @@ import pytest
 
 pytest.importorskip("minorminer")
 
+from benchmarks import embedding as emb
+from benchmarks.embedding import (ENCODINGS, TOPOLOGIES, embed_bqm, embed_puzzle, embedding_table, encoded_bqm,
+                                  largest_table, run_embedding_study, target_graph)
+from benchmarks.ladder import Rung
 from qpicross import Puzzle, SolverConfig, load_puzzle, run
-from qpicross.experiments import embedding as emb
-from qpicross.experiments.embedding import (ENCODINGS, TOPOLOGIES, embed_bqm, embed_puzzle, embedding_table,
-                                            encoded_bqm, largest_table, run_embedding_study, target_graph)
-from qpicross.experiments.study import Rung
 
 from conftest import INSTANCES
 

@@ -1,4 +1,4 @@
-"""The fair schedule (qpicross.experiments.schedule): the β rule, the sweep ladder's bookkeeping, its tables."""
+"""The fair schedule (benchmarks.schedule): the β rule, the sweep ladder's bookkeeping, its tables."""
 
 import json
 import math
@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.ladder import Rung
+from benchmarks.schedule import (ARMS, EXCITATION, HOT_MULTIPLE, STUDY_WEIGHTS, beta_rule, energy_gap, main,
+                                 optimum_table, plot_schedule, rule_beta_range, run_schedule, schedule_table)
 from qpicross import PenaltyWeights, Puzzle, build_formulation, load_puzzle
-from qpicross.experiments.schedule import (ARMS, EXCITATION, HOT_MULTIPLE, STUDY_WEIGHTS, beta_rule, energy_gap, main,
-                                           optimum_table, plot_schedule, rule_beta_range, run_schedule,
-                                           schedule_table)
-from qpicross.experiments.study import Rung
 from qpicross.model.thermometer import thermometer_bqm
 
 from conftest import INSTANCES
@@ -112,7 +111,7 @@ def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
 
 
 def test_comparison_says_faster_only_where_the_intervals_are_apart():
-    from qpicross.experiments.schedule import comparison_list
+    from benchmarks.schedule import comparison_list
 
     def cell(arm, puzzle, tts, low, high, n=5):
         return {"puzzle": puzzle, "arm": arm, "sweeps": 100, "status": "solved", "num_variables": n, "num_solved": 1,
@@ -130,7 +129,7 @@ def test_comparison_says_faster_only_where_the_intervals_are_apart():
 
 
 def test_summary_counts_solved_puzzles_and_those_within_the_limit():
-    from qpicross.experiments.schedule import summary_line
+    from benchmarks.schedule import summary_line
 
     data = {"meta": {"arms": ["rule"]}, "puzzles": [{"label": x} for x in "abc"],
             "records": [{"puzzle": "a", "arm": "rule", "sweeps": 1, "tts99_s": 5.0},

@@ -1,13 +1,13 @@
-"""The formulation study (qpicross.experiments.study, its ladder in benchmarks.study) on a tiny ladder: JSON, table,
-figure, command."""
+"""The formulation study (benchmarks.study) on a tiny ladder: JSON, table, figure, command."""
 
 import json
 
 import pytest
 
-from benchmarks.study import LADDER, TUNING_PUZZLES, main
-from qpicross.experiments.study import COMBINATIONS, Combination, Rung, plot_study, run_study, study_table
-from qpicross.experiments.tables import fmt_seconds
+from benchmarks.ladder import Rung
+from benchmarks.study import (COMBINATIONS, LADDER, TUNING_PUZZLES, Combination, main, plot_study, run_study,
+                              study_table)
+from benchmarks.tables import fmt_seconds
 
 TINY = [r for r in LADDER if r.label in ("5x5", "smile7")]
 

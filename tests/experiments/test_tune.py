@@ -18,11 +18,11 @@ from qpicross.experiments.tune import (
     WeightRange,
     grid_points,
     parse_grid,
-    plot_tuning,
     random_points,
     summarize,
     tune,
 )
+from qpicross.plot import plot_tuning
 
 A5 = str(INSTANCES / "5x5.px")
 SMILE7 = INSTANCES / "smile7.px"

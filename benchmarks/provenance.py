@@ -1,7 +1,8 @@
-"""Which code wrote a results file, and which results files the current code would not reproduce.
+"""Which committed results files the current code would not reproduce (``make stale-results``).
 
-Every results file's ``meta`` (:func:`~qpicross.experiments.bench.machine_info`) records
-:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over the sampler modules
+Every results file's ``meta`` (:func:`~qpicross.experiments.result.machine_info`) records
+:func:`~qpicross.experiments.result.provenance`: the package version and
+:func:`~qpicross.experiments.result.code_hash`, a SHA-256 over the sampler modules
 (``qpicross/samplers/**/*.py``, by path and content: what decides the samples and their times).
 :func:`results_status` sorts the committed results files:
 
@@ -13,56 +14,34 @@ Every results file's ``meta`` (:func:`~qpicross.experiments.bench.machine_info`)
 * ``no hash``: written before provenance was recorded: which code wrote it is unknown (its
   ``meta.commit`` says at which commit).
 
-``make stale-results`` (``python -m qpicross.experiments.provenance results``) lists them and exits 1 when a
-file is ``stale``; ``tests/benchmarks/test_provenance.py`` runs the same check on the committed files, so a
+``make stale-results`` (``python -m benchmarks.provenance results``, from the repository root) lists them and
+exits 1 when a file is ``stale``; ``tests/benchmarks/test_provenance.py`` runs the same check on the committed files, so a
 sampler change fails the suite until its results are re-run or acknowledged. ``no hash`` files are
 listed, never failed: no re-run can give them a hash they did not record.
 
 Examples:
-    >>> len(code_hash()) == 64 and provenance()["version"] == __import__("qpicross").__version__
-    True
+    >>> import json, tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "now.json").write_text(json.dumps({"meta": {"code_hash": code_hash(), "commit": "abc"}}))
+    >>> _ = (folder / "old.json").write_text(json.dumps({"meta": {"commit": "abc"}}))
+    >>> [(name, status) for name, status, _ in results_status(folder)]
+    [('now.json', 'current'), ('old.json', 'no hash')]
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["HASHED", "code_hash", "provenance", "results_status", "stale_files", "main"]
+from qpicross.experiments.result import code_hash
 
-PACKAGE = Path(__file__).resolve().parents[1]
-#: The modules :func:`code_hash` covers, as globs relative to the package.
-HASHED = ("samplers/**/*.py",)
+__all__ = ["ACKNOWLEDGED", "results_status", "stale_files", "main"]
+
 #: Results the check accepts although their hash is not the tree's (``FILE.json reason`` a line).
 ACKNOWLEDGED = "STALE.txt"
-
-
-def code_hash(package: str | Path | None = None) -> str:
-    """SHA-256 (hex) of the modules of :data:`HASHED`, each by its path in the package and its bytes.
-
-    Args:
-        package: The package folder (default: this ``qpicross``).
-    """
-    package = PACKAGE if package is None else Path(package)
-    digest = hashlib.sha256()
-    files = sorted({f for pattern in HASHED for f in package.glob(pattern) if f.is_file()})
-    for f in files:
-        rel = f.relative_to(package).as_posix().encode()
-        digest.update(len(rel).to_bytes(4, "big") + rel)
-        data = f.read_bytes()
-        digest.update(len(data).to_bytes(8, "big") + data)
-    return digest.hexdigest()
-
-
-def provenance() -> dict:
-    """What a results file's ``meta`` records of the code that wrote it."""
-    from qpicross import __version__
-
-    return {"version": __version__, "code_hash": code_hash(), "code_hashed": list(HASHED)}
 
 
 def _acknowledged(folder: Path) -> dict[str, str]:
@@ -109,8 +88,8 @@ def stale_files(folder: str | Path) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m qpicross.experiments.provenance FOLDER``: list every results file's status; 1 if any is stale."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.provenance",
+    """``python -m benchmarks.provenance FOLDER``: list every results file's status; 1 if any is stale."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.provenance",
                                      description="List the results files the current sampler code did not write.")
     parser.add_argument("folder", help="a folder of results files (the repository's: results)")
     args = parser.parse_args(argv)

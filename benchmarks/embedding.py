@@ -46,7 +46,7 @@ from pathlib import Path
 import dimod
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.tables import load_results
+from benchmarks.tables import load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
@@ -208,9 +208,9 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
     Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
     first one that does not embed: the larger ones are recorded ``not tried``.
     """
-    from qpicross.experiments.bench import machine_info
+    from qpicross.experiments.result import machine_info
 
-    # ``ladder``: collection -> rungs (:class:`~qpicross.experiments.study.Rung`), each climbed in order of cells.
+    # ``ladder``: collection -> rungs (:class:`~benchmarks.ladder.Rung`), each climbed in order of cells.
     # ``meta``: what the results file records of the run, taken at its start (default: machine_info()).
     meta = machine_info() if meta is None else meta
     start = time.perf_counter()
@@ -351,7 +351,7 @@ def largest_table(results) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print a results file's ``table``, or embed one ``puzzle`` file (the repository's study: ``benchmarks.frontier``)."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.embedding", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.embedding", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     table_p = sub.add_parser("table", help="the markdown tables of a results file")
     table_p.add_argument("results")

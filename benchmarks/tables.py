@@ -1,4 +1,4 @@
-"""Small helpers the experiments' results files and their markdown tables share.
+"""Small helpers the studies' results files and their markdown tables share (study, schedule, embedding).
 
 Examples:
     >>> fmt_seconds(0.0123), fmt_seconds(12.34), fmt_seconds(None)

@@ -9,7 +9,7 @@ from its own times is refused), and :func:`restate_file` rewrites a file in plac
 included, and notes the restatement in its ``meta``. Rows are also given ``threads`` (read from their
 options) so every table can show core-seconds. Running it again changes nothing.
 
-Command line: ``python -m qpicross.experiments.restate results/*.json`` (``make restate``).
+Command line: ``python -m benchmarks.restate results/*.json`` (``make restate``).
 
 Examples:
     >>> row = {"tts_method": "time-to-target", "num_variables": 10, "presolve_s": 0.0, "sample_s": 60.2,
@@ -158,7 +158,7 @@ def restate_file(path: str | Path) -> int:
     meta = data.setdefault("meta", {})
     if "restated" not in meta:  # the first restatement's date stays: later runs change nothing
         meta["restated"] = {
-            "estimator": TTS_ESTIMATOR, "by": "python -m qpicross.experiments.restate",
+            "estimator": TTS_ESTIMATOR, "by": "python -m benchmarks.restate",
             "bootstrap_resamples": BOOTSTRAP_RESAMPLES, "min_events": MIN_EVENTS,
             "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
@@ -167,8 +167,8 @@ def restate_file(path: str | Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m qpicross.experiments.restate FILE.json...``: restate each file in place."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.restate",
+    """``python -m benchmarks.restate FILE.json...``: restate each file in place."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.restate",
                                      description="Restate results files with the censored (Kaplan-Meier) TTS99.")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args(argv)

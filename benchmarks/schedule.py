@@ -3,13 +3,13 @@ r"""A fair schedule for generic samplers: TTS99 against sweep count, and a β ra
 Rønnow et al. (2014) measure an annealer at the annealing time that minimises its TTS99 *at each
 size*; a single sweep count per size is not a scaling. This module measures plain dwave-samplers
 SA (``--sampler sa``) on the thermometer encoding over a ladder of sweep counts
-(:data:`SWEEPS`) on a size ladder of puzzles (the repository's: ``benchmarks/frontier.py``), each cell with
+(:data:`SWEEPS`) on a size ladder of puzzles (the repository's: :mod:`benchmarks.frontier`), each cell with
 :func:`~qpicross.experiments.bench.bench_puzzle` -- the run ``qpicross anneal`` makes -- under a time
 budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length reads:
 :math:`t_{read} R(p)`, with the Wilson interval of :mod:`qpicross.experiments.tts`). Two β ranges:
 
 * ``default``: dwave-samplers' own (from the Ising model's largest and smallest biases), which
-  today's study (:mod:`qpicross.experiments.study`) uses;
+  today's study (:mod:`benchmarks.study`) uses;
 * ``rule``: :func:`beta_rule`, from the model's *energy gap* :math:`\delta` -- the smallest weight
   the encoding uses, which every non-solution costs at least (each thermometer term is a
   non-negative integer on every assignment, :mod:`qpicross.model.thermometer`; checked exhaustively
@@ -21,7 +21,7 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
   i.e. at the hot end a move costing :math:`H\delta` (:data:`HOT_MULTIPLE`) is accepted half of
   the time; at the cold end the expected number of accepted :math:`\delta`-excitations per sweep
   is :math:`\varepsilon` (:data:`EXCITATION`). Both are fixed for every puzzle: a user computes
-  the range of a new puzzle from its model alone (``python -m qpicross.experiments.schedule beta
+  the range of a new puzzle from its model alone (``python -m benchmarks.schedule beta
   PUZZLE [--weights W] [--presolve]`` prints the ``--beta-range`` to pass to ``qpicross anneal``). The two constants
   were chosen before any measurement and tuned on no puzzle.
 
@@ -52,12 +52,13 @@ from pathlib import Path
 import dimod
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.tables import finite_or_none, fmt_seconds, load_results
+from benchmarks.ladder import spec_rung
+from benchmarks.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
-__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "spec_rung", "energy_gap", "beta_rule",
+__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "energy_gap", "beta_rule",
            "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
@@ -92,21 +93,11 @@ def beta_rule(bqm: dimod.BinaryQuadraticModel, gap: float, *, hot_multiple: floa
 def rule_beta_range(puzzle: Puzzle, weights: PenaltyWeights | None = None, encoding: str = "thermometer",
                     presolve: bool = False, **kw) -> tuple[float, float]:
     """The rule's β range for the model ``qpicross anneal --encoding ENCODING [--presolve]`` builds for ``puzzle``."""
-    from qpicross.experiments.embedding import encoded_bqm
+    from benchmarks.embedding import encoded_bqm
 
     weights = weights or PenaltyWeights()
     return beta_rule(encoded_bqm(puzzle, encoding, weights=weights, presolve=presolve), energy_gap(weights, encoding),
                      **kw)
-
-
-def spec_rung(spec: str):
-    """A rung for a puzzle file named on the command line (``FILE`` or ``FILE#N``), labelled by its stem."""
-    from qpicross.experiments.study import Rung
-
-    file, _, number = spec.partition("#")
-    path = Path(file).resolve()
-    suffix = f"#{number}" if number else ""
-    return Rung(path.stem + suffix, str(path) + suffix)
 
 
 #: Arms: the β range each cell gets (``default``: the sampler's own) and whether line logic runs first
@@ -122,7 +113,8 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     Each cell: ``qpicross anneal PUZZLE --sampler sa --encoding thermometer --weights W --sweeps N
     --reads max_reads --time-budget budget_s --seed S [--beta-range HOT,COLD]``.
     """
-    from qpicross.experiments.bench import bench_puzzle, machine_info
+    from qpicross.experiments.bench import bench_puzzle
+    from qpicross.experiments.result import machine_info
 
     meta = machine_info() if meta is None else meta  # at the start: the commit whose code runs
     start = time.perf_counter()
@@ -329,7 +321,7 @@ def plot_schedule(results, path: str | os.PathLike | None = None):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``run`` the sweep ladder, print a results file's ``table``, or print a puzzle's rule ``beta`` range."""
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.schedule", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.schedule", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run")
     run_p.add_argument("--json", default="results/schedule.json")

@@ -1,6 +1,6 @@
 """The structured annealer's two kernels side by side: same samples, sweeps per second.
 
-``make bench-kernels`` (``python -m qpicross.experiments.kernels PUZZLE... --json results/kernels.json``)
+``make bench-kernels`` (``python -m benchmarks.kernels PUZZLE... --json results/kernels.json``)
 runs :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` with a fixed ladder (4
 replicas, no early stop) on each puzzle twice, on the BQM kernel and on the board kernel
 (``paints=``), with the same seed, and records the replica-sweeps per second of each and
@@ -53,10 +53,10 @@ def measure(puzzle: Puzzle, name: str, sweeps: int = 2000, reads: int = 3, repli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m qpicross.experiments.kernels PUZZLE [PUZZLE ...] [--json FILE]``."""
-    from qpicross.experiments.bench import machine_info
+    """Command line: ``python -m benchmarks.kernels PUZZLE [PUZZLE ...] [--json FILE]``."""
+    from qpicross.experiments.result import machine_info
 
-    parser = argparse.ArgumentParser(prog="python -m qpicross.experiments.kernels", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.kernels", description=__doc__.split("\n")[0])
     parser.add_argument("puzzles", nargs="+", help="puzzle files or FILE#N / FILE#a-b specs")
     parser.add_argument("--sweeps", type=int, default=2000)
     parser.add_argument("--reads", type=int, default=3)
