@@ -6,7 +6,8 @@
 * :mod:`qpicross.experiments.batch` -- the same for batched samplers, many puzzles in one call;
 * :mod:`qpicross.experiments.result` -- what a results file holds: its rows, safe CSV cells, and the ``meta``
   that says on which machine and by which code (version and sampler code hash) it was written;
-* :mod:`qpicross.experiments.tune` -- penalty-weight sweeps (drawn by :func:`qpicross.plot.plot_tuning`);
+* :mod:`qpicross.experiments.tune` -- penalty-weight sweeps (drawn by :func:`qpicross.plot.plot_tuning`), over the
+  points of :mod:`qpicross.experiments.weight_points`;
 * :mod:`qpicross.experiments.generate` -- random puzzles;
 * :mod:`qpicross.experiments.scaling` -- success probability and TTS99 against puzzle size, plotted.
 
