@@ -13,7 +13,8 @@ import argparse
 
 from qpicross.exceptions import UsageError
 
-__all__ = ["add_puzzle_argument", "output_file", "parse_beta_range", "connect_scheduler_arg"]
+__all__ = ["add_puzzle_argument", "add_puzzles_argument", "add_force_and_json", "output_file", "parse_beta_range",
+           "connect_scheduler_arg"]
 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +24,19 @@ def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", default=None,
                         help="file format, overriding the extension "
                              "(px, non, nonpack, tournament, xml, json)")
+
+
+def add_puzzles_argument(parser: argparse.ArgumentParser, help: str, dest: str = "puzzles") -> None:
+    """A command's several puzzles (files, ``FILE#a-b`` ranges, directories; ``help`` says what becomes of
+    them) and ``--format``."""
+    parser.add_argument(dest, nargs="+", metavar="PUZZLE", help=help)
+    parser.add_argument("--format", default=None, help="file format, overriding the extension")
+
+
+def add_force_and_json(parser: argparse.ArgumentParser, force: str, json: str = "print one JSON object") -> None:
+    """``--force`` (``force`` says what it allows) and ``--json`` (``json`` says what it prints)."""
+    parser.add_argument("--force", action="store_true", help=force)
+    parser.add_argument("--json", action="store_true", help=json)
 
 
 def output_file(text: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 from qpicross.exceptions import UsageError
-from ._arguments import connect_scheduler_arg, output_file
+from ._arguments import add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._terminal import note_written, printable, racing_note
 from ._solver_options import add_solver_arguments, configs_from_args
@@ -26,10 +26,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "optimal cutoff over the per-read time to target; inf when no read succeeds), best and "
                     "residual energies.",
     )
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
-                   help="puzzle files, directories, or multi-puzzle files with a range: FILE#1-100, or a "
-                        "stepped one: FILE#1-1000/10 (every 10th)")
-    p.add_argument("--format", default=None, help="file format, overriding the extension")
+    add_puzzles_argument(p, "puzzle files, directories, or multi-puzzle files with a range: FILE#1-100, or a "
+                            "stepped one: FILE#1-1000/10 (every 10th)")
     add_solver_arguments(p, several=True, seed_default=0)
     p.add_argument("--baseline", action="store_true",
                    help="also run the published formulation with SA defaults and report TTS ratios to it")

@@ -7,7 +7,7 @@ import json
 
 from qpicross.names import EXPORT_FORMATS
 from qpicross.exceptions import UsageError
-from ._arguments import add_puzzle_argument, output_file
+from ._arguments import add_force_and_json, add_puzzle_argument, output_file
 from ._output_files import check_output_path, write_output
 from ._puzzle_files import load_puzzle_arg, size_error
 from ._terminal import print_json, printable
@@ -29,8 +29,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="settle cells by line logic first and export the reduced model")
     p.add_argument("--matching", choices=["objective", "constraints"], default="objective",
                    help=".cqm: board matching as the objective (default) or as per-cell equalities")
-    p.add_argument("--force", action="store_true", help="overwrite FILE")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_force_and_json(p, force="overwrite FILE", json="print a JSON summary")
     return p
 
 

@@ -7,7 +7,7 @@ import argparse
 from qpicross.names import EXACT_METHODS as METHODS
 from qpicross.exceptions import PuzzleFormatError
 from qpicross.exceptions import UsageError
-from ._arguments import output_file
+from ._arguments import add_force_and_json, output_file
 from ._output_files import check_output_path, write_output
 from ._terminal import board_text, print_json, printable
 
@@ -30,8 +30,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=output_file, default=None, metavar="FILE",
                    help="write the puzzle here (format from the extension); default: .px text on stdout")
     p.add_argument("--format", default=None, help="output format, overriding the extension")
-    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    p.add_argument("--json", action="store_true", help="print one JSON object (clues, solution, tries)")
+    add_force_and_json(p, force="overwrite an existing output file",
+                       json="print one JSON object (clues, solution, tries)")
     return p
 
 

@@ -7,7 +7,7 @@ import statistics
 import time
 
 from qpicross.exceptions import UsageError
-from ._arguments import add_puzzle_argument
+from ._arguments import add_force_and_json, add_puzzle_argument
 from ._puzzle_files import load_puzzle_arg, size_error
 from ._terminal import print_json, printable
 
@@ -19,8 +19,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking")
     p.add_argument("--time", type=int, default=0, metavar="REPEATS",
                    help="also time the BQM build (median of REPEATS fresh builds)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--force", action="store_true", help="build even above the size guard (QPICROSS_MAX_COUPLERS)")
+    add_force_and_json(p, force="build even above the size guard (QPICROSS_MAX_COUPLERS)")
     return p
 
 

@@ -7,6 +7,7 @@ import math
 
 from qpicross.names import EXACT_MODELS as MODELS
 from qpicross.exceptions import UsageError
+from ._arguments import add_puzzles_argument
 from ._puzzle_files import check_puzzle_size
 from ._terminal import board_text, print_json, printable
 
@@ -19,11 +20,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Solve a puzzle with an exact classical solver (SAT or the CP report's CP-SAT model) "
                     "and look for a second solution; or run line logic alone (--method logic).",
     )
-    p.add_argument("puzzle", metavar="PUZZLE", nargs="+",
-                   help="puzzle file(s) (.px, .non, .xml, .json, tournament .txt), FILE#N, FILE#a-b or "
-                        "FILE#a-b/STEP of a multi-puzzle file, or a directory, as bench reads them; several "
-                        "are solved in one run (--json then prints a list)")
-    p.add_argument("--format", default=None, help="file format, overriding the extension")
+    add_puzzles_argument(p, "puzzle file(s) (.px, .non, .xml, .json, tournament .txt), FILE#N, FILE#a-b or "
+                            "FILE#a-b/STEP of a multi-puzzle file, or a directory, as bench reads them; several "
+                            "are solved in one run (--json then prints a list)", dest="puzzle")
     p.add_argument("--method", choices=METHODS, default="sat",
                    help="sat: compact CNF with python-sat (default); cpsat: the CP report's model in "
                         "OR-tools CP-SAT; logic: line logic to a fixpoint, no search")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from qpicross.exceptions import UsageError
-from ._arguments import connect_scheduler_arg, output_file
+from ._arguments import add_force_and_json, add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._progress import Progress
 from ._terminal import note_written, print_json, printable
@@ -27,10 +27,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Sweep penalty weights over a grid (or random points), building the formulation once, "
                     "and report success probability (Wilson 95 % interval) and TTS99 per point.",
     )
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
-                   help="puzzle file, FILE#N, FILE#a-b or FILE#a-b/STEP, or a directory; with several "
-                        "puzzles every point is also summarised over all of them")
-    p.add_argument("--format", default=None, help="file format, overriding the extension")
+    add_puzzles_argument(p, "puzzle file, FILE#N, FILE#a-b or FILE#a-b/STEP, or a directory; with several "
+                            "puzzles every point is also summarised over all of them")
     p.add_argument("--grid", required=True, metavar="NAME=LOW:HIGH:N,...",
                    help="weights to sweep, e.g. one_hot=0.5:4:8,match=0.5:4:8 (NAME=VALUE fixes one; "
                         "unnamed weights stay 1)")
@@ -45,8 +43,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="run on a Dask cluster, e.g. tcp://HOST:8786 (needs the 'tune' extra)")
     p.add_argument("--csv", type=output_file, default=None, metavar="FILE", help="write one row per point")
     p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a heat map (.png, .svg, .pdf)")
-    p.add_argument("--force", action="store_true", help="overwrite existing --csv / --plot files")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_and_json(p, force="overwrite existing --csv / --plot files")
     return p
 
 
@@ -176,12 +173,9 @@ def print_report(result: TuneResult) -> None:
           f"{result.seeds} seed(s), {reads} reads per point, {result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
-    for r in ranked[:10]:
-        print(" ".join(f"{r[n]:>11.3g}" for n in varied)
-              + f" {r['success_probability']:>6.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}]"
-              + f" {_fmt_tts(r['tts99_s']):>10}")
-    if len(ranked) > 10:
-        print(f"... {len(ranked) - 10} more points (--csv writes them all)")
+    _print_top(ranked, lambda r: " ".join(f"{r[n]:>11.3g}" for n in varied)
+               + f" {r['success_probability']:>6.3f} [{r['p_low']:.3f}, {r['p_high']:.3f}]"
+               + f" {_fmt_tts(r['tts99_s']):>10}", "--csv writes them all")
     best = result.best
     weights = ", ".join(f"{n}={best[n]:.3g}" for n in TERMS)
     if best["successes"] == 0:
@@ -191,6 +185,14 @@ def print_report(result: TuneResult) -> None:
               f"[{best['p_low']:.3f}, {best['p_high']:.3f}] (Wilson 95 %), "
               f"TTS99 = {_fmt_tts(best['tts99_s'])} "
               f"[{_fmt_tts(best['tts99_low_s'])}, {_fmt_tts(best['tts99_high_s'])}]")
+
+
+def _print_top(ranked: list[dict], row, rest: str, shown: int = 10) -> None:
+    """The first ``shown`` of the ranked points, one ``row(point)`` line each, and how many more there are."""
+    for r in ranked[:shown]:
+        print(row(r))
+    if len(ranked) > shown:
+        print(f"... {len(ranked) - shown} more points ({rest})")
 
 
 def print_summary(result: TuneResult) -> None:
@@ -206,12 +208,10 @@ def print_summary(result: TuneResult) -> None:
     print(" ".join(f"{v:>11}" for v in varied)
           + f" {'solved':>7} {'mean p':>7} {'min p':>6} {'TTS99 (geo)':>12}")
     ranked = sorted(summary, key=lambda r: (-r["puzzles_solved"], -r["success_probability"], r["tts99_s"]))
-    for r in ranked[:10]:
-        print(" ".join(f"{r[v]:>11.3g}" for v in varied)
-              + f" {r['puzzles_solved']:>3}/{n:<3} {r['success_probability']:>7.3f}"
-              + f" {r['min_success_probability']:>6.3f} {_fmt_tts(r['tts99_s']):>12}")
-    if len(ranked) > 10:
-        print(f"... {len(ranked) - 10} more points (--csv writes every puzzle and point)")
+    _print_top(ranked, lambda r: " ".join(f"{r[v]:>11.3g}" for v in varied)
+               + f" {r['puzzles_solved']:>3}/{n:<3} {r['success_probability']:>7.3f}"
+               + f" {r['min_success_probability']:>6.3f} {_fmt_tts(r['tts99_s']):>12}",
+               "--csv writes every puzzle and point")
     best = result.best
     weights = ", ".join(f"{v}={best[v]:.3g}" for v in TERMS)
     print(f"best: {weights}: solves {best['puzzles_solved']} of {n} puzzles, mean p = "
