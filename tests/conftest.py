@@ -1,4 +1,8 @@
-"""Shared fixtures: the shipped instances, the shared puzzle collections, a machine without cloud credentials."""
+"""Shared fixtures: the shipped instances, the shared puzzle collections, a machine without cloud credentials.
+
+The small puzzles the tests share are constants in ``tests/puzzles.py``. Test files are found by pytest's default
+(prepend) import mode, without ``__init__.py``: every test folder is put on ``sys.path``, so ``conftest``,
+``puzzles`` and ``cli_subprocess`` import by name from any of them, and no two test files may share a name."""
 
 from __future__ import annotations
 
@@ -29,9 +33,11 @@ def run_kernel_script(code: str, simulator: bool) -> dict:
 
 @pytest.fixture
 def letter_a():
+    """The letter "A" read from the shipped file (named "5x5"), as a test of a reader or the command line sees it."""
+    from puzzles import LETTER_A_FILE
     from qpicross import load_puzzle
 
-    return load_puzzle(INSTANCES / "5x5.px")
+    return load_puzzle(LETTER_A_FILE)
 
 
 @pytest.fixture
@@ -44,7 +50,9 @@ def shared_instances() -> Path:
 
 @pytest.fixture
 def letter_a_path() -> str:
-    return str(INSTANCES / "5x5.px")
+    from puzzles import LETTER_A_FILE
+
+    return LETTER_A_FILE
 
 
 @pytest.fixture

@@ -19,8 +19,7 @@ from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_avail
 
 from conftest import INSTANCES, ROOT, run_kernel_script
 from test_sampler import FALLBACK
-
-LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+from puzzles import LETTER_A, LETTER_A_FILE
 
 
 class CPUShiftSampler(BatchedShiftSampler):
@@ -41,7 +40,7 @@ def test_sampler_api():
 
 @pytest.fixture(scope="module")
 def formulations():
-    return [build_formulation(LETTER), build_formulation(load_puzzle(INSTANCES / "star10.px")),
+    return [build_formulation(LETTER_A), build_formulation(load_puzzle(INSTANCES / "star10.px")),
             build_formulation(load_puzzle(INSTANCES / "smile7.px"))]
 
 
@@ -52,7 +51,7 @@ def test_letter_a_solved_with_bqm_energies(formulations):
     assert ss.record.sample.shape == (6, bqm.num_variables)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.first.energy == 0
-    assert check(LETTER, decode_sample(f, ss.first.sample).board) == []
+    assert check(LETTER_A, decode_sample(f, ss.first.sample).board) == []
     assert ss.info["parallel_reads"] == 6 and len(ss.info["time_to_target_s"]) == 6
 
 
@@ -140,7 +139,7 @@ def test_nothing_else_imports_cuda():
 
 def test_registered_batched_and_usable_through_the_pipeline():
     assert SAMPLERS["shift-batched"].batched and SAMPLERS["shift-batched-cpu"].batched and not SAMPLERS["shift"].batched
-    result = anneal(LETTER, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
+    result = anneal(LETTER_A, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
     assert result.solved
 
 
@@ -152,7 +151,7 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
     configs = [SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=500,
                             options={"target_energy": 0, "early_stop": "read"}),
                SolverConfig(sampler="shift", num_reads=2, num_sweeps=500, options={"target_energy": 0})]
-    results = run_bench([LETTER, dot], configs, seed=1)
+    results = run_bench([LETTER_A, dot], configs, seed=1)
     batched = [r for r in results if r.config == "shift-batched-cpu"]
     assert [r.puzzle for r in results] == ["A", "A", "dot", "dot"]
     assert all(r.solved and r.batch_wall_s > 0 and r.tts_method == "parallel-time-to-target" for r in batched)
@@ -162,7 +161,7 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
 def test_bench_command_line_batches_and_says_the_wall_time(capsys):
     from qpicross.cli import main
 
-    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES / "smile7.px"), "--sampler", "shift,shift-batched-cpu",
+    code = main(["bench", LETTER_A_FILE, str(INSTANCES / "smile7.px"), "--sampler", "shift,shift-batched-cpu",
                  "--reads", "4", "--sweeps", "500", "--option", "target_energy=0"])
     out = capsys.readouterr().out
     assert code == 0
@@ -175,7 +174,7 @@ def test_bench_without_a_gpu_reports_one_line_per_puzzle():
     from qpicross.experiments.bench import run_bench
     from qpicross.pipeline.config import SolverConfig
 
-    results = run_bench([LETTER, LETTER], [SolverConfig(sampler="shift-batched", num_reads=2, num_sweeps=10)])
+    results = run_bench([LETTER_A, LETTER_A], [SolverConfig(sampler="shift-batched", num_reads=2, num_sweeps=10)])
     assert all(r.error.startswith("SamplerUnavailableError: shift-batched: no CUDA GPU") for r in results)
 
 
@@ -186,7 +185,7 @@ def test_bench_with_presolve_in_one_call():
     config = SolverConfig(sampler="shift-batched-cpu", presolve=True, num_reads=4, num_sweeps=500, seed=0,
                           options={"target_energy": 0})
     knife = load_puzzle(INSTANCES / "boat12.px")
-    results = bench_batch([("", LETTER, config), ("", knife, config)])
+    results = bench_batch([("", LETTER_A, config), ("", knife, config)])
     assert all(r.solved for r in results)
     assert results[0].num_variables == 0  # line logic solves the letter
 

@@ -17,13 +17,13 @@ from qpicross.samplers.blockshift.batched import sample_many
 from qpicross.samplers.blockshift.plans import luby
 
 from conftest import run_kernel_script
+from puzzles import CORNER, LETTER_A
 
 ROOT = Path(__file__).resolve().parents[3]
-LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
 
 
 def test_formulations_run_the_profile_chain_and_are_solved():
-    f = build_formulation(LETTER)
+    f = build_formulation(LETTER_A)
     knife = build_formulation(Puzzle.from_board(["..##.", ".###.", "##.##", ".###.", "..#.."]))
     sets = sample_many([f, knife], backend="cpu", num_reads=4, seed=2, target_energy=0)
     for ss, form in zip(sets, (f, knife)):
@@ -36,7 +36,7 @@ def test_formulations_run_the_profile_chain_and_are_solved():
 
 
 def test_same_seed_same_samples_whatever_the_batch():
-    f, g = build_formulation(LETTER), build_formulation(Puzzle([[2], [1]], [[2], [1]]))
+    f, g = build_formulation(LETTER_A), build_formulation(CORNER)
     alone = sample_many([f], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
     again = sample_many([f], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
     batched = sample_many([f, g], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
@@ -55,7 +55,7 @@ def test_a_joint_only_model_falls_back_and_profile_is_refused_for_it():
 
 
 def test_a_budget_of_zero_returns_the_random_starts():
-    ss = sample_many([build_formulation(LETTER)], backend="cpu", num_reads=3, num_sweeps=0, seed=1)[0]
+    ss = sample_many([build_formulation(LETTER_A)], backend="cpu", num_reads=3, num_sweeps=0, seed=1)[0]
     assert len(ss) == 3 and ss.info["sweeps"] == [0, 0, 0] and ss.info["restarts"] == [1, 1, 1]
 
 
@@ -122,11 +122,11 @@ def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
 
 def test_a_launch_above_the_memory_limit_is_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_MEMORY", "256KiB")
-    model = launch.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)),
+    model = launch.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER_A)),
                                    None, 0.0)
     assert launch.memory_bytes([model], 64) > 2**18
     with pytest.raises(ValueError, match="ladders would take about"):
-        sample_many([build_formulation(LETTER)], backend="cpu", num_reads=64, seed=0)
+        sample_many([build_formulation(LETTER_A)], backend="cpu", num_reads=64, seed=0)
 
 
 def test_long_budgets_reach_the_wide_ladders_of_high_levels():
