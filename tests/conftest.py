@@ -6,10 +6,6 @@ The small puzzles the tests share are constants in ``tests/puzzles.py``. Test fi
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,18 +13,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 SHARED_INSTANCES = ROOT.parent / "shared" / "instances"
-
-
-def run_kernel_script(code: str, simulator: bool) -> dict:
-    """Run ``code`` in a fresh interpreter (numba's CUDA simulator must be on before numba.cuda is imported),
-    with the simulator on or off, and return the JSON object its last line prints."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    if simulator:
-        env["NUMBA_ENABLE_CUDASIM"] = "1"
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture

@@ -1,10 +1,9 @@
-"""The batched annealer (shift-batched): CPU backend in process, CUDA kernels through numba's simulator."""
+"""The batched annealer (shift-batched) on its CPU backend: a dimod sampler, in the pipeline and the bench, and
+the distributions it claims. Its CUDA kernels against the CPU backend: ``test_driver.py``."""
 
-import importlib.util
 import os
 import subprocess
 import sys
-import textwrap
 import unittest
 
 import dimod
@@ -17,7 +16,7 @@ from qpicross.decode import decode_sample
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
-from conftest import INSTANCES, ROOT, run_kernel_script
+from conftest import INSTANCES, ROOT
 from test_sampler import FALLBACK
 from puzzles import LETTER_A, LETTER_A_FILE
 
@@ -188,67 +187,6 @@ def test_bench_with_presolve_in_one_call():
     results = bench_batch([("", LETTER_A, config), ("", knife, config)])
     assert all(r.solved for r in results)
     assert results[0].num_variables == 0  # line logic solves the letter
-
-
-# The CUDA kernels themselves, through numba's CUDA simulator (it must be on before numba.cuda is
-# imported, hence a fresh interpreter): the launch gives exactly the CPU backend's samples.
-SIMULATED = textwrap.dedent("""
-    import json
-    import numpy as np
-    from qpicross import Puzzle, build_formulation, check
-    from qpicross.decode import decode_sample
-    from qpicross.samplers.blockshift.batched import sample_many
-    import dimod
-    letter = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    dot = build_formulation(Puzzle([[1], []], [[1], []]))
-    # a line of two blocks with a coupling inside it, a one-block line and two free variables
-    mixed = dimod.BinaryQuadraticModel({"a0": 1, "a1": -1, "a2": 0.5, "b0": -0.5, "b1": 0.2, "b2": -1, "c0": 0.3,
-                                        "c1": -0.3, "u": 0.4, "w": -0.2}, {("a0", "b0"): 2, ("a1", "b1"): 2,
-                                        ("a2", "b2"): 2, ("a0", "b2"): -0.7, ("b1", "c0"): 1, ("u", "w"): -1,
-                                        ("u", "a1"): 0.5}, 0.0, "BINARY")
-    models = [letter, dot, mixed]
-    lines = [letter.one_hot_lines(), dot.one_hot_lines(), [[["a0", "a1", "a2"], ["b0", "b1", "b2"]], [["c0", "c1"]]]]
-    kw = dict(lines=lines, num_reads=2, num_replicas=2, num_sweeps=40, seed=3, target_energy=[0, 0, None],
-              threads_per_block=8)
-    gpu = sample_many(models, backend="cuda", **kw)
-    cpu = sample_many(models, backend="cpu", **kw)
-    bqms = [letter.bqm(), dot.bqm(), mixed]
-    print(json.dumps({
-        "same": all(np.array_equal(g.record.sample, c.record.sample) and g.info["sweeps"] == c.info["sweeps"]
-                    for g, c in zip(gpu, cpu)),
-        "energies_match": all(np.allclose(s.record.energy, b.energies((s.record.sample, s.variables)))
-                              for s, b in zip(gpu, bqms)),
-        "solved": [check(f.puzzle, decode_sample(f, s.first.sample).board) == [] for s, f in zip(gpu, (letter, dot))],
-        "backend": gpu[0].info["backend"],
-    }))
-""")
-
-
-def _simulator_missing() -> str | None:
-    """Why numba's CUDA simulator cannot run here (None: it can)."""
-    try:
-        spec = importlib.util.find_spec("numba.cuda")
-    except ImportError as exc:
-        spec, why = None, str(exc)
-    else:
-        why = "numba has no CUDA target (numba.cuda) here; install numba-cuda (pip install numba-cuda)"
-    return None if spec is not None else why
-
-
-def test_cuda_kernels_in_the_simulator_match_the_cpu_backend():
-    missing = _simulator_missing()
-    if missing:
-        pytest.skip(f"the CUDA simulator needs numba's CUDA target: {missing}")
-    assert run_kernel_script(SIMULATED, simulator=True) == {"same": True, "energies_match": True, "solved": [True, True],
-                                            "backend": "cuda"}
-
-
-def test_cuda_kernels_on_a_gpu():
-    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
-        pytest.skip("no CUDA GPU here (the simulator test above runs the same kernels)")
-    report = run_kernel_script(SIMULATED, simulator=False)
-    # the GPU's exp() may differ from the CPU's in the last bit, so the samples need not be the CPU's
-    assert report["energies_match"] and report["solved"] == [True, True] and report["backend"] == "cuda"
 
 
 # -- the target distributions, against exact enumeration (as test_distribution.py checks the CPU
