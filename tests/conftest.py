@@ -1,11 +1,11 @@
-"""Shared fixtures: the shipped instances, the shared puzzle collections, a machine without cloud credentials."""
+"""Shared fixtures: the shipped instances, the shared puzzle collections, a machine without cloud credentials.
+
+The small puzzles the tests share are constants in ``tests/puzzles.py``. Test files are found by pytest's default
+(prepend) import mode, without ``__init__.py``: every test folder is put on ``sys.path``, so ``conftest``,
+``puzzles`` and ``cli_subprocess`` import by name from any of them, and no two test files may share a name."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,23 +15,13 @@ INSTANCES = ROOT / "instances"
 SHARED_INSTANCES = ROOT.parent / "shared" / "instances"
 
 
-def run_kernel_script(code: str, simulator: bool) -> dict:
-    """Run ``code`` in a fresh interpreter (numba's CUDA simulator must be on before numba.cuda is imported),
-    with the simulator on or off, and return the JSON object its last line prints."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    if simulator:
-        env["NUMBA_ENABLE_CUDASIM"] = "1"
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 @pytest.fixture
 def letter_a():
+    """The letter "A" read from the shipped file (named "5x5"), as a test of a reader or the command line sees it."""
+    from puzzles import LETTER_A_FILE
     from qpicross import load_puzzle
 
-    return load_puzzle(INSTANCES / "5x5.px")
+    return load_puzzle(LETTER_A_FILE)
 
 
 @pytest.fixture
@@ -44,7 +34,9 @@ def shared_instances() -> Path:
 
 @pytest.fixture
 def letter_a_path() -> str:
-    return str(INSTANCES / "5x5.px")
+    from puzzles import LETTER_A_FILE
+
+    return LETTER_A_FILE
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import sys
 import pytest
 from cli_subprocess import child_env
 
-from conftest import INSTANCES
+from puzzles import LETTER_A_FILE
 
 #: What the extras install (import names), none of which the core may need
 #: (networkx is not here: dwave-samplers, a core dependency, needs it).
@@ -24,32 +24,31 @@ EXTRA_MODULES = [
     "simulated_bifurcation", "torch", "hybrid", "nbclient", "nbformat", "hypothesis",
 ]
 
-PUZZLE = str(INSTANCES / "5x5.px")
 
 #: (command line, the extra its one line must name)
 NEEDS_AN_EXTRA = [
-    (["solve", PUZZLE], "classical"),
-    (["solve", PUZZLE, "--method", "cpsat"], "classical"),
+    (["solve", LETTER_A_FILE], "classical"),
+    (["solve", LETTER_A_FILE, "--method", "cpsat"], "classical"),
     (["generate", "--size", "5x5", "--unique"], "classical"),
     (["generate", "--size", "5x5", "--unique", "--method", "cpsat"], "classical"),
-    (["anneal", PUZZLE, "--sampler", "qpu"], "cloud"),
-    (["anneal", PUZZLE, "--sampler", "hybrid"], "cloud"),
-    (["anneal", PUZZLE, "--sampler", "hybrid-cqm"], "cloud"),
-    (["anneal", PUZZLE, "--sampler", "amplify"], "amplify"),
-    (["anneal", PUZZLE, "--sampler", "openjij-sa"], "openjij"),
-    (["anneal", PUZZLE, "--sampler", "sb"], "sb"),
-    (["anneal", PUZZLE, "--sampler", "pt"], "hybrid"),
-    (["bench", PUZZLE, "--reads", "2", "--sampler", "openjij-sqa"], "openjij"),
-    (["bench", PUZZLE, "--reads", "2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
-    (["tune", PUZZLE, "--grid", "match=1:2:2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+    (["anneal", LETTER_A_FILE, "--sampler", "qpu"], "cloud"),
+    (["anneal", LETTER_A_FILE, "--sampler", "hybrid"], "cloud"),
+    (["anneal", LETTER_A_FILE, "--sampler", "hybrid-cqm"], "cloud"),
+    (["anneal", LETTER_A_FILE, "--sampler", "amplify"], "amplify"),
+    (["anneal", LETTER_A_FILE, "--sampler", "openjij-sa"], "openjij"),
+    (["anneal", LETTER_A_FILE, "--sampler", "sb"], "sb"),
+    (["anneal", LETTER_A_FILE, "--sampler", "pt"], "hybrid"),
+    (["bench", LETTER_A_FILE, "--reads", "2", "--sampler", "openjij-sqa"], "openjij"),
+    (["bench", LETTER_A_FILE, "--reads", "2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+    (["tune", LETTER_A_FILE, "--grid", "match=1:2:2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
 ]
 
 #: Commands the core does on its own.
 CORE_ONLY = [
-    ["anneal", PUZZLE, "--seed", "1"],
-    ["solve", PUZZLE, "--method", "logic"],
-    ["info", PUZZLE],
-    ["show", PUZZLE],
+    ["anneal", LETTER_A_FILE, "--seed", "1"],
+    ["solve", LETTER_A_FILE, "--method", "logic"],
+    ["info", LETTER_A_FILE],
+    ["show", LETTER_A_FILE],
     ["generate", "--size", "5x5", "--seed", "1"],
 ]
 

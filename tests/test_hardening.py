@@ -17,6 +17,7 @@ from qpicross.cli._output_files import write_output
 from qpicross.exceptions import UsageError
 from qpicross.model.formulation import build_formulation
 from qpicross.model.size import ModelTooLargeError, estimate_size, max_couplers_limit
+from puzzles import LETTER_A_FILE
 
 # -- bad input: one class per row, every reader ------------------------------------------------------
 
@@ -138,13 +139,11 @@ def test_anneal_refuses_a_model_above_the_limit_unless_forced(letter_a):
 
 
 def test_cli_refuses_big_models_with_one_line_and_force_overrides(letter_a, capsys, monkeypatch):
-    from conftest import INSTANCES
-
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
-    assert main(["anneal", str(INSTANCES / "5x5.px"), "--reads", "5", "--seed", "1"]) == 2
+    assert main(["anneal", LETTER_A_FILE, "--reads", "5", "--seed", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "couplers" in err and "--presolve" in err and "--force" in err
-    assert main(["anneal", str(INSTANCES / "5x5.px"), "--reads", "20", "--seed", "1", "--force"]) in (0, 1)
+    assert main(["anneal", LETTER_A_FILE, "--reads", "20", "--seed", "1", "--force"]) in (0, 1)
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "lots")
     with pytest.raises(ValueError, match="QPICROSS_MAX_COUPLERS must be a positive integer"):
         max_couplers_limit()
@@ -200,11 +199,9 @@ def test_write_output_is_atomic_and_refuses_to_overwrite(tmp_path):
 
 
 def test_plot_options_refuse_to_overwrite_without_force(tmp_path, capsys):
-    from conftest import INSTANCES
-
     plot = tmp_path / "a.png"
     plot.write_bytes(b"old")
-    puzzle = str(INSTANCES / "5x5.px")
+    puzzle = LETTER_A_FILE
     assert main(["show", puzzle, "--plot", str(plot)]) == 2
     assert main(["anneal", puzzle, "--reads", "5", "--plot", str(plot)]) == 2
     assert capsys.readouterr().err.count("exists; pass --force") == 2
@@ -241,9 +238,7 @@ def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
 
 
 def test_info_is_guarded_too(capsys, monkeypatch):
-    from conftest import INSTANCES
-
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
-    assert main(["info", str(INSTANCES / "5x5.px")]) == 2
+    assert main(["info", LETTER_A_FILE]) == 2
     assert "above the limit of 10 couplers" in capsys.readouterr().err
-    assert main(["info", str(INSTANCES / "5x5.px"), "--force"]) == 0
+    assert main(["info", LETTER_A_FILE, "--force"]) == 0

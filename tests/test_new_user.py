@@ -13,8 +13,8 @@ from conftest import INSTANCES
 from qpicross import load_puzzle
 from qpicross.cli import main
 from qpicross.cli._progress import Progress
+from puzzles import LETTER_A_FILE
 
-PUZZLE = str(INSTANCES / "5x5.px")
 #: A 2x2 without a solution whose totals agree (row 0 fills column 0, whose clue is blank).
 NO_SOLUTION = "2,2\n2\n0\n0\n2\n"
 
@@ -41,7 +41,7 @@ def test_measured_run_without_solution_says_none_exists(tmp_path, capsys):
 
 
 def test_bench_baseline_takes_the_runs_reads(capsys):
-    assert main(["bench", PUZZLE, "--baseline", "--reads", "7", "--json"]) in (0, 1)
+    assert main(["bench", LETTER_A_FILE, "--baseline", "--reads", "7", "--json"]) in (0, 1)
     results = json.loads(capsys.readouterr().out)["results"]
     assert {r["config"]: r["num_reads"] for r in results} == {"baseline": 7, "shift": 7}
 
@@ -67,7 +67,7 @@ def test_generate_without_seed_names_the_seed_it_drew(capsys):
 
 
 def test_exact_refusal_suggests_the_default(capsys):
-    assert main(["anneal", PUZZLE, "--sampler", "exact"]) == 2
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "exact"]) == 2
     assert "'shift'" in capsys.readouterr().err
 
 
@@ -76,7 +76,7 @@ def test_readme_sampler_example_runs():
 
     from qpicross import anneal
 
-    assert anneal(load_puzzle(PUZZLE), sampler=dwave.samplers.TabuSampler(), num_reads=3, seed=1).energy >= 0
+    assert anneal(load_puzzle(LETTER_A_FILE), sampler=dwave.samplers.TabuSampler(), num_reads=3, seed=1).energy >= 0
 
 
 class _Terminal(io.StringIO):
@@ -120,7 +120,7 @@ def test_generic_samplers_draw_doubling_batches_until_solved():
 
 def test_sb_stops_at_the_first_solution(capsys):
     pytest.importorskip("simulated_bifurcation")
-    assert main(["anneal", PUZZLE, "--sampler", "sb", "--seed", "1"]) == 0
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sb", "--seed", "1"]) == 0
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("found a solution on read"))
     assert int(line.split()[5]) < 200, line  # was read 1000: all the reads in one call
 

@@ -2,6 +2,7 @@ import matplotlib.colors as mcolors
 import numpy as np
 
 from qpicross.plot import BROKEN_COLOUR, plot_puzzle
+from puzzles import LETTER_A_BOARD
 
 
 def _red_patches(fig):
@@ -10,7 +11,7 @@ def _red_patches(fig):
 
 
 def test_solved_board_has_no_highlight(letter_a):
-    fig = plot_puzzle(letter_a, ["..#..", ".#.#.", ".#.#.", "#####", "#...#"])
+    fig = plot_puzzle(letter_a, LETTER_A_BOARD)
     assert _red_patches(fig) == []
     assert fig.axes[0].get_title(loc="left").endswith("solved")
 
@@ -31,7 +32,7 @@ def test_clues_are_drawn(letter_a):
 
 
 def test_marked_cells_are_crossed_out(letter_a):
-    fig = plot_puzzle(letter_a, ["..#..", ".#.#.", ".#.#.", "#####", "#...#"], marked=[(0, 0), (4, 2)])
+    fig = plot_puzzle(letter_a, LETTER_A_BOARD, marked=[(0, 0), (4, 2)])
     red = mcolors.to_rgba(BROKEN_COLOUR)[:3]
     crosses = [line for line in fig.axes[0].lines if tuple(mcolors.to_rgba(line.get_color())[:3]) == red]
     assert len(crosses) == 4  # two strokes per cell

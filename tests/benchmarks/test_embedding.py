@@ -9,12 +9,13 @@ import pytest
 pytest.importorskip("minorminer")
 
 from benchmarks import embedding as emb
-from benchmarks.embedding import (ENCODINGS, TOPOLOGIES, embed_bqm, embed_puzzle, embedding_table, encoded_bqm,
+from benchmarks.embedding import (ENCODINGS, TOPOLOGIES, embed_bqm, embedding_table, encoded_bqm,
                                   largest_table, run_embedding_study, target_graph)
 from benchmarks.ladder import Rung
-from qpicross import Puzzle, SolverConfig, load_puzzle, run
+from qpicross import SolverConfig, load_puzzle, run
 
 from conftest import INSTANCES
+from puzzles import LETTER_A_FILE, PARTLY_LOGICAL_4X4
 
 
 def assert_valid_minor(bqm, embedding, target):
@@ -30,7 +31,7 @@ def assert_valid_minor(bqm, embedding, target):
 @pytest.mark.parametrize("topology", list(TOPOLOGIES))
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_tiny_puzzle_embeds_with_valid_chains(encoding, topology):
-    puzzle = load_puzzle(INSTANCES / "5x5.px")
+    puzzle = load_puzzle(LETTER_A_FILE)
     bqm = encoded_bqm(puzzle, encoding)
     r = embed_bqm(bqm, topology, timeout=10, seed=3)
     assert r.embedded and r.reason is None
@@ -45,7 +46,7 @@ def test_tiny_puzzle_embeds_with_valid_chains(encoding, topology):
 @pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True)])
 def test_the_embedded_model_is_the_one_anneal_samples(encoding, presolve):
     # line logic settles all of boat12, part of this one
-    puzzle = Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"]) if presolve else load_puzzle(INSTANCES / "boat12.px")
+    puzzle = PARTLY_LOGICAL_4X4 if presolve else load_puzzle(INSTANCES / "boat12.px")
     result = run(puzzle, SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, num_reads=1, num_sweeps=10,
                                       seed=0))
     bqm = encoded_bqm(puzzle, encoding, presolve=presolve)
@@ -97,7 +98,7 @@ def test_study_climbs_each_collection_until_the_first_failure(tmp_path, monkeypa
 
 
 def test_command_embeds_one_puzzle(capsys):
-    assert emb.main(["puzzle", str(INSTANCES / "5x5.px"), "--topology", "zephyr", "--timeout", "5"]) == 0
+    assert emb.main(["puzzle", LETTER_A_FILE, "--topology", "zephyr", "--timeout", "5"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["embedded"] and out["num_variables"] == 30
 

@@ -9,10 +9,11 @@ import pytest
 from benchmarks.ladder import Rung
 from benchmarks.schedule import (ARMS, EXCITATION, HOT_MULTIPLE, STUDY_WEIGHTS, beta_rule, energy_gap, main,
                                  optimum_table, plot_schedule, rule_beta_range, run_schedule, schedule_table)
-from qpicross import PenaltyWeights, Puzzle, build_formulation, load_puzzle
+from qpicross import PenaltyWeights, build_formulation, load_puzzle
 from qpicross.model.thermometer import thermometer_bqm
 
 from conftest import INSTANCES
+from puzzles import LETTER_A_FILE, PARTLY_LOGICAL_4X4
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,7 @@ def test_gap_is_the_smallest_weight_the_encoding_uses():
 
 
 def test_rule_range_of_a_presolved_model_counts_only_what_logic_leaves():
-    puzzle = Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"])
+    puzzle = PARTLY_LOGICAL_4X4
     _, cold = rule_beta_range(puzzle)
     _, cold_pre = rule_beta_range(puzzle, presolve=True)
     assert cold_pre < cold
@@ -98,14 +99,14 @@ def test_plot_and_command(tiny, tmp_path, capsys):
 
 def test_command_runs_named_puzzles_and_arms(tmp_path, capsys):
     path = tmp_path / "s.json"
-    assert main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--sweeps", "10,50", "--arms", "rule",
+    assert main(["run", "--puzzle", LETTER_A_FILE, "--sweeps", "10,50", "--arms", "rule",
                  "--budget", "0.2", "--max-reads", "5", "--json", str(path)]) == 0
     saved = json.loads(path.read_text())
     assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and saved["meta"]["arms"] == ["rule"]
     assert {r["arm"] for r in saved["records"]} == {"rule"} and saved["records"][0]["sweeps"] == 10
     assert "| 5x5 | 5×5 |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
-        main(["run", "--puzzle", str(INSTANCES / "5x5.px"), "--arms", "hot", "--json", str(path)])
+        main(["run", "--puzzle", LETTER_A_FILE, "--arms", "hot", "--json", str(path)])
     with pytest.raises(SystemExit):  # the repository's ladder is benchmarks.frontier's, not the package's
         main(["run", "--json", str(path)])
 

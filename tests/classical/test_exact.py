@@ -6,6 +6,7 @@ import pytest
 from qpicross import Puzzle, check, load_puzzle
 from qpicross.classical.exact import MODELS, encode_sat, solve_cpsat, solve_exact, solve_sat
 from qpicross.puzzle import line_runs
+from puzzles import CORNER, TWO_DIAGONALS
 
 
 def brute_force_solutions(puzzle: Puzzle, limit: int = 3) -> list[np.ndarray]:
@@ -63,7 +64,7 @@ def test_exact_solvers_agree_with_brute_force(puzzle):
 
 
 def test_without_uniqueness_check_and_bad_arguments():
-    puzzle = Puzzle([[1], [1]], [[1], [1]])
+    puzzle = TWO_DIAGONALS
     assert solve_exact(puzzle, "sat", check_unique=False).status == "solved"
     result = solve_exact(puzzle, "cpsat", check_unique=False)
     assert result.status == "solved" and result.unique is None and "second_s" not in result.timing
@@ -74,7 +75,7 @@ def test_without_uniqueness_check_and_bad_arguments():
 
 
 def test_to_dict_has_the_anneal_keys():
-    data = solve_exact(Puzzle([[2], [1]], [[2], [1]]), "sat").to_dict()
+    data = solve_exact(CORNER, "sat").to_dict()
     assert data["solved"] is True and data["unique"] is True and data["method"] == "sat"
     assert data["board"] == ["##", "#."] and data["time_s"] > 0
     assert set(data["timing"]) == {"build_s", "first_s", "second_s"}

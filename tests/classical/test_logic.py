@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from qpicross import Puzzle, check, load_puzzle
 from qpicross.classical.logic import Contradiction, line_placements, line_text, propagate, solve_line
 from qpicross.puzzle import line_runs
+from puzzles import NO_SOLUTION, TWO_DIAGONALS
 
 # The CP report's "ratio of unfixed cells" (%) after propagation with its best model M3.
 CP_REPORT_M3_UNFIXED = {
@@ -106,14 +107,14 @@ def test_propagate_never_contradicts_a_solution(n_rows, n_cols, data):
 
 
 def test_propagate_reports_contradiction_and_leaves_input_alone():
-    puzzle = Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])  # column 0 forces an empty column 1
+    puzzle = NO_SOLUTION  # column 0 forces an empty column 1
     assert propagate(puzzle).contradiction
     known = np.full((2, 2), -1)
     known[0, 0] = 1
-    result = propagate(Puzzle([[1], [1]], [[1], [1]]), known)
+    result = propagate(TWO_DIAGONALS, known)
     assert result.solved and result.board_strings == ["#.", ".#"]
     assert known[0, 1] == -1
-    assert propagate(Puzzle([[1], [1]], [[1], [1]]), np.array([[1, 1], [-1, -1]])).contradiction
+    assert propagate(TWO_DIAGONALS, np.array([[1, 1], [-1, -1]])).contradiction
 
 
 def test_bompol_logic_leaves_no_more_unfixed_cells_than_cp_m3(shared_instances):

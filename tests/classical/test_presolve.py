@@ -2,17 +2,15 @@ import dimod
 import numpy as np
 import pytest
 
-from qpicross import Puzzle, anneal, build_formulation, check, load_puzzle
+from qpicross import Puzzle, anneal, build_formulation, check
 from qpicross.classical.logic import propagate
 from qpicross.classical.presolve import CONTRADICTION_SWEEPS, PresolveComposite
 from qpicross.pipeline.config import SolverConfig
-
-# Line logic settles 11 of these 25 cells and leaves the rest open.
-PARTLY_LOGICAL = ["#....", ".##..", "##..#", ".#.##", ".#.#."]
+from puzzles import NO_SOLUTION, PARTLY_LOGICAL
 
 
 def test_presolve_shrinks_the_qubo_and_decodes_the_whole_board():
-    puzzle = Puzzle.from_board(PARTLY_LOGICAL)
+    puzzle = PARTLY_LOGICAL
     logic = propagate(puzzle)
     assert 0 < logic.num_settled < puzzle.num_rows * puzzle.num_cols
     plain = anneal(puzzle, num_reads=200, seed=3)
@@ -36,9 +34,6 @@ def test_logic_alone_solving_is_reported_as_zero_variables(letter_a):
     assert result.presolve["variables_annealed"] == 0
     assert result.presolve["variables_before"] > 0
     assert result.success_probability == 1.0 and result.sampler == "none"
-
-
-NO_SOLUTION = Puzzle([[1, 1], [1], [1, 1]], [[3], [1], [1]])  # the row and column sums agree; line logic refutes it
 
 
 @pytest.mark.parametrize("stop_when_solved", [False, True])
@@ -81,7 +76,7 @@ def test_the_cli_says_there_is_no_solution(capsys, tmp_path):
 
 
 def test_presolve_respects_given_known_cells():
-    puzzle = Puzzle.from_board(PARTLY_LOGICAL)
+    puzzle = PARTLY_LOGICAL
     known = np.full(puzzle.shape, -1)
     known[0, 0] = 1
     result = anneal(puzzle, presolve=True, known=known, num_reads=100, seed=2)

@@ -9,7 +9,7 @@ import pytest
 from qpicross.cli import main
 from qpicross.samplers.registry import SAMPLERS, SamplerEntry
 
-from conftest import INSTANCES
+from puzzles import LETTER_A_BOARD, LETTER_A_FILE
 
 
 def run(capsys, *argv):
@@ -19,20 +19,20 @@ def run(capsys, *argv):
 
 
 def test_anneal_json(capsys):
-    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "200", "--seed", "1", "--json")
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--reads", "200", "--seed", "1", "--json")
     data = json.loads(out)
     assert code == 0
     for key in ("solved", "board", "energy", "num_reads", "success_probability", "num_variables",
                 "num_interactions", "timing"):
         assert key in data
     assert data["solved"] is True
-    assert data["board"] == ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+    assert data["board"] == LETTER_A_BOARD
     assert set(data["timing"]) == {"build_s", "sample_s", "decode_s"}
 
 
 def test_anneal_text_and_plot(capsys, tmp_path):
     png = tmp_path / "a.png"
-    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "100", "--seed", "2",
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--reads", "100", "--seed", "2",
                        "--plot", str(png))
     assert code == 0
     assert "SOLVED" in out and "# # # # #  | 5" in out
@@ -40,7 +40,7 @@ def test_anneal_text_and_plot(capsys, tmp_path):
 
 
 def test_unsolved_anneal_exits_1(capsys):
-    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--reads", "1", "--sweeps", "1",
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--reads", "1", "--sweeps", "1",
                        "--seed", "4", "--beta-range", "5,5", "--weights", "match=0.1", "--json")
     assert code == (0 if json.loads(out)["solved"] else 1)
 
@@ -63,21 +63,21 @@ def test_bad_file_is_one_line_and_exit_2(capsys, tmp_path, content, fragment):
      (["--reads", "0"], "--reads"), (["--sampler", "exact"], "refuses")],
 )
 def test_bad_options_exit_2(capsys, extra, fragment):
-    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), *extra)
+    code, _, err = run(capsys, "anneal", LETTER_A_FILE, *extra)
     assert code == 2 and fragment in err and err.count("\n") == 1
 
 
 def test_show_and_info(capsys, tmp_path):
-    code, out, _ = run(capsys, "show", str(INSTANCES / "5x5.px"), "--plot", str(tmp_path / "p.svg"))
+    code, out, _ = run(capsys, "show", LETTER_A_FILE, "--plot", str(tmp_path / "p.svg"))
     assert code == 0 and "? ? ? ? ?  | 5" in out
     assert (tmp_path / "p.svg").exists()
-    code, out, _ = run(capsys, "info", str(INSTANCES / "5x5.px"), "--json")
+    code, out, _ = run(capsys, "info", LETTER_A_FILE, "--json")
     info = json.loads(out)
     assert code == 0 and info["num_variables"] == 44 and "match" in info["terms"]
 
 
 def test_entry_point_runs_as_module():
-    proc = subprocess.run([sys.executable, "-m", "qpicross", "info", str(INSTANCES / "5x5.px")],
+    proc = subprocess.run([sys.executable, "-m", "qpicross", "info", LETTER_A_FILE],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "variables" in proc.stdout
 
@@ -95,16 +95,16 @@ class AllZeros(dimod.Sampler):
 
 def test_unsolved_text_report_lists_violations(capsys, monkeypatch):
     monkeypatch.setitem(SAMPLERS, "all-zeros", SamplerEntry(AllZeros, "every variable 0 (a test stub)"))
-    code, out, _ = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--sampler", "all-zeros", "--reads", "2")
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--sampler", "all-zeros", "--reads", "2")
     assert code == 1 and "NOT SOLVED (10 broken lines: row 0," in out
     # no block of any line starts anywhere: one-hot broken once per block, 14 blocks (5x5's clues)
     assert "one_hot penalty 14: row 0: block 0 starts 0 times (+1)" in out and "success probability 0.000 over 2 reads" in out
 
 
 def test_a_seeded_run_of_racing_streams_says_why_the_seed_does_not_fix_its_reads(capsys):
-    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--seed", "3", "--option", "threads=2")
+    code, _, err = run(capsys, "anneal", LETTER_A_FILE, "--seed", "3", "--option", "threads=2")
     assert code == 0 and "note: shift races 2 restart streams" in err and "--option threads=1" in err
-    code, _, err = run(capsys, "anneal", str(INSTANCES / "5x5.px"), "--seed", "3", "--option", "threads=1")
+    code, _, err = run(capsys, "anneal", LETTER_A_FILE, "--seed", "3", "--option", "threads=1")
     assert code == 0 and "note:" not in err
 
 
@@ -118,7 +118,7 @@ def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, d
         raise ValueError("an index went astray")
 
     monkeypatch.setattr(info, "run", broken)
-    code = main((["--debug"] if debug else []) + ["info", str(INSTANCES / "5x5.px")])
+    code = main((["--debug"] if debug else []) + ["info", LETTER_A_FILE])
     err = capsys.readouterr().err
     assert code == 1
     assert "qpicross: error: internal error, a bug in qpicross: ValueError: an index went astray" in err
@@ -130,5 +130,5 @@ def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, d
         raise ParameterError("reads must be positive")
 
     monkeypatch.setattr(info, "run", refused)
-    assert main(["info", str(INSTANCES / "5x5.px")]) == 2
+    assert main(["info", LETTER_A_FILE]) == 2
     assert capsys.readouterr().err == "qpicross: error: reads must be positive\n"

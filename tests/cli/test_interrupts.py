@@ -13,16 +13,14 @@ import dimod
 import pytest
 from cli_subprocess import ROOT, child_env
 
-from conftest import INSTANCES
 from qpicross.cli import main
 from qpicross.pipeline.config import SolverConfig
-
-PUZZLE = str(INSTANCES / "5x5.px")
+from puzzles import LETTER_A_FILE
 
 
 @pytest.mark.parametrize("delay", [0.1, 0.25, 0.4])
 def test_ctrl_c_while_starting_is_one_line(delay):
-    proc = subprocess.Popen([sys.executable, "-m", "qpicross", "show", PUZZLE], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "qpicross", "show", LETTER_A_FILE], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=child_env())
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
@@ -59,7 +57,7 @@ def test_ctrl_c_swallowed_by_a_callback_is_raised_again(monkeypatch, capsys):
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     start = time.monotonic()
     try:
-        code = main(["show", PUZZLE])
+        code = main(["show", LETTER_A_FILE])
     finally:
         signal.signal(signal.SIGINT, previous)
     assert code == 130
@@ -90,8 +88,8 @@ def test_an_interrupted_warm_up_stops_the_bench(monkeypatch):
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
 def test_ctrl_c_in_a_bench_ends_it_with_one_line(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "qpicross", "bench", PUZZLE, "--reads", "3", "--sweeps", "300000000",
-                             "--option", "schedule=fixed", "--option", "target_energy=-1"],
+    proc = subprocess.Popen([sys.executable, "-m", "qpicross", "bench", LETTER_A_FILE, "--reads", "3",
+                             "--sweeps", "300000000", "--option", "schedule=fixed", "--option", "target_energy=-1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=tmp_path)
     time.sleep(3)
     proc.send_signal(signal.SIGINT)

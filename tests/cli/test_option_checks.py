@@ -7,13 +7,12 @@ from __future__ import annotations
 import pytest
 from cli_subprocess import one_line_error, run_cli
 
-from conftest import INSTANCES
 from qpicross.cli import main
 from qpicross.pipeline.config import SolverConfig
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.parameters import OWN_SETTINGS, PARAMETERS, STRUCTURE, check_sampler_options
+from puzzles import LETTER_A_FILE
 
-PUZZLE = str(INSTANCES / "5x5.px")
 
 #: (command line after the puzzle, what the one line says): the campaign's cases that raised or were accepted.
 REFUSED = [
@@ -52,7 +51,7 @@ REFUSED = [
 @pytest.mark.parametrize("command", ["anneal", "bench"])
 @pytest.mark.parametrize("extra, message", REFUSED, ids=[" ".join(e) for e, _ in REFUSED])
 def test_bad_option_is_one_line_before_any_work(command, extra, message, capsys):
-    assert main([command, PUZZLE, "--reads", "2", *extra]) == 2
+    assert main([command, LETTER_A_FILE, "--reads", "2", *extra]) == 2
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("qpicross: error: "), err
@@ -65,18 +64,18 @@ def test_bad_option_is_one_line_before_any_work(command, extra, message, capsys)
     ["--sampler", "pt", "--option", "num_replicas=1000000"],  # ran past 60 s
 ])
 def test_options_that_crashed_or_hung_are_one_line_in_a_child(extra):
-    one_line_error(run_cli("anneal", PUZZLE, "--reads", "1", *extra, timeout=30))
+    one_line_error(run_cli("anneal", LETTER_A_FILE, "--reads", "1", *extra, timeout=30))
 
 
 def test_tune_seeds_and_runs_are_bounded(capsys):
-    assert main(["tune", PUZZLE, "--grid", "match=1:2:2", "--seeds", "1000000000"]) == 2
+    assert main(["tune", LETTER_A_FILE, "--grid", "match=1:2:2", "--seeds", "1000000000"]) == 2
     assert "--seeds must be from 1 to 10,000" in capsys.readouterr().err
-    assert main(["tune", PUZZLE, "--grid", "match=1:2:100,order=1:2:100", "--seeds", "200"]) == 2
+    assert main(["tune", LETTER_A_FILE, "--grid", "match=1:2:100,order=1:2:100", "--seeds", "200"]) == 2
     assert "runs; at most 1,000,000" in capsys.readouterr().err
 
 
 def test_huge_time_budget_is_no_overflow(capsys):
-    assert main(["anneal", PUZZLE, "--sampler", "sa", "--reads", "60", "--sweeps", "10", "--seed", "1",
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "60", "--sweeps", "10", "--seed", "1",
                  "--time-budget", "1e308"]) in (0, 1)
     assert "Traceback" not in capsys.readouterr().err
 
@@ -130,6 +129,6 @@ def test_bounds_follow_the_block_shift_sampler():
 
 def test_a_bench_where_every_run_failed_exits_2_as_anneal_does(capsys):
     """A value only the model can refuse (tabu's tenure must be below the variable count)."""
-    assert main(["anneal", PUZZLE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
-    assert main(["bench", PUZZLE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2  # was 1
+    assert main(["anneal", LETTER_A_FILE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith("qpicross: error: every run failed; the first: ")

@@ -11,19 +11,19 @@ import subprocess
 import sys
 
 import pytest
-from cli_subprocess import child_env, one_line_error, run_cli
+from cli_subprocess import child_env, one_line_error
 
 from conftest import INSTANCES
 from qpicross import Puzzle
 from qpicross.cli import main
 from qpicross.experiments.bench import bench_puzzle, read_results
 from qpicross.pipeline.config import SolverConfig
-
-PUZZLE = str(INSTANCES / "5x5.px")
+from puzzles import LETTER_A_FILE
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-@pytest.mark.parametrize("args", [["show", PUZZLE], ["info", PUZZLE], ["generate", "--size", "5x5", "--seed", "1"],
+@pytest.mark.parametrize("args", [["show", LETTER_A_FILE], ["info", LETTER_A_FILE],
+                                  ["generate", "--size", "5x5", "--seed", "1"],
                                   ["--help"], ["--version"], ["bench", "--help"]])
 def test_full_disk_on_stdout_is_one_line(args):
     with open("/dev/full", "w") as full:
@@ -37,7 +37,7 @@ def test_closed_pipe_is_one_line():
     read, write = os.pipe()
     os.close(read)
     try:
-        proc = subprocess.run([sys.executable, "-m", "qpicross", "show", PUZZLE], stdout=write,
+        proc = subprocess.run([sys.executable, "-m", "qpicross", "show", LETTER_A_FILE], stdout=write,
                               stderr=subprocess.PIPE, text=True, env=child_env(), timeout=60)
     finally:
         os.close(write)
@@ -50,7 +50,7 @@ def test_force_never_replaces_a_fifo_or_device(flag, name, tmp_path, capsys):
     # would replace the machine's /dev/null with a regular file when the fix is reverted.
     fifo = tmp_path / name
     os.mkfifo(fifo)
-    assert main(["bench", PUZZLE, "--reads", "2", flag, str(fifo), "--force"]) == 2
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", flag, str(fifo), "--force"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "is not a regular file" in err[0], err
     assert fifo.is_fifo()
@@ -58,7 +58,7 @@ def test_force_never_replaces_a_fifo_or_device(flag, name, tmp_path, capsys):
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 def test_unwritable_folder_is_refused_before_the_bench_runs(capsys):
-    assert main(["bench", PUZZLE, "--reads", "2", "--json", "/proc/x.json"]) == 2
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", "--json", "/proc/x.json"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("qpicross: error: cannot write /proc/x.json"), err  # no [1/1] line
 
@@ -109,7 +109,7 @@ def test_interrupted_bench_writes_every_requested_output(tmp_path, capsys, monke
     for path in paths.values():
         path.write_text("stale")
     argv = [arg for flag, path in paths.items() for arg in (flag, str(path))]
-    assert main(["bench", PUZZLE, *argv, "--force"]) == 130
+    assert main(["bench", LETTER_A_FILE, *argv, "--force"]) == 130
     err = capsys.readouterr().err
     assert "1 of 2 results finished, written to" in err and all(str(p) in err for p in paths.values())
     assert len(json.loads(paths["--json"].read_text())["results"]) == 1
@@ -120,7 +120,7 @@ def test_interrupted_bench_writes_every_requested_output(tmp_path, capsys, monke
 def test_interrupted_bench_without_outputs_drops_no_file(tmp_path, capsys, monkeypatch):
     _interrupt_after_one(monkeypatch)
     monkeypatch.chdir(tmp_path)
-    assert main(["bench", PUZZLE]) == 130
+    assert main(["bench", LETTER_A_FILE]) == 130
     captured = capsys.readouterr()
     assert "1 of 2 results finished, shown above" in captured.err and "| config |" in captured.out
     assert not list(tmp_path.iterdir())
@@ -128,8 +128,8 @@ def test_interrupted_bench_without_outputs_drops_no_file(tmp_path, capsys, monke
 
 def test_plot_and_csv_say_where_they_went(tmp_path, capsys):
     plot = tmp_path / "a.png"
-    assert main(["show", PUZZLE, "--plot", str(plot)]) == 0
+    assert main(["show", LETTER_A_FILE, "--plot", str(plot)]) == 0
     assert f"wrote {plot}" in capsys.readouterr().err
     out = tmp_path / "b.csv"
-    assert main(["bench", PUZZLE, "--reads", "2", "--sweeps", "50", "--csv", str(out)]) in (0, 1)
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", "--sweeps", "50", "--csv", str(out)]) in (0, 1)
     assert f"wrote {out}" in capsys.readouterr().err

@@ -7,9 +7,7 @@ import pytest
 from qpicross import Puzzle, check, load_puzzle, save_puzzle
 from qpicross.cli import main
 
-from conftest import INSTANCES
-
-LETTER_A = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+from puzzles import LETTER_A_BOARD, LETTER_A_FILE
 
 
 def run(capsys, *argv):
@@ -20,17 +18,17 @@ def run(capsys, *argv):
 
 @pytest.mark.parametrize("method", ["sat", "cpsat"])
 def test_solve_json(capsys, method):
-    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", method, "--json")
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, "--method", method, "--json")
     data = json.loads(out)
     assert code == 0
     assert data["solved"] is True and data["unique"] is True and data["method"] == method
-    assert data["board"] == LETTER_A and data["time_s"] > 0
+    assert data["board"] == LETTER_A_BOARD and data["time_s"] > 0
     assert data["model"] == ("M3" if method == "cpsat" else None)
 
 
 @pytest.mark.parametrize("model", ["M1", "M2", "M3"])
 def test_solve_cpsat_models_text(capsys, model):
-    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", "cpsat", "--model", model)
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, "--method", "cpsat", "--model", model)
     assert code == 0 and f"unique solution [cpsat {model}" in out and "# # # # #  | 5" in out
 
 
@@ -59,18 +57,18 @@ def test_solve_logic_shows_unknown_cells(capsys, tmp_path):
     code, out, _ = run(capsys, "solve", path, "--method", "logic")
     assert code == 1 and "line logic settles 44.0% of the cells, not solved: 14 cells unknown" in out
     assert "? ? ? . .  | 1" in out
-    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", "--method", "logic", "--json")
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, "--method", "logic", "--json")
     data = json.loads(out)
     assert code == 0 and data["solved"] and data["unique"] and data["fraction_settled"] == 1.0
-    assert data["board"] == LETTER_A and data["method"] == "logic"
+    assert data["board"] == LETTER_A_BOARD and data["method"] == "logic"
 
 
 def test_solve_several_puzzles_and_bad_input(capsys, tmp_path):
-    code, out, _ = run(capsys, "solve", INSTANCES / "5x5.px", INSTANCES / "5x5.px", "--json")
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, LETTER_A_FILE, "--json")
     assert code == 0 and len(json.loads(out)) == 2
     bad = tmp_path / "bad.px"
     bad.write_text("5,5\n1\nx\n")
-    code, out, err = run(capsys, "solve", INSTANCES / "5x5.px", bad)
+    code, out, err = run(capsys, "solve", LETTER_A_FILE, bad)
     assert code == 2 and out == "" and "bad.px" in err and err.count("\n") == 1
 
 
@@ -101,10 +99,10 @@ def test_generate_to_stdout_and_bad_size(capsys):
 
 
 def test_anneal_presolve_json(capsys):
-    code, out, _ = run(capsys, "anneal", INSTANCES / "5x5.px", "--presolve", "--json", "--seed", "1")
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--presolve", "--json", "--seed", "1")
     data = json.loads(out)
     assert code == 0 and data["solved"] and data["num_variables"] == 0
     assert data["presolve"]["variables_after"] == 0 and data["presolve"]["solved_by_logic"]
     assert data["presolve"]["variables_before"] > 0
-    code, out, _ = run(capsys, "anneal", INSTANCES / "5x5.px", "--presolve", "--seed", "1")
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--presolve", "--seed", "1")
     assert "line logic solved the puzzle, nothing left to anneal" in out

@@ -22,8 +22,7 @@ from qpicross.cli import main
 from qpicross.samplers.blockshift.sampler import default_threads
 
 from conftest import INSTANCES
-
-LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+from puzzles import LETTER_A, LETTER_A_BOARD, LETTER_A_FILE
 
 
 @pytest.mark.parametrize(
@@ -131,7 +130,7 @@ def test_run_bench_with_baseline_writes_csv_and_json(tmp_path):
 def test_cli_bench_end_to_end(tmp_path, capsys):
     out_csv = tmp_path / "bench.csv"
     out_png = tmp_path / "bench.png"
-    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES), "--reads", "20", "--sweeps", "200", "--sampler", "sa",
+    code = main(["bench", LETTER_A_FILE, str(INSTANCES), "--reads", "20", "--sweeps", "200", "--sampler", "sa",
                  "--baseline", "--csv", str(out_csv), "--plot", str(out_png), "--seed", "2"])
     captured = capsys.readouterr()
     assert code in (0, 1)
@@ -142,7 +141,7 @@ def test_cli_bench_end_to_end(tmp_path, capsys):
 
 
 def test_cli_bench_json_to_stdout(capsys):
-    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "10", "--sweeps", "100", "--json",
+    code = main(["bench", LETTER_A_FILE, "--reads", "10", "--sweeps", "100", "--json",
                  "--sampler", "shift", "--label", "mine", "--option", "num_replicas=2"])
     data = json.loads(capsys.readouterr().out)
     assert code in (0, 1)
@@ -170,7 +169,7 @@ def test_threaded_samplers_get_the_cores_shared_by_the_workers_by_name_or_instan
     (["--option", "x"], "--option"),
 ])
 def test_cli_bench_bad_arguments_exit_2(capsys, argv, fragment):
-    code = main(["bench", str(INSTANCES / "5x5.px"), *argv])
+    code = main(["bench", LETTER_A_FILE, *argv])
     err = capsys.readouterr().err
     assert code == 2 and fragment in err and err.count("\n") == 1
 
@@ -209,10 +208,10 @@ def test_tts99_is_never_less_than_one_read():
 def test_bench_refuses_to_overwrite_before_running(tmp_path, capsys):
     out = tmp_path / "r.csv"
     out.write_text("old")
-    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "2", "--csv", str(out)])
+    code = main(["bench", LETTER_A_FILE, "--reads", "2", "--csv", str(out)])
     assert code == 2 and "--force" in capsys.readouterr().err
     assert out.read_text() == "old"
-    code = main(["bench", str(INSTANCES / "5x5.px"), "--reads", "2", "--sweeps", "50", "--csv", str(out), "--force"])
+    code = main(["bench", LETTER_A_FILE, "--reads", "2", "--sweeps", "50", "--csv", str(out), "--force"])
     assert code in (0, 1)
     assert "puzzle" in out.read_text().splitlines()[0]
 
@@ -227,7 +226,7 @@ def test_interrupted_bench_keeps_finished_results(tmp_path, capsys, monkeypatch)
 
     monkeypatch.setattr(cli_bench, "run_bench", interrupted)
     out = tmp_path / "partial.json"
-    code = main(["bench", str(INSTANCES / "5x5.px"), "--json", str(out)])
+    code = main(["bench", LETTER_A_FILE, "--json", str(out)])
     err = capsys.readouterr().err
     assert code == 130 and "1 of 2 results finished, written to" in err and str(out) in err
     assert len(json.loads(out.read_text())["results"]) == 1
@@ -264,12 +263,9 @@ def test_a_read_cut_short_by_ctrl_c_stops_the_bench_instead_of_becoming_a_result
 # --- the time-to-target path (early-stopping samplers) and num_occurrences ------------------------------------------
 
 import dimod  # noqa: E402
-import numpy as np  # noqa: E402
 
 from qpicross import build_formulation  # noqa: E402
 from qpicross.experiments.tts import survival_tts, time_to_target_tts  # noqa: E402
-
-LETTER_A_BOARD = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
 
 
 class ScriptedEarlyStop(dimod.Sampler):

@@ -6,13 +6,11 @@ import time
 
 import pytest
 
-from conftest import INSTANCES
 from qpicross.cli import main
 from qpicross.experiments.runner import SCHEDULER_TIMEOUT_S, connect_scheduler
+from puzzles import LETTER_A_FILE
 
 pytest.importorskip("distributed")
-
-PUZZLE = str(INSTANCES / "5x5.px")
 
 
 @pytest.mark.parametrize("address, words", [
@@ -23,7 +21,8 @@ PUZZLE = str(INSTANCES / "5x5.px")
     ("foo://x", "unknown address scheme 'foo'"),
     ("", "--scheduler wants an address"),
 ])
-@pytest.mark.parametrize("command", [["bench", PUZZLE, "--reads", "2"], ["tune", PUZZLE, "--grid", "match=1:2:2"]])
+@pytest.mark.parametrize("command", [["bench", LETTER_A_FILE, "--reads", "2"],
+                                     ["tune", LETTER_A_FILE, "--grid", "match=1:2:2"]])
 def test_unreachable_scheduler_is_one_line_within_seconds(command, address, words, capsys):
     start = time.perf_counter()
     assert main([*command, "--scheduler", address]) == 2

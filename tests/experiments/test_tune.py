@@ -23,8 +23,8 @@ from qpicross.experiments.tune import (
     tune,
 )
 from qpicross.plot import plot_tuning
+from puzzles import LETTER_A_FILE
 
-A5 = str(INSTANCES / "5x5.px")
 SMILE7 = INSTANCES / "smile7.px"
 # Dropping the board-matching term lets rows and columns disagree: the row board
 # then almost never satisfies the column clues. match=0 vs match=1 is a sweep
@@ -194,7 +194,7 @@ def test_plot_tuning_draws_a_heat_map(letter_a):
 
 def test_cli_tune_writes_csv_plot_and_json(tmp_path, capsys):
     out_csv, out_png = tmp_path / "sweep.csv", tmp_path / "sweep.png"
-    code = main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "20", "--workers", "1",
+    code = main(["tune", LETTER_A_FILE, "--grid", MATCH_OFF_ON, "--reads", "20", "--workers", "1",
                  "--csv", str(out_csv), "--plot", str(out_png), "--json"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
@@ -206,7 +206,7 @@ def test_cli_tune_writes_csv_plot_and_json(tmp_path, capsys):
 
 
 def test_cli_tune_text_report_names_the_best_point(capsys):
-    assert main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "20", "--workers", "1"]) == 0
+    assert main(["tune", LETTER_A_FILE, "--grid", MATCH_OFF_ON, "--reads", "20", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "best: " in out and "match=1" in out.splitlines()[-1] and "Wilson 95 %" in out
 
@@ -215,7 +215,7 @@ def test_cli_tune_on_a_dask_cluster(capsys):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
-        code = main(["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "20", "--json",
+        code = main(["tune", LETTER_A_FILE, "--grid", MATCH_OFF_ON, "--reads", "20", "--json",
                      "--scheduler", cluster.scheduler_address])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["best"]["match"] == 1
@@ -227,7 +227,7 @@ def test_cli_tune_on_a_dask_cluster(capsys):
     (["--grid", "match=1:2:2", "--reads", "0"], "--reads must be at least 1"),
 ])
 def test_cli_tune_bad_arguments_exit_2(argv, message, capsys):
-    assert main(["tune", A5, *argv]) == 2
+    assert main(["tune", LETTER_A_FILE, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("qpicross: error: ") and message in err and len(err.strip().splitlines()) == 1
 
@@ -245,7 +245,7 @@ def test_cli_ctrl_c_writes_the_finished_points(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(cli_tune, "Progress", StopAfterTwo)
     monkeypatch.chdir(tmp_path)
-    code = main(["tune", A5, "--grid", "match=0.5:2:3", "--reads", "10", "--seeds", "1", "--workers", "1"])
+    code = main(["tune", LETTER_A_FILE, "--grid", "match=0.5:2:3", "--reads", "10", "--seeds", "1", "--workers", "1"])
     assert code == 130
     err = capsys.readouterr().err
     written = tmp_path / "tune-5x5-partial.csv"
@@ -257,7 +257,7 @@ def test_cli_ctrl_c_writes_the_finished_points(tmp_path, monkeypatch, capsys):
 def test_cli_tune_refuses_to_overwrite_before_running(tmp_path, capsys):
     existing = tmp_path / "old.csv"
     existing.write_text("keep me\n")
-    argv = ["tune", A5, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing)]
+    argv = ["tune", LETTER_A_FILE, "--grid", MATCH_OFF_ON, "--reads", "10", "--workers", "1", "--csv", str(existing)]
     assert main(argv) == 2
     assert "--force" in capsys.readouterr().err and existing.read_text() == "keep me\n"
     assert main([*argv, "--force"]) == 0
@@ -273,7 +273,7 @@ def test_presolve_sweeps_the_smaller_model(capsys):
     presolved = json.loads(capsys.readouterr().out)["num_variables"]
     assert 0 < presolved < plain
     # The 5x5 "A" is settled entirely by line logic: nothing is left to tune (exit 2, one line).
-    assert main(["tune", A5, "--grid", "match=1:2:2", "--workers", "1", "--presolve"]) == 2
+    assert main(["tune", LETTER_A_FILE, "--grid", "match=1:2:2", "--workers", "1", "--presolve"]) == 2
     assert "settles every cell" in capsys.readouterr().err
 
 
@@ -286,7 +286,7 @@ def test_plot_tuning_scatters_random_points_on_log_axes(letter_a):
 
 
 def test_cli_tune_several_puzzles(capsys):
-    assert main(["tune", A5, str(SMILE7), "--grid", MATCH_OFF_ON, "--reads", "30", "--workers", "1"]) == 0
+    assert main(["tune", LETTER_A_FILE, str(SMILE7), "--grid", MATCH_OFF_ON, "--reads", "30", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("2 puzzles") and "solves 2 of 2 puzzles" in out
     assert "  5x5: p = " in out and "  smile7: p = " in out

@@ -12,6 +12,7 @@ from qpicross.model.domain_wall import domain_wall_bqm, to_one_hot_sampleset
 from qpicross.samplers.blockshift.sampler import infer_groups
 
 from conftest import INSTANCES
+from puzzles import LETTER_A_FILE
 
 
 @pytest.mark.parametrize("name", ["5x5.px", "smile7.px", "star10.px"])
@@ -34,7 +35,7 @@ def test_energy_equals_one_hot_energy_on_one_hot_assignments(name, weights):
 
 
 def test_broken_wall_pays_the_wall_weight():
-    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    f = build_formulation(load_puzzle(LETTER_A_FILE))
     w = 3.0
     # every other term off: a consistent wall costs 0, each 0 -> 1 step along a block costs w
     model = domain_wall_bqm(f, PenaltyWeights(one_hot=w, at_most_one=0, order=0, match=0))
@@ -52,7 +53,7 @@ def test_broken_wall_pays_the_wall_weight():
 def test_sampleset_maps_back_with_one_hot_energies():
     from dwave.samplers import SimulatedAnnealingSampler
 
-    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    f = build_formulation(load_puzzle(LETTER_A_FILE))
     bqm = f.bqm()
     model = domain_wall_bqm(f, PenaltyWeights(one_hot=16))
     ss = SimulatedAnnealingSampler().sample(model.bqm, num_reads=5, num_sweeps=200, seed=0)

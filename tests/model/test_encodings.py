@@ -18,6 +18,7 @@ from qpicross.model.thermometer import THERMOMETER_TERMS, thermometer_bqm
 
 from conftest import INSTANCES
 from test_formulation import SMALL_PUZZLES, all_solutions
+from puzzles import LETTER_A_FILE, PARTLY_LOGICAL_4X4
 
 SKEWED = PenaltyWeights(one_hot=2.5, at_most_one=0.5, order=3, match=0.75)
 
@@ -132,7 +133,7 @@ def test_domain_wall_with_a_weak_wall_breaks_the_promise(wall, name, bounds):
 
 #: Puzzles that line logic settles only in part (the reduced model still has variables).
 PARTLY_SETTLED = {
-    "4x4": Puzzle.from_board(["...#", "#..#", "#..#", ".#.#"]),
+    "4x4": PARTLY_LOGICAL_4X4,
     "4x3": Puzzle.from_board(["###", ".#.", "##.", ".##"]),
     "3x4": Puzzle.from_board([".##.", "..##", "..##"]),
     "3x3 corners": Puzzle.from_board(["..#", "...", "#.."]),
@@ -212,7 +213,7 @@ def test_presolved_thermometer_run_anneals_fewer_bits_and_solves():
 
 
 def test_presolved_thermometer_run_when_logic_settles_everything():
-    r = anneal(load_puzzle(INSTANCES / "5x5.px"), SolverConfig(sampler="sa", encoding="thermometer", presolve=True,
+    r = anneal(load_puzzle(LETTER_A_FILE), SolverConfig(sampler="sa", encoding="thermometer", presolve=True,
                                                                 num_reads=3, seed=1))
     assert r.solved and r.presolve["solved_by_logic"] and r.presolve["variables_annealed"] == 0
     assert r.sampled_bqm.num_variables == 0

@@ -7,20 +7,18 @@ import json
 import dimod
 import numpy as np
 import pytest
-from conftest import INSTANCES
 
 from qpicross import PenaltyWeights, build_formulation, load_puzzle
 from qpicross.cli import main
 from qpicross.model.cqm import build_cqm
 from qpicross.model.export import load_model, read_coo
-
-LETTER_A = str(INSTANCES / "5x5.px")
+from puzzles import LETTER_A_FILE
 
 
 @pytest.mark.parametrize("suffix", [".json", ".bqm", ".coo"])
 def test_bqm_formats_round_trip(tmp_path, letter_a, suffix):
     out = tmp_path / f"model{suffix}"
-    assert main(["export", LETTER_A, "-o", str(out), "--weights", "one_hot=2.5,match=0.75"]) == 0
+    assert main(["export", LETTER_A_FILE, "-o", str(out), "--weights", "one_hot=2.5,match=0.75"]) == 0
     expected = build_formulation(letter_a).bqm(PenaltyWeights(one_hot=2.5, match=0.75))
     model = load_model(out)
     assert model == expected  # same labels, biases and offset
@@ -30,7 +28,7 @@ def test_bqm_formats_round_trip(tmp_path, letter_a, suffix):
 def test_coo_is_readable_without_dimod(tmp_path, letter_a):
     """The energy a plain 'i j Q' reader computes equals the BQM's, labels from the map."""
     out = tmp_path / "model.coo"
-    assert main(["export", LETTER_A, "-o", str(out)]) == 0
+    assert main(["export", LETTER_A_FILE, "-o", str(out)]) == 0
     lines = out.read_text().splitlines()
     offset = float(next(line.split()[2] for line in lines if line.startswith("# offset ")))
     labels = [tuple(json.loads(line.split(" ", 3)[3])) for line in lines if line.startswith("# label ")]
@@ -59,7 +57,7 @@ def test_coo_round_trips_spin_models_and_odd_labels(tmp_path):
 
 def test_cqm_export_round_trips(tmp_path, letter_a):
     out = tmp_path / "model.cqm"
-    assert main(["export", LETTER_A, "-o", str(out), "--matching", "constraints"]) == 0
+    assert main(["export", LETTER_A_FILE, "-o", str(out), "--matching", "constraints"]) == 0
     assert load_model(out).is_equal(build_cqm(build_formulation(letter_a), "constraints"))
 
 
@@ -82,10 +80,10 @@ def test_presolve_exports_the_reduced_model(tmp_path, shared_instances):
 def test_export_refuses_to_overwrite_and_bad_extensions(tmp_path, capsys):
     out = tmp_path / "model.json"
     out.write_text("keep me")
-    assert main(["export", LETTER_A, "-o", str(out)]) == 2
+    assert main(["export", LETTER_A_FILE, "-o", str(out)]) == 2
     assert out.read_text() == "keep me" and "--force" in capsys.readouterr().err
-    assert main(["export", LETTER_A, "-o", str(out), "--force"]) == 0
-    assert main(["export", LETTER_A, "-o", str(tmp_path / "model.txt")]) == 2
+    assert main(["export", LETTER_A_FILE, "-o", str(out), "--force"]) == 0
+    assert main(["export", LETTER_A_FILE, "-o", str(tmp_path / "model.txt")]) == 2
     assert "unknown model extension" in capsys.readouterr().err
 
 

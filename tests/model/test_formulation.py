@@ -13,9 +13,10 @@ from hypothesis import given, settings, strategies as st
 
 from qpicross import PenaltyWeights, Puzzle, build_formulation, check, decode_sample
 from qpicross.model.formulation import TERMS, placement_windows
+from puzzles import TWO_DIAGONALS
 
 SMALL_PUZZLES = {
-    "2x2 diagonal": Puzzle([[1], [1]], [[1], [1]]),
+    "2x2 diagonal": TWO_DIAGONALS,
     "2x3": Puzzle([[1, 1], [2]], [[1], [1], [2]]),
     "3x3 corner": Puzzle([[3], [1], [1]], [[3], [1], [1]]),
     "3x3 blank row": Puzzle([[1, 1], [], [3]], [[1, 1], [1], [1, 1]]),

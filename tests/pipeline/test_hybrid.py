@@ -5,6 +5,7 @@ from qpicross import Puzzle, anneal, check, load_puzzle
 from qpicross.classical.exact import solve_sat
 from qpicross.pipeline.hybrid import _probe, anneal_with_logic, read_agreement
 from qpicross.classical.logic import propagate
+from puzzles import PARTLY_LOGICAL
 
 
 def test_probing_only_settles_what_every_solution_has():
@@ -35,7 +36,7 @@ def test_read_agreement_is_a_fraction_per_cell(letter_a):
 
 
 def test_rounds_are_recorded_and_reads_counted():
-    puzzle = Puzzle.from_board(["#....", ".##..", "##..#", ".#.##", ".#.#."])
+    puzzle = PARTLY_LOGICAL
     result = anneal_with_logic(puzzle, rounds=4, num_reads=5, num_sweeps=5, seed=3)
     info = result.presolve
     assert 1 <= len(info["rounds"]) <= 4

@@ -7,7 +7,7 @@ import dimod
 import numpy as np
 import pytest
 
-from qpicross import PresolveComposite, Puzzle, SolverConfig, anneal, build_formulation, evaluate_samples, run
+from qpicross import PresolveComposite, SolverConfig, anneal, build_formulation, evaluate_samples, run
 from qpicross.classical.presolve import fix_variables, presolve
 from qpicross.cli import main
 from qpicross.experiments.bench import bench_puzzle, result_from_run, run_bench
@@ -15,10 +15,7 @@ from qpicross.experiments.tts import survival_tts, wilson_interval
 from qpicross.puzzle import check
 from qpicross.samplers.blockshift.sampler import default_threads
 
-from conftest import INSTANCES
-
-LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
-PARTLY_LOGICAL = Puzzle.from_board(["#....", ".##..", "##..#", ".#.##", ".#.#."])
+from puzzles import LETTER_A, LETTER_A_FILE, PARTLY_LOGICAL, TWO_DIAGONALS
 
 
 @pytest.mark.parametrize("config", [
@@ -55,7 +52,7 @@ def test_bench_statistics_agree_with_an_independent_judgement_of_the_same_reads(
 
 
 def test_cli_anneal_reaches_every_setting_bench_uses(capsys):
-    argv = [str(INSTANCES / "5x5.px"), "--sampler", "shift", "--sweeps", "300", "--reads", "6", "--seed", "4",
+    argv = [LETTER_A_FILE, "--sampler", "shift", "--sweeps", "300", "--reads", "6", "--seed", "4",
             "--option", "num_replicas=2", "--option", "target_energy=0", "--beta-range", "0.5,3",
             "--weights", "match=2", "--presolve", "--time-budget", "60"]
     assert main(["anneal", *argv, "--json"]) == 0
@@ -69,7 +66,7 @@ def test_cli_anneal_reaches_every_setting_bench_uses(capsys):
 
 
 def test_a_read_with_disagreeing_boards_is_a_failure_everywhere():
-    f = build_formulation(Puzzle([[1], [1]], [[1], [1]]))
+    f = build_formulation(TWO_DIAGONALS)
     good = f.sample_from_board(["#.", ".#"])
     rows_only = {**good, ("col", 0, 0, 0): 0, ("col", 0, 1, 0): 1}  # columns paint the other diagonal
     ss = dimod.SampleSet.from_samples_bqm([rows_only] * 3, f.bqm())
@@ -85,7 +82,7 @@ def test_a_read_with_disagreeing_boards_is_a_failure_everywhere():
         def sample(self, bqm, num_reads=1):
             return dimod.SampleSet.from_samples_bqm([rows_only] * num_reads, bqm)
 
-    result = anneal(Puzzle([[1], [1]], [[1], [1]]), sampler=Replay(), num_reads=3)
+    result = anneal(TWO_DIAGONALS, sampler=Replay(), num_reads=3)
     assert not result.solved and result.success_probability == 0.0
     assert result.to_dict()["num_valid_board_only"] == 3
 

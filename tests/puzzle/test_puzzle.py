@@ -4,16 +4,15 @@ from hypothesis import given, strategies as st
 
 from qpicross import Puzzle, PuzzleFormatError, board_from_strings, board_to_strings, check
 from qpicross.puzzle import line_runs
-
-A_BOARD = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
+from puzzles import LETTER_A_BOARD
 
 
 def test_letter_a_solution_checks(letter_a):
-    assert check(letter_a, A_BOARD) == []
+    assert check(letter_a, LETTER_A_BOARD) == []
 
 
 def test_check_reports_each_broken_line(letter_a):
-    board = board_from_strings(A_BOARD)
+    board = board_from_strings(LETTER_A_BOARD)
     board[0, 0] = 1  # row 0 becomes "#.#..", column 0 becomes 1,2
     broken = check(letter_a, board)
     assert [(b.kind, b.index) for b in broken] == [("row", 0), ("col", 0)]

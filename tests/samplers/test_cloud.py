@@ -28,6 +28,7 @@ from qpicross.samplers.cloud import (
 )
 from qpicross.model.cqm import build_cqm
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError
+from puzzles import LETTER_A_FILE, TWO_DIAGONALS
 
 CLOUD_SAMPLERS = ["qpu", "hybrid", "hybrid-cqm", "amplify"]
 
@@ -281,9 +282,7 @@ def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
 
 @pytest.mark.parametrize("sampler", CLOUD_SAMPLERS)
 def test_without_credentials_each_cloud_sampler_fails_in_one_line(sampler, letter_a, no_credentials, capsys):
-    from conftest import INSTANCES
-
-    code = main(["anneal", str(INSTANCES / "5x5.px"), "--sampler", sampler])
+    code = main(["anneal", LETTER_A_FILE, "--sampler", sampler])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -319,9 +318,7 @@ def test_cloud_options_validate(tmp_path):
 
 
 def test_cli_rejects_cloud_options_for_local_samplers(capsys):
-    from conftest import INSTANCES
-
-    assert main(["anneal", str(INSTANCES / "5x5.px"), "--chain-strength", "2"]) == 2
+    assert main(["anneal", LETTER_A_FILE, "--chain-strength", "2"]) == 2
     assert "does not apply to sampler 'shift'" in capsys.readouterr().err
 
 
@@ -337,7 +334,7 @@ needs_amplify = pytest.mark.skipif(not os.environ.get("AMPLIFY_TOKEN"), reason="
 @pytest.mark.cloud
 @needs_leap
 def test_real_qpu_solves_a_tiny_puzzle():
-    result = anneal(Puzzle([[1], [1]], [[1], [1]]), sampler="qpu", num_reads=20)
+    result = anneal(TWO_DIAGONALS, sampler="qpu", num_reads=20)
     assert result.solved and result.to_dict()["sampler_info"]["qpu_access_time_us"] > 0
 
 

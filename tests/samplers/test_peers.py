@@ -18,7 +18,7 @@ from qpicross.samplers import SAMPLERS, SamplerUnavailableError
 from qpicross.samplers.peers import PEER_SAMPLERS, HybridWorkflowSampler, OpenJijSampler, SimulatedBifurcationSampler, \
     make_sampler
 
-from conftest import INSTANCES
+from puzzles import LETTER_A_FILE
 
 #: Enough reads and sweeps for each to solve the 5x5 in a second or two (seeded: the same every run).
 SETTINGS = {
@@ -67,7 +67,7 @@ def test_same_seed_same_samples(name, letter_a):
 @pytest.mark.parametrize("name", ["sb", "openjij-sa"])
 def test_peer_runs_from_the_command_line(name, capsys):
     available(name)
-    code = main(["anneal", str(INSTANCES / "5x5.px"), "--sampler", name, "--reads", "64", "--sweeps", "2000",
+    code = main(["anneal", LETTER_A_FILE, "--sampler", name, "--reads", "64", "--sweeps", "2000",
                  "--seed", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["solved"] and out["sampler"] == name

@@ -4,6 +4,7 @@ import pytest
 
 from qpicross import PenaltyWeights, anneal, build_bqm, get_sampler, sample
 from qpicross.samplers import EXACT_MAX_VARIABLES, GroundStateExactSolver
+from puzzles import TWO_DIAGONALS
 
 
 def test_same_seed_same_samples(letter_a):
@@ -35,9 +36,7 @@ def test_unknown_sampler():
 
 
 def test_any_dimod_sampler_can_be_injected():
-    from qpicross import Puzzle
-
-    tiny = Puzzle([[1], [1]], [[1], [1]])
+    tiny = TWO_DIAGONALS
     result = anneal(tiny, sampler=dimod.ExactSolver())
     assert result.solved
     # ExactSolver returns all 2^8 assignments. A read succeeds only when it is a ground state
@@ -48,9 +47,7 @@ def test_any_dimod_sampler_can_be_injected():
 
 
 def test_exact_sampler_by_name_returns_ground_states():
-    from qpicross import Puzzle
-
-    result = anneal(Puzzle([[1], [1]], [[1], [1]]), sampler="exact")
+    result = anneal(TWO_DIAGONALS, sampler="exact")
     assert result.solved and result.success_probability == 1.0 and result.num_reads == 2
 
 

@@ -19,8 +19,7 @@ Backends, the same code compiled twice: ``"cuda"`` (default; numba's CUDA
 target, ``pip install 'qpicross[gpu]'``; without a CUDA GPU, sampling raises
 :class:`~qpicross.exceptions.SamplerUnavailableError`) and ``"cpu"`` (a
 :func:`numba.prange` over ladders: what CI runs). Under numba's CUDA simulator
-the kernels give the CPU backend's samples exactly (``tests/samplers/blockshift/test_driver.py``,
-``tests/samplers/blockshift/test_batched.py``).
+the kernels give the CPU backend's samples exactly (``tests/samplers/blockshift/test_driver.py``).
 
 A ladder that reaches ``target_energy`` stops; with ``early_stop="puzzle"`` (the
 default) a puzzle stops as soon as one of its ladders has, so a batch of a

@@ -13,8 +13,8 @@ compiles it for the CPU (:func:`numba.njit`, cached) and records its source func
 
 A copy is a new function object over the same code, with its own globals (no module source is
 executed twice), so the CPU and CUDA kernels are one text, and the samples they draw from one seed
-are the same (``tests/samplers/blockshift/test_driver.py`` and ``tests/samplers/blockshift/test_batched.py`` check
-it under numba's CUDA simulator).
+are the same (``tests/samplers/blockshift/test_driver.py`` checks it for both chains under numba's CUDA
+simulator).
 
 Examples:
     >>> from qpicross.samplers.blockshift import engine

@@ -23,8 +23,8 @@ from qpicross.puzzle.formats import (
     save_puzzle,
     split_spec,
 )
+from puzzles import LETTER_A_BOARD
 
-LETTER_A = ["..#..", ".#.#.", ".#.#.", "#####", "#...#"]
 
 NON_A = """catalogue "test"
 title "Letter A"
@@ -88,7 +88,7 @@ TOURNAMENT_SOLUTIONS = "$1\n1\t1\t1\n0\t0\t0\n0\t0\t0\n$2\n1\t0\t0\n0\t1\t0\n0\t
 
 
 def letter_a() -> Puzzle:
-    return Puzzle.from_board(LETTER_A, name="A")
+    return Puzzle.from_board(LETTER_A_BOARD, name="A")
 
 
 # -- every collection file under ../shared/instances/external ------------------------------------
@@ -162,7 +162,7 @@ def test_non_reads_clues_and_goal():
 
 
 def letter_a_board() -> np.ndarray:
-    return np.array([[ch == "#" for ch in row] for row in LETTER_A], dtype=np.uint8)
+    return np.array([[ch == "#" for ch in row] for row in LETTER_A_BOARD], dtype=np.uint8)
 
 
 def test_non_tolerates_key_order_crlf_bom_zero_and_blank_clues():
@@ -189,7 +189,7 @@ def test_nonpack_reads_every_puzzle():
 
 
 def test_non_round_trip_keeps_goal():
-    p = Puzzle(letter_a().rows, letter_a().cols, name="A", goal=LETTER_A)
+    p = Puzzle(letter_a().rows, letter_a().cols, name="A", goal=LETTER_A_BOARD)
     again = parse_non(format_non(p), name="A")
     assert again == p and again.goal.tolist() == p.goal.tolist()
 
@@ -273,7 +273,7 @@ def test_xml_errors_name_the_line():
 
 
 def test_json_round_trip_with_goal_and_list_form():
-    p = Puzzle(letter_a().rows, letter_a().cols, name="A", goal=LETTER_A)
+    p = Puzzle(letter_a().rows, letter_a().cols, name="A", goal=LETTER_A_BOARD)
     (again,) = parse_json(format_json(p))
     assert again == p and again.name == "A" and again.goal.tolist() == p.goal.tolist()
     two = parse_json("[" + format_json(p) + "," + format_json(Puzzle([[1]], [[1]])) + "]")

@@ -1,10 +1,9 @@
-"""The batched annealer (shift-batched): CPU backend in process, CUDA kernels through numba's simulator."""
+"""The batched annealer (shift-batched) on its CPU backend: a dimod sampler, in the pipeline and the bench, and
+the distributions it claims. Its CUDA kernels against the CPU backend: ``test_driver.py``."""
 
-import importlib.util
 import os
 import subprocess
 import sys
-import textwrap
 import unittest
 
 import dimod
@@ -17,10 +16,9 @@ from qpicross.decode import decode_sample
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
-from conftest import INSTANCES, ROOT, run_kernel_script
+from conftest import INSTANCES, ROOT
 from test_sampler import FALLBACK
-
-LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+from puzzles import LETTER_A, LETTER_A_FILE
 
 
 class CPUShiftSampler(BatchedShiftSampler):
@@ -41,7 +39,7 @@ def test_sampler_api():
 
 @pytest.fixture(scope="module")
 def formulations():
-    return [build_formulation(LETTER), build_formulation(load_puzzle(INSTANCES / "star10.px")),
+    return [build_formulation(LETTER_A), build_formulation(load_puzzle(INSTANCES / "star10.px")),
             build_formulation(load_puzzle(INSTANCES / "smile7.px"))]
 
 
@@ -52,7 +50,7 @@ def test_letter_a_solved_with_bqm_energies(formulations):
     assert ss.record.sample.shape == (6, bqm.num_variables)
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.first.energy == 0
-    assert check(LETTER, decode_sample(f, ss.first.sample).board) == []
+    assert check(LETTER_A, decode_sample(f, ss.first.sample).board) == []
     assert ss.info["parallel_reads"] == 6 and len(ss.info["time_to_target_s"]) == 6
 
 
@@ -140,7 +138,7 @@ def test_nothing_else_imports_cuda():
 
 def test_registered_batched_and_usable_through_the_pipeline():
     assert SAMPLERS["shift-batched"].batched and SAMPLERS["shift-batched-cpu"].batched and not SAMPLERS["shift"].batched
-    result = anneal(LETTER, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
+    result = anneal(LETTER_A, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
     assert result.solved
 
 
@@ -152,7 +150,7 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
     configs = [SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=500,
                             options={"target_energy": 0, "early_stop": "read"}),
                SolverConfig(sampler="shift", num_reads=2, num_sweeps=500, options={"target_energy": 0})]
-    results = run_bench([LETTER, dot], configs, seed=1)
+    results = run_bench([LETTER_A, dot], configs, seed=1)
     batched = [r for r in results if r.config == "shift-batched-cpu"]
     assert [r.puzzle for r in results] == ["A", "A", "dot", "dot"]
     assert all(r.solved and r.batch_wall_s > 0 and r.tts_method == "parallel-time-to-target" for r in batched)
@@ -162,7 +160,7 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
 def test_bench_command_line_batches_and_says_the_wall_time(capsys):
     from qpicross.cli import main
 
-    code = main(["bench", str(INSTANCES / "5x5.px"), str(INSTANCES / "smile7.px"), "--sampler", "shift,shift-batched-cpu",
+    code = main(["bench", LETTER_A_FILE, str(INSTANCES / "smile7.px"), "--sampler", "shift,shift-batched-cpu",
                  "--reads", "4", "--sweeps", "500", "--option", "target_energy=0"])
     out = capsys.readouterr().out
     assert code == 0
@@ -175,7 +173,7 @@ def test_bench_without_a_gpu_reports_one_line_per_puzzle():
     from qpicross.experiments.bench import run_bench
     from qpicross.pipeline.config import SolverConfig
 
-    results = run_bench([LETTER, LETTER], [SolverConfig(sampler="shift-batched", num_reads=2, num_sweeps=10)])
+    results = run_bench([LETTER_A, LETTER_A], [SolverConfig(sampler="shift-batched", num_reads=2, num_sweeps=10)])
     assert all(r.error.startswith("SamplerUnavailableError: shift-batched: no CUDA GPU") for r in results)
 
 
@@ -186,70 +184,9 @@ def test_bench_with_presolve_in_one_call():
     config = SolverConfig(sampler="shift-batched-cpu", presolve=True, num_reads=4, num_sweeps=500, seed=0,
                           options={"target_energy": 0})
     knife = load_puzzle(INSTANCES / "boat12.px")
-    results = bench_batch([("", LETTER, config), ("", knife, config)])
+    results = bench_batch([("", LETTER_A, config), ("", knife, config)])
     assert all(r.solved for r in results)
     assert results[0].num_variables == 0  # line logic solves the letter
-
-
-# The CUDA kernels themselves, through numba's CUDA simulator (it must be on before numba.cuda is
-# imported, hence a fresh interpreter): the launch gives exactly the CPU backend's samples.
-SIMULATED = textwrap.dedent("""
-    import json
-    import numpy as np
-    from qpicross import Puzzle, build_formulation, check
-    from qpicross.decode import decode_sample
-    from qpicross.samplers.blockshift.batched import sample_many
-    import dimod
-    letter = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    dot = build_formulation(Puzzle([[1], []], [[1], []]))
-    # a line of two blocks with a coupling inside it, a one-block line and two free variables
-    mixed = dimod.BinaryQuadraticModel({"a0": 1, "a1": -1, "a2": 0.5, "b0": -0.5, "b1": 0.2, "b2": -1, "c0": 0.3,
-                                        "c1": -0.3, "u": 0.4, "w": -0.2}, {("a0", "b0"): 2, ("a1", "b1"): 2,
-                                        ("a2", "b2"): 2, ("a0", "b2"): -0.7, ("b1", "c0"): 1, ("u", "w"): -1,
-                                        ("u", "a1"): 0.5}, 0.0, "BINARY")
-    models = [letter, dot, mixed]
-    lines = [letter.one_hot_lines(), dot.one_hot_lines(), [[["a0", "a1", "a2"], ["b0", "b1", "b2"]], [["c0", "c1"]]]]
-    kw = dict(lines=lines, num_reads=2, num_replicas=2, num_sweeps=40, seed=3, target_energy=[0, 0, None],
-              threads_per_block=8)
-    gpu = sample_many(models, backend="cuda", **kw)
-    cpu = sample_many(models, backend="cpu", **kw)
-    bqms = [letter.bqm(), dot.bqm(), mixed]
-    print(json.dumps({
-        "same": all(np.array_equal(g.record.sample, c.record.sample) and g.info["sweeps"] == c.info["sweeps"]
-                    for g, c in zip(gpu, cpu)),
-        "energies_match": all(np.allclose(s.record.energy, b.energies((s.record.sample, s.variables)))
-                              for s, b in zip(gpu, bqms)),
-        "solved": [check(f.puzzle, decode_sample(f, s.first.sample).board) == [] for s, f in zip(gpu, (letter, dot))],
-        "backend": gpu[0].info["backend"],
-    }))
-""")
-
-
-def _simulator_missing() -> str | None:
-    """Why numba's CUDA simulator cannot run here (None: it can)."""
-    try:
-        spec = importlib.util.find_spec("numba.cuda")
-    except ImportError as exc:
-        spec, why = None, str(exc)
-    else:
-        why = "numba has no CUDA target (numba.cuda) here; install numba-cuda (pip install numba-cuda)"
-    return None if spec is not None else why
-
-
-def test_cuda_kernels_in_the_simulator_match_the_cpu_backend():
-    missing = _simulator_missing()
-    if missing:
-        pytest.skip(f"the CUDA simulator needs numba's CUDA target: {missing}")
-    assert run_kernel_script(SIMULATED, simulator=True) == {"same": True, "energies_match": True, "solved": [True, True],
-                                            "backend": "cuda"}
-
-
-def test_cuda_kernels_on_a_gpu():
-    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
-        pytest.skip("no CUDA GPU here (the simulator test above runs the same kernels)")
-    report = run_kernel_script(SIMULATED, simulator=False)
-    # the GPU's exp() may differ from the CPU's in the last bit, so the samples need not be the CPU's
-    assert report["energies_match"] and report["solved"] == [True, True] and report["backend"] == "cuda"
 
 
 # -- the target distributions, against exact enumeration (as test_distribution.py checks the CPU

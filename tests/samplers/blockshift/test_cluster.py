@@ -8,6 +8,7 @@ import pytest
 from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
 from qpicross.samplers.blockshift import BlockShiftSampler, cluster
+from puzzles import LETTER_A_FILE
 
 distributed = pytest.importorskip("distributed", reason="restart streams on a cluster need the 'tune' extra")
 
@@ -69,11 +70,9 @@ def test_an_address_where_nothing_listens_is_one_error_within_seconds():
 
 
 def test_the_command_line_takes_a_scheduler_for_shift_only(capsys):
-    from pathlib import Path
-
     from qpicross.cli import main
 
-    five = str(Path(__file__).resolve().parents[3] / "instances" / "5x5.px")
+    five = LETTER_A_FILE
     assert main(["anneal", five, "--sampler", "sa", "--scheduler", "local:2"]) == 2
     assert "--scheduler runs the restart streams of the shift sampler" in capsys.readouterr().err
     assert main(["anneal", five, "--scheduler", "local:zero"]) == 2

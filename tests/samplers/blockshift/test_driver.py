@@ -1,11 +1,13 @@
-"""The batched sampler's profile chain (:mod:`qpicross.samplers.blockshift.driver`): the CPU sampler's moves on
-many ladders, the same samples on the CPU backend and in numba's CUDA simulator, and the distribution it claims."""
+"""The batched driver (:mod:`qpicross.samplers.blockshift.driver`): the profile chain runs the CPU sampler's moves on
+many ladders, and both chains' CUDA kernels give the CPU backend's samples in numba's CUDA simulator."""
 
 import importlib.util
+import json
 import math
 import os
+import subprocess
+import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,14 +18,13 @@ from qpicross.samplers.blockshift import chains, driver, launch
 from qpicross.samplers.blockshift.batched import sample_many
 from qpicross.samplers.blockshift.plans import luby
 
-from conftest import run_kernel_script
+from conftest import ROOT
+from puzzles import CORNER, LETTER_A
 
-ROOT = Path(__file__).resolve().parents[3]
-LETTER = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
 
 
 def test_formulations_run_the_profile_chain_and_are_solved():
-    f = build_formulation(LETTER)
+    f = build_formulation(LETTER_A)
     knife = build_formulation(Puzzle.from_board(["..##.", ".###.", "##.##", ".###.", "..#.."]))
     sets = sample_many([f, knife], backend="cpu", num_reads=4, seed=2, target_energy=0)
     for ss, form in zip(sets, (f, knife)):
@@ -36,7 +37,7 @@ def test_formulations_run_the_profile_chain_and_are_solved():
 
 
 def test_same_seed_same_samples_whatever_the_batch():
-    f, g = build_formulation(LETTER), build_formulation(Puzzle([[2], [1]], [[2], [1]]))
+    f, g = build_formulation(LETTER_A), build_formulation(CORNER)
     alone = sample_many([f], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
     again = sample_many([f], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
     batched = sample_many([f, g], backend="cpu", num_reads=3, num_sweeps=60, seed=5, early_stop="read")[0]
@@ -55,7 +56,7 @@ def test_a_joint_only_model_falls_back_and_profile_is_refused_for_it():
 
 
 def test_a_budget_of_zero_returns_the_random_starts():
-    ss = sample_many([build_formulation(LETTER)], backend="cpu", num_reads=3, num_sweeps=0, seed=1)[0]
+    ss = sample_many([build_formulation(LETTER_A)], backend="cpu", num_reads=3, num_sweeps=0, seed=1)[0]
     assert len(ss) == 3 and ss.info["sweeps"] == [0, 0, 0] and ss.info["restarts"] == [1, 1, 1]
 
 
@@ -85,48 +86,106 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
         assert out["lowest"][i] == status[1]
 
 
-SIMULATED = textwrap.dedent("""
-    import json
-    import numpy as np
-    from qpicross import Puzzle, build_formulation
-    from qpicross.samplers.blockshift.batched import sample_many
-    letter = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    pair = build_formulation(Puzzle([[2], [1]], [[2], [1]]))
-    kw = dict(num_reads=3, num_sweeps=24, restart_sweeps=4, seed=7, early_stop="read", threads_per_block=4,
-              sweeps_per_launch=8)
-    cpu = sample_many([letter, pair], backend="cpu", **kw)
-    gpu = sample_many([letter, pair], backend="cuda", **kw)
-    print(json.dumps({"same": all(np.array_equal(g.record.sample, c.record.sample) and g.info["sweeps"] == c.info["sweeps"]
-                                  and g.info["restarts"] == c.info["restarts"] for g, c in zip(gpu, cpu)),
-                      "chain": gpu[0].info["chain"], "backend": gpu[0].info["backend"],
-                      "restarts": cpu[0].info["restarts"]}))
-""")
+# -- the CUDA kernels against the CPU backend: one launch of each chain, run by numba's CUDA simulator or on a GPU.
+# The simulator must be on before numba.cuda is imported, hence a fresh interpreter for each run.
+
+#: What each chain launches. Formulations (their paints) run the profile chain, its restarts included; which of
+#: its two solutions a read of TWO_DIAGONALS ends on, and when each read solves, depend on every random number
+#: drawn. A batch with a BQM that is no Picross model (a line of two blocks with a coupling inside it, a one-block
+#: line and two free variables) runs the joint chain, with replica exchange.
+LAUNCHES = {
+    "profile": """
+        models = [build_formulation(LETTER_A), build_formulation(TWO_DIAGONALS), build_formulation(PARTLY_LOGICAL)]
+        kw = dict(num_reads=3, num_sweeps=24, restart_sweeps=4, seed=7, early_stop="read", threads_per_block=4,
+                  sweeps_per_launch=8)
+    """,
+    "joint": """
+        mixed = dimod.BinaryQuadraticModel(
+            {"a0": 1, "a1": -1, "a2": 0.5, "b0": -0.5, "b1": 0.2, "b2": -1, "c0": 0.3, "c1": -0.3, "u": 0.4, "w": -0.2},
+            {("a0", "b0"): 2, ("a1", "b1"): 2, ("a2", "b2"): 2, ("a0", "b2"): -0.7, ("b1", "c0"): 1, ("u", "w"): -1,
+             ("u", "a1"): 0.5}, 0.0, "BINARY")
+        letter, dot = build_formulation(LETTER_A), build_formulation(Puzzle([[1], []], [[1], []]))
+        models = [letter, dot, mixed]
+        mixed_lines = [[["a0", "a1", "a2"], ["b0", "b1", "b2"]], [["c0", "c1"]]]
+        lines = [letter.one_hot_lines(), dot.one_hot_lines(), mixed_lines]
+        kw = dict(lines=lines, num_reads=2, num_replicas=2, num_sweeps=40, seed=3, target_energy=[0, 0, None],
+                  threads_per_block=8)
+    """,
+}
+
+#: Runs one launch on both backends and prints, as JSON, how the CUDA kernels' samples (and the sweeps, restarts
+#: and sweeps to the target of each read) compare with the CPU's.
+KERNEL_RUN = """
+import json
+import dimod
+import numpy as np
+from qpicross import Puzzle, build_formulation, check
+from qpicross.decode import decode_sample
+from qpicross.samplers.blockshift.batched import sample_many
+from puzzles import LETTER_A, PARTLY_LOGICAL, TWO_DIAGONALS
+{launch}
+cpu = sample_many(models, backend="cpu", **kw)
+cuda = sample_many(models, backend="cuda", **kw)
+formulations = [(s, m) for s, m in zip(cuda, models) if not isinstance(m, dimod.BinaryQuadraticModel)]
+bqms = [m if isinstance(m, dimod.BinaryQuadraticModel) else m.bqm() for m in models]
+print(json.dumps({{
+    "same": all(np.array_equal(g.record.sample, c.record.sample)
+                and all(g.info.get(key) == c.info.get(key) for key in ("sweeps", "restarts", "sweeps_to_target"))
+                for g, c in zip(cuda, cpu)),
+    "energies_match": all(np.allclose(s.record.energy, b.energies((s.record.sample, s.variables)))
+                          for s, b in zip(cuda, bqms)),
+    "solved": [check(m.puzzle, decode_sample(m, s.first.sample).board) == [] for s, m in formulations],
+    "chains": [s.info["chain"] for s in cuda],
+    "backend": cuda[0].info["backend"],
+    "restarts": cpu[0].info.get("restarts"),
+}}))
+"""
 
 
-def test_cuda_kernel_in_the_simulator_gives_the_cpu_backends_samples():
+def run_kernels(chain: str, simulator: bool) -> dict:
+    """Launch ``chain``'s :data:`LAUNCHES` on the CPU and CUDA backends in a fresh interpreter (numba's CUDA
+    simulator on or off) and return what :data:`KERNEL_RUN` reports."""
+    code = KERNEL_RUN.format(launch=textwrap.dedent(LAUNCHES[chain]))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("chain", LAUNCHES)
+def test_cuda_kernels_in_the_simulator_give_the_cpu_backends_samples(chain):
     if importlib.util.find_spec("numba.cuda") is None:
         pytest.skip("numba has no CUDA target (numba.cuda) here, so no simulator; install numba-cuda")
-    report = run_kernel_script(SIMULATED, simulator=True)
-    assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
-    assert min(report["restarts"]) >= 2  # the plan's restarts ran (and so did both free axes)
+    report = run_kernels(chain, simulator=True)
+    assert report["same"] and report["energies_match"] and all(report["solved"])
+    assert set(report["chains"]) == {chain} and report["backend"] == "cuda"
+    if chain == "profile":
+        assert min(report["restarts"]) >= 2  # the plan's restarts ran (and so did both free axes)
 
 
-def test_cuda_kernel_on_a_gpu_gives_the_cpu_backends_samples():
+@pytest.mark.parametrize("chain", LAUNCHES)
+def test_cuda_kernels_on_a_gpu(chain):
     from qpicross.samplers.blockshift import cuda_available
 
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not cuda_available():
-        pytest.skip("no CUDA GPU here (the simulator test above runs the same kernel); make bench-gpu runs this")
-    report = run_kernel_script(SIMULATED, simulator=False)
-    assert report["same"] and report["chain"] == "profile" and report["backend"] == "cuda"
+        pytest.skip("no CUDA GPU here (the simulator test above runs the same kernels); make bench-gpu runs this")
+    report = run_kernels(chain, simulator=False)
+    assert report["energies_match"] and all(report["solved"])
+    assert set(report["chains"]) == {chain} and report["backend"] == "cuda"
+    if chain == "profile":  # the joint chain's exp() on the GPU may differ from the CPU's in the last bit
+        assert report["same"]
 
 
 def test_a_launch_above_the_memory_limit_is_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_MEMORY", "256KiB")
-    model = launch.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER)),
+    model = launch.prepare_profile(*(lambda f: (f.bqm(), f.one_hot_lines(), f.paints()))(build_formulation(LETTER_A)),
                                    None, 0.0)
     assert launch.memory_bytes([model], 64) > 2**18
     with pytest.raises(ValueError, match="ladders would take about"):
-        sample_many([build_formulation(LETTER)], backend="cpu", num_reads=64, seed=0)
+        sample_many([build_formulation(LETTER_A)], backend="cpu", num_reads=64, seed=0)
 
 
 def test_long_budgets_reach_the_wide_ladders_of_high_levels():

@@ -9,13 +9,13 @@ member of its final population drawn uniformly, so ``N`` reads give ``N`` draws.
 import numpy as np
 import pytest
 
-from qpicross import Puzzle, build_formulation
+from qpicross import build_formulation
 from qpicross.cli import main
 from qpicross.samplers.blockshift import chains as _chains, population as _population, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 from test_distribution import BETA, PROFILE_PUZZLE, _profile_target, noise_threshold, tv
 
-from conftest import INSTANCES
+from puzzles import LETTER_A, LETTER_A_FILE
 
 N = 20_000
 
@@ -89,7 +89,7 @@ def test_systematic_resampling_copies_each_member_its_share(energy, dbeta, u, ex
 
 
 def test_it_solves_and_runs_on_threads():
-    f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    f = build_formulation(LETTER_A)
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=3,
                                     schedule="population", population=30, target_energy=0, seed=2, threads=2)
     assert (ss.record.energy == 0).all() and all(np.isfinite(ss.info["time_to_target_s"]))
@@ -103,14 +103,14 @@ def test_it_solves_and_runs_on_threads():
 ])
 def test_bad_population_settings_are_refused_before_sampling(kwargs, fragment, monkeypatch):
     monkeypatch.setattr(structured, "MAX_POPULATION_CELLS", 100)  # 5 members of 25 cells are above it
-    f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    f = build_formulation(LETTER_A)
     options = dict(lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, schedule="population")
     with pytest.raises(ValueError, match=fragment):
         BlockShiftSampler().sample(f.bqm(), **{**options, **kwargs})
 
 
 def test_the_cli_runs_it_and_refuses_a_bad_population(capsys):
-    puzzle = str(INSTANCES / "5x5.px")
+    puzzle = LETTER_A_FILE
     assert main(["anneal", puzzle, "--option", "schedule=population", "--seed", "1"]) == 0
     assert "SOLVED" in capsys.readouterr().out
     assert main(["anneal", puzzle, "--option", "schedule=population", "--option", "population=0"]) == 2
@@ -135,7 +135,7 @@ def test_a_stop_while_the_population_starts_ends_the_run_within_a_member(monkeyp
         return result
 
     monkeypatch.setattr(_chains.PROFILE, "population_read", stopped_at_once)
-    f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    f = build_formulation(LETTER_A)
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
                                     num_sweeps=100, schedule="population", population=50, seed=1)
     assert seen and ss.info["sweeps"] == [0]

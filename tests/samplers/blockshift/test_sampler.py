@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 from conftest import INSTANCES
 
-from qpicross import Puzzle, anneal, build_formulation, check, sample
+from qpicross import anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
 from qpicross.samplers.blockshift import chains as _chains, restarts as _reads
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, infer_groups, infer_lines
+from puzzles import FOUR_DOTS_12, LETTER_A, LETTER_A_FILE
 
 STAR = INSTANCES / "star10.px"
 
 
-LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
 FALLBACK = "falls back to single flips"
 
 
@@ -332,7 +332,7 @@ def test_luby_default_solves_the_star(shared_instances):
 def slow_read(monkeypatch):
     """A read far longer than the polling interval, polled every millisecond."""
     monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
-    f = build_formulation(Puzzle([[1, 1, 1, 1]] * 12, [[1, 1, 1, 1]] * 12))
+    f = build_formulation(FOUR_DOTS_12)
     return f.bqm(), {"lines": f.one_hot_lines(), "num_sweeps": 10**8, "target_energy": -1}  # never reached
 
 
@@ -403,7 +403,7 @@ def test_annealing_runs_one_replica(monkeypatch):
 
 def test_block_moves_run_by_default_only_when_some_line_is_not_redrawn_every_sweep():
     """``block_moves=None`` means ``line_moves < 1``: the same samples as saying so."""
-    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    f = build_formulation(load_puzzle(LETTER_A_FILE))
     bqm, lines = f.bqm(), f.one_hot_lines()
 
     def samples(**kwargs):
@@ -428,7 +428,7 @@ def test_restarts_run_without_a_thread_still_report_progress(monkeypatch):
 
     monkeypatch.setattr(_reads.threading, "Thread", counting_thread)
     monkeypatch.setattr(_reads, "INLINE_S", 1e9)  # every restart inline, however long
-    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    f = build_formulation(load_puzzle(LETTER_A_FILE))
     calls = []
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
                                     target_energy=-1, time_budget=2.5, seed=2, restart_sweeps=200,
@@ -452,7 +452,7 @@ def test_warm_up_times_whole_sweeps_not_a_read_that_stops_early(monkeypatch):
         return result
 
     monkeypatch.setattr(_reads.ReadRunner, "_kernel", spy)
-    f = build_formulation(load_puzzle(INSTANCES / "5x5.px"))
+    f = build_formulation(load_puzzle(LETTER_A_FILE))
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=1, target_energy=0, seed=2)
     timed = [(sweeps, done) for sweeps, target, done in seen if target == -math.inf]
     assert timed and timed[0][0] == _reads.CALIBRATION_SWEEPS

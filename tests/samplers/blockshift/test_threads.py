@@ -7,14 +7,14 @@ import time
 import dimod.testing
 import numpy as np
 import pytest
-from conftest import INSTANCES
 
-from qpicross import Puzzle, anneal, build_formulation
+from qpicross import anneal, build_formulation
 from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
 from qpicross.samplers.blockshift import chains as _chains, plans as _plans, restarts as _reads, sampler as structured
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_threads
+from puzzles import FOUR_DOTS_12, LETTER_A_FILE
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def streams_always(monkeypatch):
 
 @pytest.fixture
 def grid():
-    f = build_formulation(Puzzle([[1, 1, 1, 1]] * 12, [[1, 1, 1, 1]] * 12))
+    f = build_formulation(FOUR_DOTS_12)
     return f, f.bqm(), {"lines": f.one_hot_lines(), "paints": f.paints()}
 
 
@@ -156,7 +156,7 @@ def test_bad_threads_are_errors(grid, threads):
 
 
 def test_the_pipeline_gives_a_read_every_core_and_the_bench_shares_them_among_workers():
-    puzzle = load_puzzle(INSTANCES / "5x5.px")
+    puzzle = load_puzzle(LETTER_A_FILE)
     result = anneal(puzzle, seed=1)
     assert result.solved and result.sampleset.info["threads"] == default_threads()
     assert anneal(puzzle, seed=1, threads=1).sampleset.info["threads"] == 1
