@@ -100,7 +100,7 @@ def _scaling(out: Path, results: Sequence[str] | None, quick: bool) -> Path:
     from qpicross.plot import save_figure
 
     # One process: parallel jobs would share the CPUs and inflate each other's time per read.
-    rows = scaling_rows(results, puzzles=None if results else _instances(), num_reads=100 if quick else 300, time_budget=1.0 if quick else 3.0,
+    rows = scaling_rows(results, puzzles=None if results else _instances(), num_reads=100 if quick else 300, time_limit=1.0 if quick else 3.0,
                         workers=1)
     if results:
         import json

@@ -2,7 +2,7 @@
 
 For random boards of density 0.55 (seed 1) of a few sizes, and the paths the guard admits
 (the default annealer, ``--presolve``, plain SA, the domain-wall and thermometer encodings, tabu's
-dense matrix), each run is ``qpicross anneal BOARD --reads 1 --time-budget 2 --seed 1 [OPTIONS]`` in
+dense matrix), each run is ``qpicross anneal BOARD --reads 1 --time-limit 2 --seed 1 [OPTIONS]`` in
 a fresh process, whose peak resident memory is read with ``getrusage`` in a wrapper process, next
 to the estimate the guard makes for it before building anything
 (:func:`qpicross.pipeline.run.check_run_size`). Writes ``results/memory.json``; the docs' size-guard
@@ -75,7 +75,7 @@ def measure(side: int, options: Sequence[str], config: dict, folder: Path) -> di
     path = folder / f"random{side}.px"
     save_puzzle(puzzle, path)
     estimate = check_run_size(puzzle, SolverConfig(num_reads=1, **config), max_couplers=10**12)["estimated_bytes"]
-    argv = [sys.executable, "-m", "qpicross", "anneal", str(path), "--reads", "1", "--time-budget", "2", "--seed", "1",
+    argv = [sys.executable, "-m", "qpicross", "anneal", str(path), "--reads", "1", "--time-limit", "2", "--seed", "1",
             "--max-memory", "20G", *options]
     rc, peak = peak_rss(argv)
     return {"size": side, "num_couplers": estimate_size(puzzle)["num_couplers"], "estimated_bytes": int(estimate),

@@ -51,7 +51,7 @@ __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_tab
            "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_BUDGET``;
+#: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_LIMIT``;
 #: a test checks they agree): the budget ``make bench-tournament-retry`` gives each puzzle.
 ANNEAL_BUDGET_S = 600.0
 

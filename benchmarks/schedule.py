@@ -111,7 +111,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     """Every puzzle x arm x sweep count (ascending); a row of the ladder stops once p = 1 (more sweeps only cost more).
 
     Each cell: ``qpicross anneal PUZZLE --sampler sa --encoding thermometer --weights W --sweeps N
-    --reads max_reads --time-budget budget_s --seed S [--beta-range HOT,COLD]``.
+    --reads max_reads --time-limit budget_s --seed S [--beta-range HOT,COLD]``.
     """
     from qpicross.experiments.bench import bench_puzzle
     from qpicross.experiments.result import machine_info
@@ -139,7 +139,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                     records.append({**rec, "status": "not measured", "reason": f"p = 1 at {done} sweeps"})
                     continue
                 config = SolverConfig(sampler="sa", encoding="thermometer", weights=weights, num_sweeps=s,
-                                      presolve=presolve, num_reads=max_reads, time_budget=budget_s, seed=seed + index,
+                                      presolve=presolve, num_reads=max_reads, time_limit=budget_s, seed=seed + index,
                                       options=options)
                 r = bench_puzzle(puzzle, config)
                 rec.update(status="solved" if r.num_solved else "unsolved", num_reads=r.num_reads,

@@ -214,7 +214,7 @@ def climb(combo: Combination, rungs: Sequence[Rung], weights: PenaltyWeights, *,
             if combo.sampler.startswith("sb"):
                 options["timeout"] = budget_s / len(combo.sweeps)  # the package stops its run itself
             config = config.replace(options=options)
-            r = bench_puzzle(puzzle, config, time_budget=budget_s / len(combo.sweeps), seed=seed + index)
+            r = bench_puzzle(puzzle, config, time_limit=budget_s / len(combo.sweeps), seed=seed + index)
             tries.append({"sweeps": sweeps, "p": r.p, "num_reads": r.num_reads, "tts99_s": finite_or_none(r.tts99_s),
                           "best_energy": r.best_energy, "t_read_s": r.t_read_s, "error": r.error or None})
             if best is None or (r.tts99_s, -r.p) < (best.tts99_s, -best.p) or (

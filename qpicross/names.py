@@ -25,8 +25,11 @@ SAMPLER_NAMES: tuple[str, ...] = (
 #: Encodings of the block starts that a configuration may anneal.
 ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall", "thermometer")
 #: Upper bounds on reads and sweeps per read: far beyond any useful run, they stop a typo from
-#: allocating terabytes (a run is bounded in time by ``time_budget``).
+#: allocating terabytes (a run is bounded in time by ``time_limit``).
 MAX_READS = 10_000_000
+#: What a read reaching ``target_energy`` stops besides itself: the model's whole run, that read only, or
+#: nothing (:mod:`qpicross.samplers.control`).
+EARLY_STOP = ("puzzle", "read", "none")
 #: Exact methods, in the order the CLI lists them.
 EXACT_METHODS: tuple[str, ...] = ("cpsat", "sat")
 #: The CP report's constraint sets (CP-SAT only), weakest first.

@@ -41,7 +41,7 @@ def test_every_page_is_built(site):
 
 def test_cli_reference_comes_from_the_parsers(site):
     text = (site / "cli.html").read_text()
-    for flag in ("--reads", "--time-budget", "--scheduler", "--presolve", "--baseline", "--grid"):
+    for flag in ("--reads", "--time-limit", "--scheduler", "--presolve", "--baseline", "--grid"):
         assert flag in text, flag
 
 

@@ -220,10 +220,10 @@ def test_unsolvable_puzzle_reports_lowest_energy_and_broken_lines(tmp_path, caps
     path = tmp_path / "impossible.px"
     path.write_text("3,3\n0\n0\n2\n0\n0\n2\n")
     # a time budget: with no ground state to stop at, 20 reads of the default sampler take 70 s
-    assert main(["anneal", str(path), "--reads", "20", "--seed", "2", "--time-budget", "1", "--json"]) == 1
+    assert main(["anneal", str(path), "--reads", "20", "--seed", "2", "--time-limit", "1", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["solved"] is False and report["energy"] >= 1 and report["broken_lines"]
-    assert main(["anneal", str(path), "--reads", "20", "--seed", "2", "--time-budget", "1"]) == 1
+    assert main(["anneal", str(path), "--reads", "20", "--seed", "2", "--time-limit", "1"]) == 1
     out = capsys.readouterr().out
     assert "NOT SOLVED" in out and "broken lines" in out and "energy" in out
 

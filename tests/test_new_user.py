@@ -37,7 +37,7 @@ def test_measured_run_without_solution_says_none_exists(tmp_path, capsys):
     path.write_text(NO_SOLUTION)
     assert main(["anneal", str(path), "--reads", "2", "--sweeps", "50", "--sampler", "sa"]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("no board satisfies these clues (line logic: col 0") and "--time-budget" not in last
+    assert last.startswith("no board satisfies these clues (line logic: col 0") and "--time-limit" not in last
 
 
 def test_bench_baseline_takes_the_runs_reads(capsys):
@@ -110,12 +110,14 @@ def test_generic_samplers_draw_doubling_batches_until_solved():
     bqm = dimod.BinaryQuadraticModel({"a": 1.0}, {}, 0.0, "BINARY")
     for budget in (None, 600.0):
         sampler = Counting()
-        ss = sample(bqm, sampler, num_reads=300, num_sweeps=1, seed=1, stop_at_energy=-1.0, time_budget=budget)
+        ss = sample(bqm, sampler, num_reads=300, num_sweeps=1, seed=1, target_energy=-1.0, early_stop="puzzle",
+                    time_limit=budget)
         assert len(ss) == 300 and sampler.sizes[:7] == [1, 2, 4, 8, 16, 32, 64] and max(sampler.sizes) == 64
         sampler = Counting()
         flat = dimod.BinaryQuadraticModel({"a": 0.0}, {}, 0.0, "BINARY")  # every read is a ground state
-        ss = sample(flat, sampler, num_reads=300, num_sweeps=1, seed=1, stop_at_energy=0.0, time_budget=budget)
-        assert sampler.sizes == [1] and ss.info["stopped_at_energy"]
+        ss = sample(flat, sampler, num_reads=300, num_sweeps=1, seed=1, target_energy=0.0, early_stop="puzzle",
+                    time_limit=budget)
+        assert sampler.sizes == [1] and ss.info["reached_target"]
 
 
 def test_sb_stops_at_the_first_solution(capsys):

@@ -113,13 +113,13 @@ def test_the_anneal_row_counts_the_retried_puzzles():
 
 
 def test_the_anneal_budget_is_the_clis():
-    from qpicross.cli._solver_options import FIND_TIME_BUDGET
+    from qpicross.cli._solver_options import FIND_TIME_LIMIT
 
-    assert report.ANNEAL_BUDGET_S == FIND_TIME_BUDGET
+    assert report.ANNEAL_BUDGET_S == FIND_TIME_LIMIT
     # and the retry target's reads get that budget
     makefile = (report.ROOT / "Makefile").read_text()
     recipe = makefile[makefile.index("\nbench-tournament-retry:"):].split("\n\n")[0]
-    assert f"--time-budget {FIND_TIME_BUDGET:g} " in recipe
+    assert f"--time-limit {FIND_TIME_LIMIT:g} " in recipe
 
 
 def test_the_command_line_lists_the_unsolved_puzzles_of_results_files(tmp_path, capsys):

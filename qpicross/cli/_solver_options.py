@@ -18,7 +18,7 @@ import math
 
 from typing import TYPE_CHECKING
 
-from qpicross.names import ENCODINGS, MAX_READS, SAMPLER_NAMES
+from qpicross.names import EARLY_STOP, ENCODINGS, MAX_READS, SAMPLER_NAMES
 
 from qpicross.exceptions import UsageError
 from ._arguments import parse_beta_range
@@ -34,8 +34,9 @@ BASELINE_NAME = "baseline"
 
 #: Reads ``anneal`` draws at most when no ``--reads`` is given (it stops at the first solution).
 FIND_READS = 1000
-#: Seconds of sampling after which ``anneal`` without ``--reads`` or ``--time-budget`` gives up.
-FIND_TIME_BUDGET = 600.0
+#: Seconds of sampling after which ``anneal`` without ``--reads`` or ``--time-limit`` gives up (samplers whose
+#: reads are independent restarts; another sampler is called once, and a time limit would be its own run time).
+FIND_TIME_LIMIT = 600.0
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = False, seed_default: int | None = None,
@@ -49,7 +50,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--reads", type=_positive_int(), default=reads_default,
                        help=f"reads per run (default {reads_default})" if reads_default is not None else
                        f"draw exactly N reads and report the success probability (default: stop at the first "
-                       f"solution, at most {FIND_READS} reads or {FIND_TIME_BUDGET:g} s unless --time-budget "
+                       f"solution, at most {FIND_READS} reads or {FIND_TIME_LIMIT:g} s unless --time-limit "
                        f"says otherwise)")
     group.add_argument("--sweeps", default=None, metavar="N[,N...]" if several else "N",
                        help="sweeps per read (default: the sampler's)")
@@ -67,16 +68,19 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                        help="block-start encoding (default one-hot)")
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
-    group.add_argument("--time-budget", type=_positive_float(), default=None, metavar="S",
+    group.add_argument("--time-limit", type=_positive_float(), default=None, metavar="S",
                        help="stop after S seconds of sampling (the structured annealer stops its running read; "
-                            "other samplers finish their chunk of reads)")
+                            "other samplers finish their chunk of reads; hybrid, hybrid-cqm and amplify: the "
+                            "solver's time limit)")
+    group.add_argument("--time-budget", type=_positive_float(), dest="time_limit", help=argparse.SUPPRESS)
+    group.add_argument("--early-stop", choices=EARLY_STOP, default=None,
+                       help="what a read that solves the puzzle stops besides itself: puzzle (the run; the "
+                            "default of anneal without --reads), read, or none (batched samplers)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
     cloud.add_argument("--chain-strength", type=_positive_float(), default=None,
                        help="qpu: chain coupling, Ising units (default: dwave-system's uniform torque compensation)")
-    cloud.add_argument("--time-limit", type=_positive_float(), default=None, metavar="SECONDS",
-                       help="hybrid, hybrid-cqm, amplify: solver time limit")
     cloud.add_argument("--profile", default=None, help="D-Wave: dwave-cloud-client configuration profile")
     cloud.add_argument("--token-file", default=None, metavar="FILE",
                        help="read the API token from FILE (default: dwave config / DWAVE_API_TOKEN, AMPLIFY_TOKEN)")
@@ -149,6 +153,16 @@ def _sweeps(text: str | None, several: bool) -> list[int | None]:
     return values
 
 
+def _time_limit(args: argparse.Namespace, sampler: str) -> float | None:
+    """The run's time limit: ``--time-limit``, else, for ``anneal`` without ``--reads`` and a sampler whose reads are
+    independent restarts, :data:`FIND_TIME_LIMIT`."""
+    if args.time_limit is not None or args.reads is not None:
+        return args.time_limit
+    from qpicross.samplers.registry import get_sampler, independent_reads
+
+    return FIND_TIME_LIMIT if independent_reads(get_sampler(sampler)) else None
+
+
 def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list[SolverConfig]:
     """The configurations a command line asks for (one per sampler and sweep count), validated.
 
@@ -185,19 +199,19 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         options["beta_range"] = beta_range
     find = args.reads is None  # anneal without --reads: stop at the first solution
     num_reads = FIND_READS if find else args.reads
-    time_budget = FIND_TIME_BUDGET if find and args.time_budget is None else args.time_budget
+    early_stop = "puzzle" if find and args.early_stop is None else args.early_stop
     configs = []
     for name, n in itertools.product(samplers, sweeps):
         if name == BASELINE_NAME:
             from qpicross.experiments.bench import BASELINE
 
             if BASELINE not in configs:
-                configs.append(BASELINE.replace(num_reads=num_reads, time_budget=time_budget,
-                                                seed=args.seed))
+                configs.append(BASELINE.replace(num_reads=num_reads, time_limit=_time_limit(args, BASELINE.sampler),
+                                                seed=args.seed, early_stop=early_stop))
             continue
         try:
             cloud = cloud_options(name, **{key: getattr(args, key, None)
-                                           for key in ("chain_strength", "time_limit", "profile", "token_file")})
+                                           for key in ("chain_strength", "profile", "token_file")})
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         sampler_options = {**options, **cloud}
@@ -217,7 +231,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         config = SolverConfig(
             sampler=name, encoding=args.encoding.replace("-", "_"), weights=weights, bounds=args.bounds,
             presolve=args.presolve, num_reads=num_reads, num_sweeps=n, seed=args.seed,
-            time_budget=time_budget, options=sampler_options, name=label, stop_when_solved=find,
+            time_limit=_time_limit(args, name), options=sampler_options, name=label, early_stop=early_stop,
         )
         try:
             configs.append(config.validate())

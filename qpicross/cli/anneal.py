@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     quiet = args.json
     # Looking for a solution (no --reads), check first that one exists: line logic proves most puzzles without one
     # in milliseconds, where annealing would only run out of time. With --reads the reads are the measurement.
-    contradiction = _no_solution(puzzle) if config.stop_when_solved and not config.presolve else None
+    finding = config.early_stop == "puzzle"
+    contradiction = _no_solution(puzzle) if finding and not config.presolve else None
     if contradiction is not None:
         if args.json:
             print_json({"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction})
@@ -62,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{printable(puzzle)}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
                   f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
 
-    label = f"annealing {printable(puzzle.name)}" + (" until solved" if config.stop_when_solved else "")
-    with Progress(label, open_ended=config.stop_when_solved) as progress:
+    label = f"annealing {printable(puzzle.name)}" + (" until solved" if finding else "")
+    with Progress(label, open_ended=finding) as progress:
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic
@@ -136,10 +137,10 @@ def print_report(result) -> None:
             places = "; ".join(str(v).partition(" at ")[2] for v in broken_here[:4])
             more = f"; ... {len(broken_here) - 4} more" if len(broken_here) > 4 else ""
             print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
-    if result.config.stop_when_solved:
+    if result.config.early_stop == "puzzle":
         found = "found a solution on" if result.solved else "no solution in"
-        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads} "
-              f"(or {result.config.time_budget:g} s) ({d['sampler']})")
+        limit = f" (or {result.config.time_limit:g} s)" if result.config.time_limit is not None else ""
+        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads}{limit} ({d['sampler']})")
     else:
         print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
               + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
@@ -164,12 +165,12 @@ def next_step(result) -> str:
     tips = []
     if config.sampler_name != "shift":
         tips.append("--sampler shift (the structured annealer)")
-    if config.time_budget is not None and result.stopped_by_budget:
-        tips.append(f"a larger --time-budget than {config.time_budget:g} s")
+    if config.time_limit is not None and result.stopped_by_budget:
+        tips.append(f"a larger --time-limit than {config.time_limit:g} s")
     elif config.num_sweeps is not None:
         tips.append(f"more --sweeps than {config.num_sweeps}")
     else:
-        tips.append("more reads or --time-budget S")
+        tips.append("more reads or --time-limit S")
     if not config.presolve:
         tips.append("--presolve (line logic first)")
     return "try: " + ", or ".join(tips)

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     configs = configs_from_args(args)
     if args.baseline and all(c.label != BASELINE.label for c in configs):  # with the run's reads and budget
-        configs = [BASELINE.replace(num_reads=configs[0].num_reads, time_budget=configs[0].time_budget)] + configs
+        configs = [BASELINE.replace(num_reads=configs[0].num_reads, time_limit=configs[0].time_limit)] + configs
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None

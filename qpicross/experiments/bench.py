@@ -92,7 +92,7 @@ def bench_puzzle(
     config: SolverConfig,
     *,
     num_reads: int | None = None,
-    time_budget: float | None = None,
+    time_limit: float | None = None,
     seed: int | None = None,
     source: str = "",
 ) -> BenchResult:
@@ -102,7 +102,7 @@ def bench_puzzle(
         puzzle: The puzzle.
         config: What to run (its reads, sweeps, seed and time budget included).
         num_reads: Override ``config.num_reads``.
-        time_budget: Override ``config.time_budget``.
+        time_limit: Override ``config.time_limit``.
         seed: Override ``config.seed``.
         source: Where the puzzle came from (file), for the tables.
 
@@ -110,7 +110,7 @@ def bench_puzzle(
         KeyboardInterrupt: When Ctrl-C stopped the sampler inside a read (samplers that stop their
             read return what they have): a measurement cut short is not a result.
     """
-    changes = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget, "seed": seed}.items()
+    changes = {k: v for k, v in {"num_reads": num_reads, "time_limit": time_limit, "seed": seed}.items()
                if v is not None}
     config = config.replace(**changes)
     _warm_up(config)
@@ -174,7 +174,7 @@ def run_bench(
     configs: Sequence[SolverConfig],
     *,
     num_reads: int | None = None,
-    time_budget: float | None = None,
+    time_limit: float | None = None,
     seed: int | None = 0,
     workers: int = 1,
     scheduler=None,
@@ -188,7 +188,7 @@ def run_bench(
         puzzles: Puzzles, or ``(source, puzzle)`` pairs.
         configs: Configurations to run on each puzzle.
         num_reads: Reads per puzzle and configuration (overrides the configurations').
-        time_budget: Seconds of sampling per puzzle and configuration (overrides theirs).
+        time_limit: Seconds of sampling per puzzle and configuration (overrides theirs).
         seed: Base seed; each job gets its own seed derived from it (``None``: unseeded).
         workers: Local processes (1: in this process).
         scheduler: A Dask scheduler address or client (:func:`~qpicross.experiments.runner.run_tasks`).
@@ -214,7 +214,7 @@ def run_bench(
     configs = list(configs)
     if baseline and all(c.label != BASELINE.label for c in configs):
         configs = [BASELINE] + configs
-    overrides = {k: v for k, v in {"num_reads": num_reads, "time_budget": time_budget}.items() if v is not None}
+    overrides = {k: v for k, v in {"num_reads": num_reads, "time_limit": time_limit}.items() if v is not None}
     # 31-bit seeds: dwave-samplers SA refuses seeds >= 2**31 (though its message says 2**32)
     seeds = np.random.SeedSequence(seed).generate_state(len(pairs) * len(configs)) >> 1 if seed is not None else None
     configs = [_share_cores(config, 1 if scheduler is not None else workers) for config in configs]

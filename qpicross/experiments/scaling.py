@@ -50,7 +50,7 @@ def scaling_rows(
     *,
     puzzles: Sequence | None = None,
     num_reads: int = 100,
-    time_budget: float = 1.0,
+    time_limit: float = 1.0,
     workers: int = 1,
 ) -> list[dict]:
     """Rows for :func:`plot_scaling`: read from results files, or measured now on ``puzzles``.
@@ -60,7 +60,7 @@ def scaling_rows(
             ``--csv``). When None, ``puzzles`` are benchmarked now with :func:`scaling_configs`.
         puzzles: :class:`~qpicross.puzzle.puzzle.Puzzle` objects to measure when ``results`` is None.
         num_reads: Reads per puzzle and configuration (when measuring).
-        time_budget: Seconds of sampling per puzzle and configuration (when measuring).
+        time_limit: Seconds of sampling per puzzle and configuration (when measuring).
         workers: Processes (when measuring).
 
     Returns:
@@ -77,7 +77,7 @@ def scaling_rows(
 
         puzzles = sorted(puzzles, key=lambda p: p.num_rows * p.num_cols)
         propagate(puzzles[0])  # compile the line solver once: no puzzle's presolve time includes it
-        results_now = run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_budget=time_budget,
+        results_now = run_bench(puzzles, scaling_configs(), num_reads=num_reads, time_limit=time_limit,
                                 seed=0, workers=workers, baseline=True)
         rows = [r.to_dict() for r in results_now]
     else:

@@ -1,6 +1,6 @@
 """Many puzzles, one sampler call: the pipeline of :func:`~qpicross.pipeline.run.run` for batched samplers.
 
-A *batched* sampler (``batched=True`` in :data:`~qpicross.samplers.SAMPLERS`,
+A *batched* sampler (``properties["batched"]``: :func:`~qpicross.samplers.registry.is_batched`,
 e.g. ``shift-batched``) samples many models in one call (its ``sample_many``),
 so a GPU runs the chains of all the puzzles at once. :func:`run_many` does for
 a list of puzzles what :func:`~qpicross.pipeline.run.run` does for one -- size
@@ -34,14 +34,15 @@ from qpicross.model.size import check_size
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult, _check_options
 from qpicross.puzzle import Puzzle
-from qpicross.samplers import SAMPLERS, get_sampler
+from qpicross.samplers import get_sampler
+from qpicross.samplers.registry import is_batched as _sampler_is_batched
 
 __all__ = ["run_many", "is_batched"]
 
 
 def is_batched(config: SolverConfig) -> bool:
-    """Whether the configuration's sampler is registered as batched (takes many models per call)."""
-    return isinstance(config.sampler, str) and config.sampler in SAMPLERS and SAMPLERS[config.sampler].batched
+    """Whether the configuration's sampler is batched (takes many models per call): its ``properties["batched"]``."""
+    return isinstance(config.sampler, str) and _sampler_is_batched(config.sampler)
 
 
 def run_many(
@@ -61,7 +62,7 @@ def run_many(
     Args:
         puzzles: The puzzles.
         config: How to solve them; its sampler must be batched (:func:`is_batched`), its
-            ``time_budget`` bounds the whole call.
+            ``time_limit`` bounds the whole call.
         force: Build even when the size guard estimates a model above ``max_couplers``.
         max_couplers: The size guard's ceiling.
 
@@ -92,7 +93,9 @@ def run_many(
             _presolve(item)
         built.append(item)
     sampled = [item for item in built if item["model"] is not None]
-    parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_budget, **options}
+    parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_limit, **options}
+    if config.early_stop is not None:
+        parameters["early_stop"] = config.early_stop
     if config.num_sweeps is not None:
         parameters["num_sweeps"] = config.num_sweeps
     if "target_energy" in sampler.parameters:  # the ground-state energy, as run() gives: a ladder that found it stops

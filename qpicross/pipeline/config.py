@@ -55,16 +55,20 @@ class SolverConfig:
             (:class:`~qpicross.classical.presolve.PresolveComposite` for one-hot; the thermometer
             model is built without the starts logic rules out, its settled blocks constants:
             :func:`~qpicross.classical.presolve.presolve_formulation`).
-        num_reads: Reads to draw (at most, with ``time_budget``).
+        num_reads: Reads to draw (at most, with ``time_limit`` or ``early_stop="puzzle"``).
         num_sweeps: Sweeps per read (``None``: the sampler's default).
-        seed: Random seed; the same seed gives the same samples (without a time budget).
-        time_budget: Seconds of sampling after which no further chunk of reads is started.
+        seed: Random seed; the same seed gives the same samples (without a time limit).
+        time_limit: Seconds of sampling after which no further chunk of reads is started (samplers that
+            take ``time_limit`` also stop the running read; :mod:`qpicross.samplers.control`).
         options: Other sampler parameters, e.g. ``beta_range``, ``num_replicas``,
             ``target_energy`` (a mapping, stored as sorted pairs).
         name: Label in tables (default :attr:`label`).
-        stop_when_solved: Draw reads one at a time and start no further read once one
-            reaches the ground state (energy 0): "find me a solution" rather than
-            "measure the success probability" (``num_reads`` is then a cap).
+        early_stop: What a read that reaches the ground state (energy 0, the ``target_energy``)
+            stops besides itself (:data:`~qpicross.samplers.control.EARLY_STOP`): ``"puzzle"``, the
+            run: reads are drawn one at a time and no further read starts, "find me a solution"
+            rather than "measure the success probability" (``num_reads`` is then a cap);
+            ``"read"`` or ``"none"`` for samplers that take them (the batched ones); None: the
+            sampler's default.
     """
 
     sampler: str | dimod.Sampler = "shift"
@@ -75,10 +79,10 @@ class SolverConfig:
     num_reads: int = 100
     num_sweeps: int | None = None
     seed: int | None = None
-    time_budget: float | None = None
+    time_limit: float | None = None
     options: tuple[tuple[str, Any], ...] | Mapping[str, Any] = ()
     name: str | None = None
-    stop_when_solved: bool = False
+    early_stop: str | None = None
 
     def __post_init__(self) -> None:
         options = self.options.items() if isinstance(self.options, Mapping) else self.options
@@ -126,10 +130,13 @@ class SolverConfig:
             _check_int("num_sweeps", self.num_sweeps, 1, MAX_SWEEPS)
         if self.seed is not None:
             _check_int("seed", self.seed, 0, 2**32 - 1)
-        if self.time_budget is not None and not (
-            isinstance(self.time_budget, (int, float)) and math.isfinite(self.time_budget) and self.time_budget > 0
+        if self.time_limit is not None and not (
+            isinstance(self.time_limit, (int, float)) and math.isfinite(self.time_limit) and self.time_limit > 0
         ):
-            raise ParameterError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
+            raise ParameterError(f"time_limit must be a positive number of seconds, got {self.time_limit!r}")
+        from qpicross.samplers.control import check_early_stop
+
+        check_early_stop(self.early_stop)
         for name, value in self.weights.as_dict().items():
             if not math.isfinite(value) or value < 0:
                 raise ParameterError(f"weight {name} must be a finite number >= 0, got {value}")
@@ -160,8 +167,8 @@ class SolverConfig:
             "num_reads": self.num_reads,
             "num_sweeps": self.num_sweeps,
             "seed": self.seed,
-            "time_budget": self.time_budget,
-            "stop_when_solved": self.stop_when_solved,
+            "time_limit": self.time_limit,
+            "early_stop": self.early_stop,
             "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._shown_options()},
         }
 

@@ -121,7 +121,8 @@ class AnnealResult:
 
     @property
     def stopped_by_budget(self) -> bool:
-        return bool(self.sampleset.info.get("stopped_by_budget", False))
+        """Whether the time limit cut the run short (the sample set's ``info["timed_out"]``)."""
+        return bool(self.sampleset.info.get("timed_out", False))
 
     @property
     def interrupted(self) -> bool:
@@ -283,10 +284,11 @@ def run(
         # every start was fixed: one read, nothing to sample
         sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), sampled)
     else:
+        if config.early_stop == "puzzle":  # the run stops at the ground-state energy, whatever the sampler
+            structure.setdefault("target_energy", 0.0)
         sampleset = sample(
             sampled, sampler, num_reads=config.num_reads, num_sweeps=config.num_sweeps, seed=config.seed,
-            progress=progress, time_budget=config.time_budget,
-            stop_at_energy=0.0 if config.stop_when_solved else None, **structure,
+            progress=progress, time_limit=config.time_limit, early_stop=config.early_stop, **structure,
         )
     if wall_model is not None:
         from qpicross.model.domain_wall import to_one_hot_sampleset
@@ -404,7 +406,8 @@ def anneal(
     bounds: str | None = None,
     presolve: bool | None = None,
     encoding: str | None = None,
-    time_budget: float | None = None,
+    time_limit: float | None = None,
+    early_stop: str | None = None,
     **sampler_options,
 ) -> AnnealResult:
     """Build the puzzle's BQM, sample it, and decode and check every read.
@@ -428,12 +431,14 @@ def anneal(
         bounds: Variable pruning, see :func:`~qpicross.model.formulation.build_formulation`.
         presolve: Fix what line logic settles first (:class:`~qpicross.classical.presolve.PresolveComposite`).
         encoding: ``"one_hot"``, ``"domain_wall"`` or ``"thermometer"``.
-        time_budget: Seconds of sampling after which no further chunk of reads starts.
+        time_limit: Seconds of sampling after which no further chunk of reads starts.
+        early_stop: ``"puzzle"``: stop at the first read that solves the puzzle (see
+            :class:`~qpicross.pipeline.config.SolverConfig`).
         **sampler_options: Other sampler parameters (``num_replicas=8``, ``target_energy=0``, ...).
     """
     fields = {"sampler": sampler, "num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed,
               "weights": weights, "bounds": bounds, "presolve": presolve, "encoding": encoding,
-              "time_budget": time_budget}
+              "time_limit": time_limit, "early_stop": early_stop}
     base = config or SolverConfig()
     changes = {k: v for k, v in fields.items() if v is not None}
     if num_sweeps is None and config is None:

@@ -24,8 +24,10 @@ from qpicross.samplers.registry import (
     SamplerEntry,
     SamplerUnavailableError,
     get_sampler,
+    is_batched,
     register_sampler,
     sample,
+    sampler_property,
     takes_threads,
 )
 from qpicross.samplers.blockshift import BlockShiftSampler
@@ -34,6 +36,8 @@ __all__ = [
     "SAMPLERS",
     "SamplerEntry",
     "takes_threads",
+    "is_batched",
+    "sampler_property",
     "SamplerUnavailableError",
     "get_sampler",
     "register_sampler",

@@ -67,11 +67,12 @@ _LEAP_HELP = ("run `dwave config create` (or `dwave auth login`), set DWAVE_API_
 _AMPLIFY_HELP = f"set {AMPLIFY_TOKEN_ENV} or pass --token-file with a Fixstars Amplify token"
 
 
-def cloud_options(sampler: str, *, chain_strength: float | None = None, time_limit: float | None = None,
-                  profile: str | None = None, token_file: str | os.PathLike | None = None) -> dict:
+def cloud_options(sampler: str, *, chain_strength: float | None = None, profile: str | None = None,
+                  token_file: str | os.PathLike | None = None) -> dict:
     """Keyword arguments for :func:`qpicross.pipeline.run` from the cloud options that were given.
 
-    Options left at None are dropped; ``token_file`` is read into ``token``.
+    Options left at None are dropped; ``token_file`` is read into ``token``. A solver's time limit is
+    the run's ``time_limit`` (:mod:`qpicross.samplers.control`), which the run hands to a solver that takes it.
 
     Raises:
         ValueError: If an option does not apply to the sampler, or is out of range.
@@ -80,22 +81,21 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, time_lim
     Examples:
         >>> cloud_options("qpu", chain_strength=2.0)
         {'chain_strength': 2.0}
-        >>> cloud_options("sa", time_limit=5)
+        >>> cloud_options("sa", chain_strength=2.0)
         Traceback (most recent call last):
         ...
-        qpicross.exceptions.ParameterError: time_limit does not apply to sampler 'sa'
+        qpicross.exceptions.ParameterError: chain_strength does not apply to sampler 'sa'
     """
     from qpicross.samplers.registry import get_sampler
 
-    given = {"chain_strength": chain_strength, "time_limit": time_limit, "profile": profile,
-             "token": token_file}
+    given = {"chain_strength": chain_strength, "profile": profile, "token": token_file}
     given = {k: v for k, v in given.items() if v is not None}
     accepted = get_sampler(sampler).parameters
     for name, value in given.items():
         if name not in accepted:
             shown = "token_file" if name == "token" else name
             raise ParameterError(f"{shown} does not apply to sampler {sampler!r}")
-        if name in ("chain_strength", "time_limit") and not value > 0:
+        if name == "chain_strength" and not value > 0:
             raise ParameterError(f"{name} must be positive, got {value}")
     if "token" in given:
         given["token"] = read_token_file(given["token"])

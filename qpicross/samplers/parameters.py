@@ -8,7 +8,7 @@ instead of a traceback from inside a library, a crash or a run that never ends. 
 have upper bounds as well as lower ones: every run is bounded before it starts.
 
 Some parameters are not the user's to set as options: the ones with their own setting
-(``seed``, ``num_reads``, ``time_budget``...: :data:`OWN_SETTINGS`), the puzzle's structure the
+(``seed``, ``num_reads``, ``time_limit``...: :data:`OWN_SETTINGS`), the puzzle's structure the
 pipeline passes (``lines``, ``groups``, ``paints``, ``known``, ``formulation``) and Python objects
 (``interrupt_function``, ``initial_states``), which only the Python API can give.
 
@@ -184,13 +184,12 @@ OWN_SETTINGS: dict[str, tuple[str | None, str]] = {
     "num_reads": ("num_reads", "--reads"),
     "num_sweeps": ("num_sweeps", "--sweeps"),
     "seed": ("seed", "--seed"),
-    "time_budget": ("time_budget", "--time-budget"),
+    "time_limit": ("time_limit", "--time-limit"),
     "progress": ("progress", "the command (its progress bar)"),
-    "stop_at_energy": ("stop_when_solved", "the command (anneal without --reads stops at the first solution)"),
+    "early_stop": ("early_stop", "--early-stop"),
     "chunks": ("num_reads", "the command (from --reads)"),
     "beta_range": (None, "--beta-range"),
     "chain_strength": (None, "--chain-strength"),
-    "time_limit": (None, "--time-limit"),
     "profile": (None, "--profile"),
     "token": (None, "--token-file"),
 }
@@ -201,7 +200,6 @@ STRUCTURE = ("lines", "groups", "paints", "known", "formulation")
 #: What the parameters with a flag of their own may hold, for every sampler that takes them.
 _FLAGGED = {
     "chain_strength": number(0, MAX_SCALE, above=True, none=True),
-    "time_limit": number(0, MAX_SECONDS, above=True, none=True),
     "profile": text(none=True),
     "token": text(10_000, none=True),
 }
@@ -232,7 +230,6 @@ PARAMETERS: dict[str, dict[str, Parameter]] = {
     },
     "shift-batched": {
         **_SHIFT_COMMON,
-        "early_stop": choice("puzzle", "read", "none"),
         "backend": choice("cuda", "cpu"),
         "sweeps_per_launch": integer(1, MAX_COUNT),
         "threads_per_block": integer(1, 1024),  # CUDA's most threads per block

@@ -323,18 +323,18 @@ def _sa() -> dimod.Sampler:
     return SimulatedAnnealingSampler()
 
 
-#: name -> (factory, description, chunkable)
-PEER_SAMPLERS: dict[str, tuple[Callable[[], dimod.Sampler], str, bool]] = {
-    "openjij-sa": (lambda: OpenJijSampler("sa"), "OpenJij simulated annealing (extra 'openjij')", True),
-    "openjij-sqa": (lambda: OpenJijSampler("sqa"), "OpenJij simulated quantum annealing (extra 'openjij')", True),
-    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')", True),
-    "sa+descent": (_with_descent(_sa), "dwave-samplers SA, then steepest descent on each read", True),
+#: name -> (factory, description); what each can do is in its ``properties``
+PEER_SAMPLERS: dict[str, tuple[Callable[[], dimod.Sampler], str]] = {
+    "openjij-sa": (lambda: OpenJijSampler("sa"), "OpenJij simulated annealing (extra 'openjij')"),
+    "openjij-sqa": (lambda: OpenJijSampler("sqa"), "OpenJij simulated quantum annealing (extra 'openjij')"),
+    "sb": (SimulatedBifurcationSampler, "simulated bifurcation, torch, GPU if present (extra 'sb')"),
+    "sa+descent": (_with_descent(_sa), "dwave-samplers SA, then steepest descent on each read"),
     "sb+descent": (_with_descent(SimulatedBifurcationSampler),
-                   "simulated bifurcation, then steepest descent on each read (extra 'sb')", True),
+                   "simulated bifurcation, then steepest descent on each read (extra 'sb')"),
     "pt": (lambda: HybridWorkflowSampler("pt"), "dwave-hybrid parallel tempering, one run per read "
-                                                  "(extra 'hybrid')", True),
+                                                  "(extra 'hybrid')"),
     "pa": (lambda: HybridWorkflowSampler("pa"), "dwave-hybrid population annealing, one run per read "
-                                                  "(extra 'hybrid')", True),
+                                                  "(extra 'hybrid')"),
 }
 
 
@@ -349,5 +349,5 @@ def make_sampler(name: str) -> dimod.Sampler:
 
 def register_peer_samplers() -> None:
     """Register every peer sampler by name (no SDK is imported until one is made)."""
-    for name, (factory, description, chunkable) in PEER_SAMPLERS.items():
-        register_sampler(name, factory, description, chunkable=chunkable)
+    for name, (factory, description) in PEER_SAMPLERS.items():
+        register_sampler(name, factory, description)

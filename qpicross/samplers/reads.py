@@ -1,8 +1,9 @@
 """Drawing a run's reads in calls of a few reads each: the composite that every named sampler runs under.
 
 :class:`ReadsComposite` wraps any :class:`dimod.Sampler` and draws ``num_reads`` reads from it in
-one or more calls, so that a run can show progress, keep a time budget, stop at the first read
-that reaches a target energy, and keep the reads already drawn when Ctrl-C arrives. It splits a
+one or more calls, so that a run can show progress, keep a time limit, stop at the first read
+that reaches a target energy, and keep the reads already drawn when Ctrl-C arrives (the run control
+of :mod:`qpicross.samplers.control`). It splits a
 run only where the child's reads are independent restarts (:func:`independent_reads`: a
 ``properties["independent_reads"]`` of the child, dwave-samplers' simulated annealing and tabu
 search, and :class:`~dwave.samplers.SteepestDescentComposite` over one of those); any other
@@ -16,21 +17,21 @@ Examples:
     >>> sampler = ReadsComposite(SimulatedAnnealingSampler())
     >>> ss = sampler.sample(bqm, num_reads=100, seed=1, num_sweeps=100,
     ...                     progress=lambda done, total, best: seen.append(done))
-    >>> len(ss), seen[-1], float(ss.first.energy), ss.info["stopped_by_budget"]
+    >>> len(ss), seen[-1], float(ss.first.energy), ss.info["timed_out"]
     (100, 100, -1.0, False)
-    >>> ss = sampler.sample(bqm, num_reads=100, seed=1, num_sweeps=100, stop_at_energy=-1.0)
-    >>> len(ss) < 100 and ss.info["stopped_at_energy"]
+    >>> ss = sampler.sample(bqm, num_reads=100, seed=1, num_sweeps=100, target_energy=-1.0, early_stop="puzzle")
+    >>> len(ss) < 100 and ss.info["reached_target"]
     True
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 
 import dimod
 import numpy as np
+
+from qpicross.samplers.control import Deadline, ProgressHook, check_early_stop, check_time_limit
 
 __all__ = ["ReadsComposite", "independent_reads", "FIND_BATCH"]
 
@@ -58,26 +59,28 @@ def independent_reads(sampler: dimod.Sampler) -> bool:
 
 
 class ReadsComposite(dimod.ComposedSampler):
-    """Draw a run's reads from a child sampler in calls of a few reads each.
+    """Draw a run's reads from a child sampler in calls of a few reads each, under the run control of
+    :mod:`qpicross.samplers.control` (``time_limit``, ``target_energy`` and ``early_stop``, ``progress``, Ctrl-C).
 
-    * without ``time_budget``, a child with independent reads is called ``chunks`` times
+    * without ``time_limit``, a child with independent reads is called ``chunks`` times
       (default: up to 10 calls of at least 50 reads); the split depends only on ``num_reads``
       and each call's seed is derived from ``seed``, so the same seed gives the same samples;
-    * with ``time_budget`` (seconds), one read is drawn first to time it, then calls of as many
-      reads as the rest of the budget allows; no call starts once the budget is spent (at least
-      one read is always drawn), and a child that takes ``time_budget`` itself is handed what is
-      left of it, so the budget also ends a running read;
-    * with ``stop_at_energy``, no further call starts once a read has reached that energy
-      (``info["stopped_at_energy"]`` says whether one did): a child whose reads stop at a
-      ``target_energy`` themselves draws one read per call, others batches of 1, 2, 4, ...
-      reads (at most :data:`FIND_BATCH`);
+    * with ``time_limit`` (seconds), one read is drawn first to time it, then calls of as many
+      reads as the rest of the limit allows; no call starts once the limit is spent (at least
+      one read is always drawn), and a child that takes ``time_limit`` itself is handed what is
+      left of it, so the limit also ends a running read;
+    * ``target_energy`` goes to a child that takes it (its reads stop there); with
+      ``early_stop="puzzle"`` no further call starts once a read has reached it
+      (``info["reached_target"]`` says whether one did): a child whose reads stop at the target
+      themselves draws one read per call, others batches of 1, 2, 4, ... reads (at most
+      :data:`FIND_BATCH`); ``early_stop`` also goes to a child that takes it;
     * ``progress(reads_done, num_reads, best_energy)`` is called before the first call and after
       each (and, for a child that takes ``progress``, inside its reads);
     * a Ctrl-C after the first call keeps the reads drawn so far (``info["interrupted"]``).
 
     Per-read lists in the calls' ``info`` (``sweeps``, ``time_to_target_s``, ...) are joined in read
-    order; ``info["timing"]["sample_s"]`` is the run's wall time and ``info["stopped_by_budget"]``
-    whether the budget cut it short.
+    order; ``info["timing"]["sample_s"]`` is the run's wall time and ``info["timed_out"]``
+    whether the time limit cut it short.
 
     Args:
         child: The sampler.
@@ -95,24 +98,29 @@ class ReadsComposite(dimod.ComposedSampler):
     @property
     def parameters(self) -> dict:
         return {**self.child.parameters, "num_reads": [], "seed": [], "progress": [], "chunks": [],
-                "time_budget": [], "stop_at_energy": []}
+                "time_limit": [], "target_energy": [], "early_stop": []}
 
     @property
     def properties(self) -> dict:
         return {"child_properties": self.child.properties, "independent_reads": self.independent}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 100, seed: int | None = None,
-               progress: Callable[..., None] | None = None, chunks: int | None = None,
-               time_budget: float | None = None, stop_at_energy: float | None = None,
+               progress: ProgressHook | None = None, chunks: int | None = None,
+               time_limit: float | None = None, target_energy: float | None = None, early_stop: str | None = None,
                **parameters) -> dimod.SampleSet:
         """Draw ``num_reads`` reads of ``bqm``; ``parameters`` go to every call of the child as they are."""
         child = self.child
+        time_limit, early_stop = check_time_limit(time_limit), check_early_stop(early_stop)
+        for name, value in (("target_energy", target_energy), ("early_stop", early_stop)):
+            if value is not None and name in child.parameters:
+                parameters[name] = value
+        stop_at_target = target_energy is not None and early_stop == "puzzle"
         takes_reads = "num_reads" in child.parameters
         splittable = self.independent and takes_reads  # otherwise one call decides how many samples come back
         one_by_one = "target_energy" in child.parameters
-        if time_budget is not None and splittable:
-            sizes = None  # decided as the budget is spent
-        elif stop_at_energy is not None and splittable:
+        if time_limit is not None and splittable:
+            sizes = None  # decided as the time is spent
+        elif stop_at_target and splittable:
             sizes = [1] * num_reads if one_by_one else _doubling(num_reads)
         else:
             if chunks is None:
@@ -120,12 +128,12 @@ class ReadsComposite(dimod.ComposedSampler):
             sizes = [len(part) for part in np.array_split(np.arange(num_reads), chunks) if len(part)]
         seeds = np.random.SeedSequence(seed) if seed is not None else None
 
-        start = time.perf_counter()
+        deadline = Deadline(time_limit)
         if progress is not None:
             progress(0, num_reads, math.inf)
         parts: list[dimod.SampleSet] = []
         done = 0
-        stopped = reached = interrupted = False
+        timed_out = reached = interrupted = False
         best = math.inf
         try:
             while done < num_reads:
@@ -134,12 +142,12 @@ class ReadsComposite(dimod.ComposedSampler):
                         break
                     size = sizes[len(parts)]
                 else:
-                    elapsed = time.perf_counter() - start
-                    if parts and elapsed >= time_budget:
-                        stopped = True
+                    elapsed = deadline.elapsed()
+                    if parts and elapsed >= time_limit:
+                        timed_out = True
                         break
-                    size = 1 if not parts else _reads_that_fit(time_budget - elapsed, elapsed / done, num_reads - done)
-                    if stop_at_energy is not None:
+                    size = 1 if not parts else _reads_that_fit(time_limit - elapsed, elapsed / done, num_reads - done)
+                    if stop_at_target:
                         size = 1 if one_by_one else min(size, FIND_BATCH, 2 ** len(parts))
                 call = dict(parameters)
                 if takes_reads:
@@ -147,10 +155,11 @@ class ReadsComposite(dimod.ComposedSampler):
                 if seed is not None and "seed" in child.parameters:
                     one_call = sizes is not None and len(sizes) == 1
                     call["seed"] = seed if one_call else int(seeds.spawn(1)[0].generate_state(1)[0] >> 1)
-                if time_budget is not None and "time_budget" in child.parameters:  # the budget also ends a read
-                    call["time_budget"] = max(time_budget - (time.perf_counter() - start), 1e-3)
+                if time_limit is not None and "time_limit" in child.parameters:  # the limit also ends a read
+                    call["time_limit"] = time_limit if not parts else max(deadline.left(), 1e-3)
                 if progress is not None and "progress" in child.parameters:  # updates inside a read
-                    call["progress"] = lambda sweeps, energy, done=done: progress(done, num_reads, min(best, energy))
+                    call["progress"] = lambda reads, _, energy, done=done: progress(min(done + reads, num_reads),
+                                                                                   num_reads, min(best, energy))
                 parts.append(child.sample(bqm, **call))
                 done += len(parts[-1]) if takes_reads else size
                 if len(parts[-1]):
@@ -158,13 +167,13 @@ class ReadsComposite(dimod.ComposedSampler):
                 if progress is not None:
                     progress(min(done, num_reads), num_reads, best)
                 info = parts[-1].info
-                if stop_at_energy is not None and best <= stop_at_energy + 1e-9:
+                if stop_at_target and best <= target_energy + 1e-9:
                     reached = True
                     break
                 if info.get("interrupted"):  # Ctrl-C inside the child, which kept its reads
                     raise KeyboardInterrupt
-                if info.get("timed_out"):  # the budget ran out inside a read
-                    stopped = True
+                if info.get("timed_out"):  # the time limit ran out inside a read
+                    timed_out = True
                     break
                 if len(parts[-1]) < size:  # the child returned fewer reads than asked (e.g. presolve settled all)
                     break
@@ -179,11 +188,11 @@ class ReadsComposite(dimod.ComposedSampler):
             sampleset.info.update(_join_info(parts))
         timing = sampleset.info.get("timing")
         sampleset.info["timing"] = dict(timing) if isinstance(timing, dict) else {}
-        sampleset.info["timing"]["sample_s"] = time.perf_counter() - start
-        sampleset.info["stopped_by_budget"] = stopped
+        sampleset.info["timing"]["sample_s"] = deadline.elapsed()
+        sampleset.info["timed_out"] = timed_out
         sampleset.info["interrupted"] = interrupted
-        if stop_at_energy is not None:
-            sampleset.info["stopped_at_energy"] = reached
+        if stop_at_target:
+            sampleset.info["reached_target"] = reached
         return sampleset
 
 
@@ -202,14 +211,14 @@ def _doubling(num_reads: int) -> list[int]:
 
 
 def _reads_that_fit(seconds_left: float, per_read: float, reads_left: int) -> int:
-    """How many reads the rest of a time budget allows (at least one, at most what is left).
+    """How many reads the rest of a time limit allows (at least one, at most what is left).
 
     >>> _reads_that_fit(1.0, 0.25, 10), _reads_that_fit(1e308, 1e-9, 10), _reads_that_fit(0.0, 1.0, 10)
     (4, 10, 1)
     """
     if per_read <= 0:
         return reads_left
-    fit = seconds_left / per_read  # may be inf for a budget near the float limit
+    fit = seconds_left / per_read  # may be inf for a limit near the float limit
     return reads_left if not fit < reads_left else max(1, int(fit))
 
 

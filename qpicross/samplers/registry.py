@@ -9,8 +9,9 @@ Built in:
   block one-hot and anneals by shifting block starts;
 * ``shift-batched`` -- :class:`qpicross.samplers.blockshift.batched.BatchedShiftSampler`, the same moves on
   thousands of chains of many puzzles at once on a CUDA GPU (the ``gpu`` extra);
-  ``shift-batched-cpu`` runs its kernels on the CPU. Both are ``batched``: benchmarks hand
-  them all their puzzles in one call (:func:`qpicross.samplers.blockshift.batched.sample_many`);
+  ``shift-batched-cpu`` runs its kernels on the CPU. Both are ``batched`` (their ``properties``
+  say so): benchmarks hand them all their puzzles in one call
+  (:func:`qpicross.samplers.blockshift.batched.sample_many`);
 * ``exact`` -- :class:`dimod.ExactSolver` behind a size guard: it enumerates
   all :math:`2^n` assignments, so it refuses more than
   :data:`EXACT_MAX_VARIABLES` variables, and returns the ground states.
@@ -18,6 +19,12 @@ Built in:
 The cloud annealers (:mod:`qpicross.samplers.cloud`) are registered by the
 package's ``__init__``; other packages add theirs with :func:`register_sampler`. Any :class:`dimod.Sampler` instance can also be
 passed directly wherever a sampler name is accepted.
+
+What a sampler can do is read from its ``properties`` (:func:`sampler_property`), as dimod's
+samplers say it: ``"independent_reads"`` (its reads are independent restarts, so a run may be
+drawn in calls of a few reads: :func:`~qpicross.samplers.reads.independent_reads`), ``"threaded"``
+(it takes ``threads``, the CPUs one call may use) and ``"batched"`` (it has ``sample_many``, many
+models in one call).
 
 Examples:
     >>> import dimod, numpy as np
@@ -36,6 +43,7 @@ from collections.abc import Callable
 import dimod
 
 from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError
+from qpicross.samplers.control import ProgressHook
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 from qpicross.samplers.reads import ReadsComposite, independent_reads
 
@@ -47,25 +55,18 @@ __all__ = [
     "sample",
     "SamplerUnavailableError",
     "takes_threads",
+    "is_batched",
+    "sampler_property",
     "independent_reads",
 ]
 
 @dataclasses.dataclass(frozen=True)
 class SamplerEntry:
-    """A named way to make a sampler.
-
-    ``chunkable`` samplers draw independent reads, so a run can be split into
-    chunks to show progress. ``batched`` samplers sample many models in one
-    call (``sample_many``), which benchmarks use to give them all their puzzles at once.
-    ``threaded`` samplers take a ``threads`` parameter (the CPUs one call may use),
-    which benchmarks share among their workers.
-    """
+    """A named way to make a sampler: what it can do is in the sampler's ``properties``
+    (:func:`sampler_property`), not here."""
 
     factory: Callable[..., dimod.Sampler]
     description: str
-    chunkable: bool = False
-    batched: bool = False
-    threaded: bool = False
 
 
 def _sa():
@@ -94,36 +95,65 @@ def _tabu():
 
 #: Samplers by name.
 SAMPLERS: dict[str, SamplerEntry] = {
-    "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)", chunkable=True),
-    "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)", chunkable=True),
-    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.blockshift.sampler)",
-                          chunkable=True, threaded=True),
+    "sa": SamplerEntry(_sa, "simulated annealing (dwave-samplers)"),
+    "tabu": SamplerEntry(_tabu, "tabu search (dwave-samplers)"),
+    "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.blockshift.sampler)"),
     "shift-batched": SamplerEntry(_shift_batched, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
-                              "(qpicross.samplers.blockshift.batched; the 'gpu' extra)", batched=True),
-    "shift-batched-cpu": SamplerEntry(functools.partial(_shift_batched, "cpu"), "the shift-batched kernels on the CPU (numba prange)",
-                                  batched=True),
+                              "(qpicross.samplers.blockshift.batched; the 'gpu' extra)"),
+    "shift-batched-cpu": SamplerEntry(functools.partial(_shift_batched, "cpu"), "the shift-batched kernels on the CPU (numba prange)"),
     "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
 }
 
 
-def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str, *, chunkable: bool = False,
-                     batched: bool = False, threaded: bool = False) -> None:
-    """Make a sampler available by name (to :func:`sample` and the command line)."""
-    SAMPLERS[name] = SamplerEntry(factory, description, chunkable, batched, threaded)
+def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str) -> None:
+    """Make a sampler available by name (to :func:`sample` and the command line); what it can do is
+    read from its ``properties`` (:func:`sampler_property`)."""
+    SAMPLERS[name] = SamplerEntry(factory, description)
+
+
+def sampler_property(sampler: str | dimod.Sampler, name: str, default=None):
+    """``properties[name]`` of a sampler (a registry name or an instance), looked up through the
+    ``child_properties`` of composites; ``default`` where none says (or a registered sampler cannot be made here).
+
+    >>> sampler_property("shift", "threaded"), sampler_property("shift-batched-cpu", "batched")
+    (True, True)
+    >>> sampler_property("sa", "batched", False)
+    False
+    """
+    if isinstance(sampler, str):
+        if sampler not in SAMPLERS:
+            return default
+        try:
+            sampler = get_sampler(sampler)
+        except QpicrossError:  # an extra that is not installed: it can do nothing here
+            return default
+    properties = sampler.properties
+    while name not in properties and isinstance(properties.get("child_properties"), dict):
+        properties = properties["child_properties"]
+    return properties.get(name, default)
 
 
 def takes_threads(sampler: str | dimod.Sampler) -> bool:
-    """Whether a sampler (a registry name or an instance) takes ``threads``, the CPUs one call may use.
+    """Whether a sampler (a registry name or an instance) takes ``threads``, the CPUs one call may use:
+    its ``properties["threaded"]``.
 
     >>> takes_threads("shift"), takes_threads("sa")
     (True, False)
+    >>> from qpicross.classical.presolve import PresolveComposite
     >>> from qpicross.samplers.blockshift.sampler import BlockShiftSampler
-    >>> takes_threads(BlockShiftSampler())
+    >>> takes_threads(PresolveComposite(BlockShiftSampler()))
     True
     """
-    if isinstance(sampler, str):
-        return sampler in SAMPLERS and SAMPLERS[sampler].threaded
-    return "threads" in sampler.parameters
+    return bool(sampler_property(sampler, "threaded", False))
+
+
+def is_batched(sampler: str | dimod.Sampler) -> bool:
+    """Whether a sampler samples many models in one call (``sample_many``): its ``properties["batched"]``.
+
+    >>> is_batched("shift-batched"), is_batched("shift")
+    (True, False)
+    """
+    return bool(sampler_property(sampler, "batched", False))
 
 
 def get_sampler(name: str, **options) -> dimod.Sampler:
@@ -147,10 +177,11 @@ def sample(
     num_sweeps: int | None = None,
     seed: int | None = None,
     beta_range: tuple[float, float] | None = None,
-    progress: Callable[..., None] | None = None,
+    progress: ProgressHook | None = None,
     chunks: int | None = None,
-    time_budget: float | None = None,
-    stop_at_energy: float | None = None,
+    time_limit: float | None = None,
+    target_energy: float | None = None,
+    early_stop: str | None = None,
     **kwargs,
 ) -> dimod.SampleSet:
     """Sample a BQM with any sampler, passing only the parameters the sampler accepts.
@@ -158,39 +189,39 @@ def sample(
     ``num_reads``, ``num_sweeps``, ``seed`` and ``beta_range`` are forwarded when the sampler lists
     them in its ``parameters``; so are extra keyword arguments (an unknown one is an error, as in
     dimod). The run goes through :class:`~qpicross.samplers.reads.ReadsComposite`, which draws the
-    reads in calls of a few reads each where they are independent restarts (a registered sampler's
-    ``chunkable``, else :func:`~qpicross.samplers.reads.independent_reads`), for progress, the time
-    budget, the stop at the first solution and Ctrl-C.
+    reads in calls of a few reads each where they are independent restarts
+    (:func:`~qpicross.samplers.reads.independent_reads`, from the sampler's ``properties``), for the
+    run control of :mod:`qpicross.samplers.control`: progress, the time limit, the stop at the target
+    energy and Ctrl-C.
 
     Args:
         bqm: The model.
         sampler: A registry name or a :class:`dimod.Sampler`.
-        num_reads: Number of reads (at most, with a budget).
+        num_reads: Number of reads (at most, with a time limit or an early stop).
         num_sweeps: Sweeps per read (SA).
         seed: Random seed, for reproducible runs.
         beta_range: ``(hot, cold)`` inverse temperatures (SA).
-        progress: Called as ``progress(reads_done, num_reads, best_energy)`` after each call.
-        chunks: Override the number of calls (without a budget).
-        time_budget: Seconds of sampling after which no further call starts (samplers that take a
-            ``time_budget`` themselves, like the block-shift annealer, also stop the running read).
-        stop_at_energy: Stop once a read reaches this energy.
+        progress: Called as ``progress(reads_done, num_reads, best_energy)`` before the first call and after each.
+        chunks: Override the number of calls (without a time limit).
+        time_limit: Seconds of sampling after which no further call starts (samplers that take a
+            ``time_limit`` themselves, like the block-shift annealer, also stop the running read).
+        target_energy: The energy that counts as solved (passed to samplers that take it).
+        early_stop: ``"puzzle"``: no further call once a read reaches ``target_energy``; ``"read"`` or
+            ``"none"``: for samplers that take it (:data:`~qpicross.samplers.control.EARLY_STOP`).
 
     Returns:
         The samples, with ``info["timing"]["sample_s"]`` holding wall time
-        and ``info["stopped_by_budget"]`` whether the budget cut the run short.
+        and ``info["timed_out"]`` whether the time limit cut the run short.
     """
     if isinstance(sampler, str):
-        independent = SAMPLERS[sampler].chunkable if sampler in SAMPLERS else None
         sampler = get_sampler(sampler)
-    else:
-        independent = None  # decided by independent_reads()
     wanted = {"num_sweeps": num_sweeps, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)
     try:
-        return ReadsComposite(sampler, independent=independent).sample(
-            bqm, num_reads=num_reads, seed=seed, progress=progress, chunks=chunks, time_budget=time_budget,
-            stop_at_energy=stop_at_energy, **params)
+        return ReadsComposite(sampler).sample(
+            bqm, num_reads=num_reads, seed=seed, progress=progress, chunks=chunks, time_limit=time_limit,
+            target_energy=target_energy, early_stop=early_stop, **params)
     except ValueError as exc:  # another package's sampler refusing a value it was given (qpicross's raise typed errors)
         if isinstance(exc, QpicrossError) or type(sampler).__module__.startswith("qpicross"):
             raise

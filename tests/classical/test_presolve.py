@@ -36,12 +36,12 @@ def test_logic_alone_solving_is_reported_as_zero_variables(letter_a):
     assert result.success_probability == 1.0 and result.sampler == "none"
 
 
-@pytest.mark.parametrize("stop_when_solved", [False, True])
-def test_contradiction_is_reported_and_ends_the_run_after_one_short_read(stop_when_solved):
+@pytest.mark.parametrize("early_stop", [None, "puzzle"])
+def test_contradiction_is_reported_and_ends_the_run_after_one_short_read(early_stop):
     """Line logic proves there is no board: no search for a ground state that is not there (the run used
-    to spend every read, or with stop_when_solved its whole time budget)."""
-    config = SolverConfig(presolve=True, num_reads=20, seed=1, stop_when_solved=stop_when_solved,
-                          time_budget=60 if stop_when_solved else None)
+    to spend every read, or with early_stop="puzzle" its whole time limit)."""
+    config = SolverConfig(presolve=True, num_reads=20, seed=1, early_stop=early_stop,
+                          time_limit=60 if early_stop else None)
     result = anneal(NO_SOLUTION, config=config)
     assert result.presolve["contradiction"] and not result.solved
     assert len(result.sampleset) == 1 and result.best is not None

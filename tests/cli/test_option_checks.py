@@ -17,7 +17,8 @@ from puzzles import LETTER_A_FILE
 #: (command line after the puzzle, what the one line says): the campaign's cases that raised or were accepted.
 REFUSED = [
     (["--option", "seed=0"], "seed is set by --seed"),
-    (["--option", "time_budget=1"], "time_budget is set by --time-budget"),
+    (["--option", "time_limit=1"], "time_limit is set by --time-limit"),
+    (["--option", "early_stop=read"], "early_stop is set by --early-stop"),
     (["--option", "progress=1"], "progress is set by the command"),
     (["--option", "num_reads=5"], "num_reads is set by --reads"),
     (["--option", "beta_range=(1,5)"], "beta_range is set by --beta-range"),
@@ -74,9 +75,9 @@ def test_tune_seeds_and_runs_are_bounded(capsys):
     assert "runs; at most 1,000,000" in capsys.readouterr().err
 
 
-def test_huge_time_budget_is_no_overflow(capsys):
+def test_huge_time_limit_is_no_overflow(capsys):
     assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "60", "--sweeps", "10", "--seed", "1",
-                 "--time-budget", "1e308"]) in (0, 1)
+                 "--time-limit", "1e308"]) in (0, 1)
     assert "Traceback" not in capsys.readouterr().err
 
 

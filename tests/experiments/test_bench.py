@@ -191,10 +191,10 @@ def test_plot_of_many_puzzles_is_a_solved_within_curve(tmp_path):
     assert (tmp_path / "many.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_time_budget_stops_after_the_first_read_when_spent():
-    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_budget=1e-9, seed=0)
+def test_time_limit_stops_after_the_first_read_when_spent():
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_limit=1e-9, seed=0)
     assert r.num_reads == 1 and r.stopped_by_budget
-    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_budget=1e6, seed=0)
+    r = bench_puzzle(LETTER_A, SolverConfig(sampler="sa", num_sweeps=50), num_reads=20, time_limit=1e6, seed=0)
     assert r.num_reads == 20 and not r.stopped_by_budget
 
 

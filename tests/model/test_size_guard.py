@@ -223,7 +223,7 @@ def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_pa
     path = str(tmp_path / "peak.px")
     save_puzzle(puzzle, path)
     estimate = check_run_size(puzzle, SolverConfig(num_reads=1, **config), max_couplers=10**12)["estimated_bytes"]
-    argv = [sys.executable, "-m", "qpicross", "anneal", path, "--reads", "1", "--time-budget", "1", "--seed", "1",
+    argv = [sys.executable, "-m", "qpicross", "anneal", path, "--reads", "1", "--time-limit", "1", "--seed", "1",
             "--max-memory", "16G", *options]
     rc, peak = peak_rss(argv, env=child_env(), cwd=ROOT, timeout=300)  # the grandchild's own peak
     assert rc in (0, 1), rc
@@ -253,8 +253,8 @@ def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_pa
     (["anneal", "{a}", "--option", "shift_probability=2"], "in [0, 1], got 2"),
     (["bench", "{a}", "--option", "nosuch=1"], "takes no option 'nosuch'"),
     (["bench", "{a}", "--seed", "-1"], "--seed"),
-    (["bench", "{a}", "--time-budget", "nan"], "--time-budget"),
-    (["bench", "{a}", "--time-budget", "inf"], "--time-budget"),
+    (["bench", "{a}", "--time-limit", "nan"], "--time-limit"),
+    (["bench", "{a}", "--time-limit", "inf"], "--time-limit"),
     (["anneal", "{a}", "--sampler", "sa", "--beta-range", "nan,1"], "beta_range"),
     (["anneal", "{a}", "--sampler", "sa", "--beta-range", "inf,inf"], "beta_range"),
 ])

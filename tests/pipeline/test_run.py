@@ -54,7 +54,7 @@ def test_bench_statistics_agree_with_an_independent_judgement_of_the_same_reads(
 def test_cli_anneal_reaches_every_setting_bench_uses(capsys):
     argv = [LETTER_A_FILE, "--sampler", "shift", "--sweeps", "300", "--reads", "6", "--seed", "4",
             "--option", "num_replicas=2", "--option", "target_energy=0", "--beta-range", "0.5,3",
-            "--weights", "match=2", "--presolve", "--time-budget", "60"]
+            "--weights", "match=2", "--presolve", "--time-limit", "60"]
     assert main(["anneal", *argv, "--json"]) == 0
     annealed = json.loads(capsys.readouterr().out)
     main(["bench", *argv, "--json"])

@@ -28,6 +28,7 @@ from qpicross.samplers.cloud import (
 )
 from qpicross.model.cqm import build_cqm
 from qpicross.samplers import SAMPLERS, SamplerUnavailableError
+from qpicross.samplers.reads import independent_reads
 from puzzles import LETTER_A_FILE, TWO_DIAGONALS
 
 CLOUD_SAMPLERS = ["qpu", "hybrid", "hybrid-cqm", "amplify"]
@@ -52,7 +53,7 @@ def test_cloud_samplers_register_without_importing_their_sdks():
             % CLOUD_SAMPLERS)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "False", "False"]
-    assert all(not SAMPLERS[name].chunkable for name in CLOUD_SAMPLERS)
+    assert not any(independent_reads(SAMPLERS[name].factory()) for name in CLOUD_SAMPLERS)
 
 
 # --- QPU on a mock Pegasus ------------------------------------------------------------------------
@@ -306,11 +307,11 @@ def test_network_failure_message_never_shows_the_token(monkeypatch, tmp_path, le
 
 
 def test_cloud_options_validate(tmp_path):
-    assert cloud_options("hybrid", time_limit=5.0, profile="prod") == {"time_limit": 5.0, "profile": "prod"}
+    assert cloud_options("hybrid", profile="prod") == {"profile": "prod"}
     with pytest.raises(ValueError, match="does not apply"):
         cloud_options("sa", chain_strength=2.0)
     with pytest.raises(ValueError, match="positive"):
-        cloud_options("hybrid", time_limit=0)
+        cloud_options("qpu", chain_strength=0)
     empty = tmp_path / "empty"
     empty.write_text("\n")
     with pytest.raises(SamplerUnavailableError, match="empty"):

@@ -119,7 +119,7 @@ def test_reads_composite_calls_a_child_without_independent_reads_once():
     child = Counting()
     composite = ReadsComposite(child)
     assert not composite.properties["independent_reads"]
-    composite.sample(bqm, num_reads=500, stop_at_energy=-1.0)
+    composite.sample(bqm, num_reads=500, target_energy=-1.0, early_stop="puzzle")
     assert child.calls == [500]
     split = ReadsComposite(SimulatedAnnealingSampler())
     assert split.properties["independent_reads"] and "num_sweeps" in split.parameters

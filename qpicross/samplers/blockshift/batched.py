@@ -22,7 +22,8 @@ target, ``pip install 'qpicross[gpu]'``; without a CUDA GPU, sampling raises
 the kernels give the CPU backend's samples exactly (``tests/samplers/blockshift/test_driver.py``).
 
 A ladder that reaches ``target_energy`` stops; with ``early_stop="puzzle"`` (the
-default) a puzzle stops as soon as one of its ladders has, so a batch of a
+default; :data:`~qpicross.samplers.control.EARLY_STOP`, the run control of
+:mod:`qpicross.samplers.control`) a puzzle stops as soon as one of its ladders has, so a batch of a
 thousand puzzles spends its time on the hard ones. Sweeps run in launches of 1,
 2, 4, ... up to ``sweeps_per_launch``; stopping decisions are taken between
 launches, so the samples depend only on the seed (and on no timing, unless
@@ -60,6 +61,7 @@ from qpicross.samplers.blockshift import driver as _driver, launch as _launch
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines
 from qpicross.samplers.blockshift.plans import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import ModelStructureError, ParameterError, SamplerUnavailableError
+from qpicross.samplers.control import EARLY_STOP, check_early_stop, check_time_limit
 
 __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
@@ -67,9 +69,6 @@ __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "
 BACKENDS = ("cuda", "cpu")
 #: The chains a launch can run (``"auto"``: the profile chain where every model is a Picross model).
 CHAINS = ("auto", "profile", "joint")
-#: When sampling stops before ``num_sweeps``: when one read of a model reached the target
-#: (``"puzzle"``), when every read has (``"read"``), or never (``"none"``).
-EARLY_STOP = ("puzzle", "read", "none")
 
 _INSTALL_HINT = ("install the 'gpu' extra (pip install 'qpicross[gpu]'), or pass backend='cpu' (on the command line: "
                  "--option backend=cpu, or the shift-batched-cpu sampler)")
@@ -170,7 +169,7 @@ def sample_many(
     line_moves: float = 1.0,
     lines: Sequence | None = None,
     target_energy: float | Sequence[float | None] | None = None,
-    early_stop: str = "puzzle",
+    early_stop: str | None = "puzzle",
     backend: str = "cuda",
     sweeps_per_launch: int = 64,
     threads_per_block: int = 128,
@@ -206,7 +205,9 @@ def sample_many(
         lines: Per model, its lines of one-hot groups of variables (default: from the
             formulation's labels, :func:`~qpicross.samplers.blockshift.sampler.infer_lines`).
         target_energy: Energy that counts as solved, for all models or one per model (None: none).
-        early_stop: ``"puzzle"``, ``"read"`` or ``"none"`` (see :data:`EARLY_STOP`).
+        early_stop: What reaching the target stops besides the ladder: ``"puzzle"`` (default: its model's
+            other ladders), ``"read"`` (only that ladder) or ``"none"`` (not even the ladder, which notes
+            its first hit and runs its sweeps); see :data:`~qpicross.samplers.control.EARLY_STOP`.
         backend: ``"cuda"`` or ``"cpu"``.
         sweeps_per_launch: Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).
         threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
@@ -226,6 +227,7 @@ def sample_many(
         SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
     """
     t0 = time.perf_counter()
+    early_stop = "puzzle" if early_stop is None else early_stop
     _check_parameters(num_reads, 0 if num_sweeps is None else num_sweeps, seed, num_replicas, shift_probability,
                       line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit, return_state)
     if chain not in CHAINS:
@@ -283,12 +285,10 @@ def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probabili
     if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                                  and 0 <= seed < 2**32):
         raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
-    if early_stop not in EARLY_STOP:
-        raise ParameterError(f"early_stop must be one of {', '.join(EARLY_STOP)}, got {early_stop!r}")
+    check_early_stop(early_stop)
     if backend not in BACKENDS:
         raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ParameterError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    check_time_limit(time_limit)
     if return_state not in ("best", "last"):
         raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
 

@@ -8,8 +8,9 @@ cluster. Each stream is the one-thread read of
 :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` (Luby restarts
 of tempering on the profile chain) from a seed of its own; the first stream to
 reach ``target_energy`` stops the others (a :class:`distributed.Event` they poll
-every :data:`~qpicross.samplers.blockshift.restarts.PROGRESS_INTERVAL_S`), and
-the read returns its state.
+every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S`), and
+the read returns its state. ``time_limit``, ``progress`` and Ctrl-C mean what they mean for every
+sampler (:mod:`qpicross.samplers.control`).
 
 Restarts are independent, so a read whose time to target is exponential
 (the tail of the tournament puzzles) is ``N`` times faster in wall time on ``N``
@@ -37,7 +38,7 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError, SamplerUnavailableError
-from qpicross.samplers.blockshift.restarts import PROGRESS_INTERVAL_S
+from qpicross.samplers.control import PROGRESS_INTERVAL_S, Deadline
 
 __all__ = ["parse_scheduler", "client_for", "sample_streams", "MAX_LOCAL_WORKERS", "CONNECT_TIMEOUT_S"]
 
@@ -125,21 +126,21 @@ class _Stopped(Exception):
     """Another stream of the read reached the target first."""
 
 
-def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_budget: float | None) -> dict:
+def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_limit: float | None) -> dict:
     """One restart stream of a read, on a worker: a one-thread read of ``sampler_class`` that polls the read's
     stop event."""
     from distributed import Event
 
     stop = Event(stop_name)
 
-    def poll(sweeps, energy):
+    def poll(reads_done, num_reads, energy):
         if stop.is_set():
             raise _Stopped
 
     started = time.perf_counter()
     try:
         ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
-                                    time_budget=time_budget, **params)
+                                    time_limit=time_limit, **params)
     except _Stopped:
         return {"stopped": True, "seconds": time.perf_counter() - started}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
@@ -150,7 +151,7 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_bu
 
 
 def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
-                   target_energy: float | None, time_budget: float | None, progress, params: dict) -> dimod.SampleSet:
+                   target_energy: float | None, time_limit: float | None, progress, params: dict) -> dimod.SampleSet:
     """``num_reads`` reads of ``sampler_class`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`,
     which passes itself), each one restart stream per worker of ``scheduler`` (see the module docstring);
     ``params`` are the sampler's other parameters.
@@ -175,11 +176,11 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     position = {v: i for i, v in enumerate(variables)}
     samples = np.zeros((num_reads, len(variables)), np.int8)  # in the BQM's vartype, as the streams return them
     to_target, read_s, core_s, winners, sweeps = [], [], [], [], []
-    started = time.perf_counter()
+    deadline = Deadline(time_limit)
     timed_out = interrupted = False
     best = math.inf
     for read in range(num_reads):
-        left = None if time_budget is None else time_budget - (time.perf_counter() - started)
+        left = None if time_limit is None else deadline.left()
         if read and left is not None and left <= 0:
             timed_out = True
             break
@@ -196,8 +197,8 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
                     done, pending = wait(pending, timeout=PROGRESS_INTERVAL_S, return_when="FIRST_COMPLETED")
                 except TimeoutError:  # none finished meanwhile
                     done = set()
-                if time_budget is not None and time.perf_counter() - started > time_budget + PROGRESS_INTERVAL_S:
-                    stop.set()  # the streams end at their own budget; this is for those that could not start
+                if deadline.left() < -PROGRESS_INTERVAL_S:
+                    stop.set()  # the streams end at their own time limit; this is for those that could not start
                 for future in done:
                     result = future.result()
                     results[futures.index(future)] = result
@@ -206,7 +207,7 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
                         stop.set()
                 if progress is not None:
                     energies = [r["energy"] for r in results.values() if "energy" in r]
-                    progress(0, min(energies + [best]))
+                    progress(read, num_reads, min(energies + [best]))
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
@@ -229,7 +230,7 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     drawn = len(read_s)
     sampleset = dimod.SampleSet.from_samples_bqm((samples[:drawn], variables), bqm)
     sampleset.info.update(
-        timing={"sample_s": time.perf_counter() - started}, sweeps=sweeps, read_s=read_s, core_s=core_s,
+        timing={"sample_s": deadline.elapsed()}, sweeps=sweeps, read_s=read_s, core_s=core_s,
         winner=winners, streams=len(workers), threads=len(workers), scheduler=str(scheduler),
         timed_out=timed_out, interrupted=interrupted)
     if target_energy is not None:

@@ -45,6 +45,7 @@ from qpicross.samplers.blockshift import joint as _joint, profile as _profile
 from qpicross.samplers.blockshift.engine import TOLERANCE, coldest, luby, restart_begin, restart_sweeps
 from qpicross.samplers.blockshift.layouts import Board, FieldsWork, Profile, ProfileWork, Structure
 from qpicross.samplers.blockshift.targets import build, kernel
+from qpicross.samplers.control import Deadline
 
 __all__ = ["run", "ladder_run", "ladder_close", "run_ladders", "Puzzles", "Ladders", "PROFILE_LAUNCH",
            "FIELDS_LAUNCH"]
@@ -337,12 +338,13 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     device = (_CUDABackend if backend == "cuda" else _CPUBackend)(launch, threads_per_block)
     puzzle = ld["puzzle"]
     start = now = time.perf_counter()
+    deadline = Deadline(time_limit, start)
     hit_time = np.full(L, np.inf)
     stopped_at = np.full(P, math.nan)
     active = np.ones(P, bool)
     launches, k, swept = 0, 1, 0
     while active.any():
-        if time_limit is not None and now - start >= time_limit:
+        if now >= deadline.at:
             break
         device.sweeps(k, unit, budget, moves, flags)
         now = time.perf_counter()

@@ -8,8 +8,9 @@ build, :mod:`~qpicross.samplers.blockshift.chains`) along a plan
 plan's sweeps are spent. The runner
 
 * runs each restart in a worker thread, so the main thread can report
-  ``progress`` about twice a second, enforce the time budget and act on Ctrl-C
-  within a sweep (the compiled loop checks a stop flag every sweep); restarts the
+  ``progress`` about twice a second, enforce the time limit and act on Ctrl-C
+  within a sweep (the compiled loop checks a stop flag every sweep: the run control of
+  :mod:`qpicross.samplers.control`); restarts the
   measured sweep rate says are shorter than :data:`INLINE_S` run in the calling
   thread instead (a thread costs more than they do);
 * with ``threads > 1``, runs that many *streams* of restarts at once, one per
@@ -34,11 +35,10 @@ import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
 from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
+from qpicross.samplers.control import PROGRESS_INTERVAL_S, Deadline, stop_flag
 
 __all__ = ["ReadRunner", "default_threads", "PROGRESS_INTERVAL_S", "INLINE_S"]
 
-#: Seconds between ``progress`` calls (and between checks for Ctrl-C) while a read runs.
-PROGRESS_INTERVAL_S = 0.5
 #: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
 INLINE_S = 0.02
 #: Sweeps of the first restart's ladder first timed before the reads (doubled until a run takes
@@ -78,21 +78,26 @@ class ReadRunner:
     ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
     different axes and each stream alternates. With ``population`` set (members), every restart is a
     population-annealing run of the profile chain (:func:`~qpicross.samplers.blockshift.population.population_read`).
+
+    Run control: ``progress`` is the call's hook, called as ``progress(reads_done, num_reads, best_energy)``
+    with :attr:`reads_done` (which the caller advances) and ``num_reads``; :attr:`deadline` ends the reads
+    (a :class:`~qpicross.samplers.control.Deadline`); :attr:`timed_out` and :attr:`interrupted` say what stopped them.
     """
 
     def __init__(self, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
-                 long_joint=False):
+                 long_joint=False, num_reads=1):
         self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
+        self.num_reads, self.reads_done = num_reads, 0
         self.board = board  # (arrays, w, constant) of the board layout, or None: the fields
         self.profiles = [None] if profiles is None else list(profiles)
         self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.best = math.inf  # of the whole call, with the offset
-        self.stop = np.zeros(1, np.int8)
+        self.stop = stop_flag()
         self.status = np.array([0.0, np.inf])  # sweeps of the current restart, best energy of the call
         self.interrupted = self.timed_out = False
-        self.deadline = math.inf
+        self.deadline = Deadline(None)
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
@@ -208,8 +213,8 @@ class ReadRunner:
             now = time.perf_counter()
             if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
                 self.reported = now  # restarts run without a thread report here
-                self.progress(done, self.best)
-            if not self.interrupted and now >= self.deadline:
+                self._report(self.best)
+            if not self.interrupted and now >= self.deadline.at:
                 self.timed_out = True  # restarts shorter than a polling interval are never polled
             if self.interrupted or self.timed_out:
                 break
@@ -233,7 +238,7 @@ class ReadRunner:
                 finished.set()
 
         threading.Thread(target=target, daemon=True).start()
-        self._wait(finished, [self.stop], lambda: (int(self.status[0]), float(self.status[1])))
+        self._wait(finished, [self.stop], lambda: float(self.status[1]))
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
         self._learn(time.perf_counter() - started, box[0][0] * replicas)
@@ -286,7 +291,7 @@ class ReadRunner:
                                 winner.append((i, stream.done + reached))
                                 for stop in stops:
                                     stop[0] = 1
-                    with lock:  # the progress report sums done and status[0]: count this restart once
+                    with lock:  # done and status[0] move together: this restart is counted once
                         stream.done += ran
                         stream.status[0] = 0.0
                     if reached >= 0:
@@ -302,8 +307,7 @@ class ReadRunner:
 
         def report():
             with lock:
-                return (sum(s.done + int(s.status[0]) for s in streams),
-                        min(min(s.best, float(s.status[1])) for s in streams))
+                return min(min(s.best, float(s.status[1])) for s in streams)
 
         self._wait(all_done, stops, report)
         done = sum(s.done for s in streams)
@@ -320,25 +324,28 @@ class ReadRunner:
     def _wait(self, finished, stops, report) -> None:
         """Wait for ``finished`` while compiled reads run in other threads, polling every
         :data:`PROGRESS_INTERVAL_S`: past the deadline, or on Ctrl-C, set every flag of ``stops``
-        (the compiled loops check them every sweep); call ``progress`` with ``report()``, which gives
-        the sweeps so far and the best energy so far without the offset. Should ``progress`` raise,
-        every compiled read is stopped before the error propagates."""
+        (the compiled loops check them every sweep); report ``report()``, the best energy so far
+        without the offset, to ``progress``. Should ``progress`` raise, every compiled read is stopped
+        before the error propagates."""
         try:
             while not finished.wait(PROGRESS_INTERVAL_S):
-                if time.perf_counter() >= self.deadline:
+                if self.deadline.passed():
                     for stop in stops:
                         stop[0] = 1
                     self.timed_out = True
                 if self.progress is not None:
                     self.reported = time.perf_counter()
-                    sweeps, best = report()
-                    self.progress(sweeps, min(self.best, best + self.offset))
+                    self._report(min(self.best, report() + self.offset))
         except KeyboardInterrupt:
             self.interrupted = True
             self._stop_and_wait(finished, stops)
         except BaseException:  # progress raised: no compiled read may outlive the call
             self._stop_and_wait(finished, stops)
             raise
+
+    def _report(self, best) -> None:
+        """The one status hook: ``progress(reads_done, num_reads, best_energy)``."""
+        self.progress(self.reads_done, self.num_reads, best)
 
     @staticmethod
     def _stop_and_wait(finished, stops) -> None:
@@ -359,7 +366,7 @@ class _Stream:
     """One stream of restarts of a read with threads: its stop flag, status, buffers and best state."""
 
     def __init__(self, out):
-        self.stop = np.zeros(1, np.int8)
+        self.stop = stop_flag()
         # sweeps of the current restart, best energy of that restart: polled before the first restart begins
         self.status = np.array([0.0, np.inf])
         self.scratch, self.out = np.empty_like(out), np.empty_like(out)

@@ -87,8 +87,8 @@ The package: this module builds the model and runs it; every move is written onc
 :mod:`~qpicross.samplers.blockshift.joint`, the latter on local fields or on the board of
 :mod:`~qpicross.samplers.blockshift.board`), compiled for the CPU and as CUDA device functions by
 :mod:`~qpicross.samplers.blockshift.targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (restarts
-along the plans of :mod:`~qpicross.samplers.blockshift.plans`, restart streams on threads, progress, the time
-budget and Ctrl-C),
+along the plans of :mod:`~qpicross.samplers.blockshift.plans`, restart streams on threads, under the run control
+of :mod:`qpicross.samplers.control`: progress, the time limit and Ctrl-C),
 :mod:`~qpicross.samplers.blockshift.cluster` on worker processes or a Dask cluster, and
 :mod:`~qpicross.samplers.blockshift.batched` many ladders of many puzzles in one launch.
 """
@@ -98,7 +98,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import dimod
 import numpy as np
@@ -110,6 +110,7 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 RESTART_SWEEPS, LubyRestarts, long_restarts, luby, population_restarts,
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
+from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_groups", "infer_lines", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
@@ -150,7 +151,7 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_budget", "paints", "threads", "stream_plans", "chain",
+                 "restart_sweeps", "progress", "time_limit", "paints", "threads", "stream_plans", "chain",
                  "stream_chains", "profile_lines", "population", "population_steps", "scheduler")
         return {name: [] for name in names}
 
@@ -186,8 +187,8 @@ class BlockShiftSampler(dimod.Sampler):
         return_state: str = "best",
         schedule: str = "auto",
         restart_sweeps: int | None = None,
-        progress: Callable[[int, float], None] | None = None,
-        time_budget: float | None = None,
+        progress: ProgressHook | None = None,
+        time_limit: float | None = None,
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
         threads: int = 1,
         stream_plans: str = "mixed",
@@ -238,9 +239,9 @@ class BlockShiftSampler(dimod.Sampler):
             restart_sweeps: The Luby unit: the length of the shortest restarts (default
                 :data:`RESTART_SWEEPS`; with ``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of
                 the whole population).
-            progress: Called about twice a second while a read runs, as ``progress(sweeps_done,
-                best_energy)`` (the read's sweeps so far and the best energy of the call so far).
-            time_budget: Seconds after which the call stops (the running read within a sweep, keeping
+            progress: Called about twice a second while a read runs, as ``progress(reads_done, num_reads,
+                best_energy)`` (the reads finished so far and the best energy of the call so far).
+            time_limit: Seconds after which the call stops (the running read within a sweep, keeping
                 its best state) and returns the reads so far with ``info["timed_out"] = True``.
             paints: What each variable paints, ``{label: (axis, line, start, length)}`` (as
                 :meth:`~qpicross.model.formulation.PicrossFormulation.paints` gives it). When the BQM is,
@@ -353,6 +354,7 @@ class BlockShiftSampler(dimod.Sampler):
             raise ParameterError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
         if stream_plans not in ("mixed", "same", "long"):
             raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
+        time_limit = check_time_limit(time_limit)
         if scheduler is not None:  # one restart stream per worker of a Dask cluster
             from qpicross.samplers.blockshift import cluster
 
@@ -364,7 +366,7 @@ class BlockShiftSampler(dimod.Sampler):
             if schedule == "fixed":
                 params["num_replicas"] = num_replicas
             return cluster.sample_streams(type(self), bqm, scheduler, num_reads=num_reads, seed=seed,
-                                          target_energy=target_energy, time_budget=time_budget, progress=progress,
+                                          target_energy=target_energy, time_limit=time_limit, progress=progress,
                                           params=params)
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
@@ -404,8 +406,6 @@ class BlockShiftSampler(dimod.Sampler):
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
         params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
-        if time_budget is not None and not time_budget > 0:
-            raise ParameterError(f"time_budget must be positive, got {time_budget}")
         board = None
         if paints is not None and line_moves > 0:
             board = _board.board_model(variables, paints, model, couplings)
@@ -427,16 +427,17 @@ class BlockShiftSampler(dimod.Sampler):
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
         runner = ReadRunner(model, n, units, params, progress, binary.offset, board, int(threads),
-                            profiles, long_joint)
+                            profiles, long_joint, num_reads)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.population = int(population) if schedule == "population" else 0
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
-        runner.deadline = math.inf if time_budget is None else t0 + time_budget
+        runner.deadline = Deadline(time_limit, start=t0)
         drawn = num_reads
         for read in range(num_reads):  # Python between reads and restarts: honest per-read times
             start = time.perf_counter()
-            if read and start >= runner.deadline:
+            runner.reads_done = read
+            if read and start >= runner.deadline.at:
                 runner.timed_out, drawn = True, read
                 break
             sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan, stream_plans)

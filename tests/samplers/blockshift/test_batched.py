@@ -13,7 +13,7 @@ import pytest
 
 from qpicross import Puzzle, anneal, build_formulation, check, load_puzzle
 from qpicross.decode import decode_sample
-from qpicross.samplers import SAMPLERS, SamplerUnavailableError, get_sampler
+from qpicross.samplers import SamplerUnavailableError, get_sampler, is_batched
 from qpicross.samplers.blockshift.batched import BatchedShiftSampler, cuda_available, sample_many
 
 from conftest import INSTANCES, ROOT
@@ -137,7 +137,7 @@ def test_nothing_else_imports_cuda():
 
 
 def test_registered_batched_and_usable_through_the_pipeline():
-    assert SAMPLERS["shift-batched"].batched and SAMPLERS["shift-batched-cpu"].batched and not SAMPLERS["shift"].batched
+    assert is_batched("shift-batched") and is_batched("shift-batched-cpu") and not is_batched("shift")
     result = anneal(LETTER_A, sampler="shift-batched-cpu", num_reads=4, num_sweeps=300, seed=1, target_energy=0)
     assert result.solved
 
@@ -148,7 +148,7 @@ def test_bench_batches_the_puzzles_and_reports_parallel_tts():
 
     dot = Puzzle([[1], []], [[1], []], name="dot")
     configs = [SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=500,
-                            options={"target_energy": 0, "early_stop": "read"}),
+                            options={"target_energy": 0}, early_stop="read"),
                SolverConfig(sampler="shift", num_reads=2, num_sweeps=500, options={"target_energy": 0})]
     results = run_bench([LETTER_A, dot], configs, seed=1)
     batched = [r for r in results if r.config == "shift-batched-cpu"]

@@ -340,38 +340,38 @@ def test_progress_reports_during_a_read_and_ctrl_c_stops_it_with_the_best_state(
     bqm, params = slow_read
     calls = []
 
-    def progress(sweeps, energy):
-        calls.append((sweeps, energy))
+    def progress(done, total, energy):
+        calls.append((done, energy))
         if len(calls) == 3:
             raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
 
     ss = BlockShiftSampler().sample(bqm, num_reads=5, seed=0, progress=progress, **params)
-    assert len(calls) == 3 and all(energy < math.inf for _, energy in calls[1:])
+    assert len(calls) == 3 and all(energy < math.inf for _, energy in calls[1:]) and calls[0][0] == 0
     assert ss.info["interrupted"] and len(ss) == 1 and ss.info["sweeps"][0] < 10**8
     dimod.testing.assert_sampleset_energies(ss, bqm)
     assert ss.first.energy <= calls[-1][1] + 1e-9
 
 
-def test_time_budget_stops_a_running_read(slow_read):
+def test_time_limit_stops_a_running_read(slow_read):
     bqm, params = slow_read
-    ss = BlockShiftSampler().sample(bqm, num_reads=4, seed=0, time_budget=0.3, **params)
+    ss = BlockShiftSampler().sample(bqm, num_reads=4, seed=0, time_limit=0.3, **params)
     assert ss.info["timed_out"] and not ss.info["interrupted"] and len(ss) == 1
     assert ss.info["timing"]["sample_s"] < 5 and ss.info["sweeps_to_target"] == [math.inf]
-    with pytest.raises(ValueError, match="time_budget"):
-        BlockShiftSampler().sample(bqm, num_reads=1, time_budget=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        BlockShiftSampler().sample(bqm, num_reads=1, time_limit=0)
 
 
-def test_time_budget_stops_a_read_made_of_many_short_restarts(letter_bqm):
+def test_time_limit_stops_a_read_made_of_many_short_restarts(letter_bqm):
     f, bqm = letter_bqm  # restarts of 5 sweeps end long before any polling interval
     ss = BlockShiftSampler().sample(bqm, lines=f.one_hot_lines(), num_reads=3, num_sweeps=10**9, restart_sweeps=5,
-                                    target_energy=-1, time_budget=0.5, seed=0)
+                                    target_energy=-1, time_limit=0.5, seed=0)
     assert ss.info["timed_out"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 10
 
 
 def test_registry_passes_budget_and_progress_into_reads_and_keeps_interrupted_reads(slow_read):
     bqm, params = slow_read
-    ss = sample(bqm, "shift", num_reads=50, seed=0, time_budget=0.3, **params)
-    assert ss.info["stopped_by_budget"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 5
+    ss = sample(bqm, "shift", num_reads=50, seed=0, time_limit=0.3, **params)
+    assert ss.info["timed_out"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 5
 
     seen = []
 
@@ -431,9 +431,9 @@ def test_restarts_run_without_a_thread_still_report_progress(monkeypatch):
     f = build_formulation(load_puzzle(LETTER_A_FILE))
     calls = []
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
-                                    target_energy=-1, time_budget=2.5, seed=2, restart_sweeps=200,
-                                    progress=lambda sweeps, energy: calls.append((sweeps, energy)))
-    # a target below the ground state: restarts until the budget; short ones (a small unit), so that progress,
+                                    target_energy=-1, time_limit=2.5, seed=2, restart_sweeps=200,
+                                    progress=lambda done, total, energy: calls.append((done, energy)))
+    # a target below the ground state: restarts until the time limit; short ones (a small unit), so that progress,
     # called between restarts at most every PROGRESS_INTERVAL_S, is called several times however slow the machine
     assert ss.info["timed_out"] and not started
     assert len(calls) >= 2 and all(energy == 0 for _, energy in calls)

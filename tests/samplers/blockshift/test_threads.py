@@ -96,16 +96,16 @@ def test_one_thread_reads_are_reproducible_and_threads_one_is_the_default(grid):
     assert np.array_equal(a.record.sample, b.record.sample) and a.info["threads"] == 1
 
 
-def test_ctrl_c_and_the_time_budget_stop_every_stream(monkeypatch, streams_always, grid):
+def test_ctrl_c_and_the_time_limit_stop_every_stream(monkeypatch, streams_always, grid):
     monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
     f, bqm, structure = grid
     params = dict(num_sweeps=10**8, target_energy=-1, threads=2, **structure)
-    ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, time_budget=0.3, **params)
+    ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, time_limit=0.3, **params)
     assert ss.info["timed_out"] and len(ss) == 1 and ss.info["timing"]["sample_s"] < 5
     calls = []
 
-    def progress(sweeps, energy):
-        calls.append((sweeps, energy))
+    def progress(done, total, energy):
+        calls.append((done, energy))
         if len(calls) == 3:
             raise KeyboardInterrupt
 
@@ -115,7 +115,7 @@ def test_ctrl_c_and_the_time_budget_stop_every_stream(monkeypatch, streams_alway
     dimod.testing.assert_sampleset_energies(ss, bqm)
 
 
-def test_progress_polled_before_a_stream_begins_its_first_restart_reports_zero_sweeps(monkeypatch, streams_always,
+def test_progress_polled_before_a_stream_begins_its_first_restart_reports_no_energy_yet(monkeypatch, streams_always,
                                                                                        grid):
     monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
     buffers = _reads.ReadRunner._buffers
@@ -129,14 +129,14 @@ def test_progress_polled_before_a_stream_begins_its_first_restart_reports_zero_s
     calls = []
     f, bqm, structure = grid
     ss = BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=40, restart_sweeps=20, target_energy=-1, threads=2,
-                                    seed=0, progress=lambda sweeps, energy: calls.append((sweeps, energy)),
+                                    seed=0, progress=lambda done, total, energy: calls.append((done, total, energy)),
                                     **structure)
-    assert ss.info["sweeps"] == [80] and calls and calls[0] == (0, math.inf)
-    assert all(0 <= sweeps <= 80 for sweeps, _ in calls)
+    assert ss.info["sweeps"] == [80] and calls and calls[0] == (0, 1, math.inf)
+    assert all(done == 0 and total == 1 for done, total, _ in calls)
 
 
 def test_an_error_in_progress_stops_every_stream_before_it_propagates(streams_always, grid, chain_runs):
-    def progress(sweeps, energy):
+    def progress(done, total, energy):
         raise ValueError("a progress display failed")
 
     f, bqm, structure = grid

@@ -1,0 +1,110 @@
+"""Run control, named once: the time limit, the target energy and its early stop, the progress hook, the stop flag.
+
+Every loop that draws reads -- :class:`~qpicross.samplers.reads.ReadsComposite` (calls of a few reads),
+the block-shift sampler's :class:`~qpicross.samplers.blockshift.restarts.ReadRunner` (restart streams on
+threads), :func:`~qpicross.samplers.blockshift.cluster.sample_streams` (restart streams on a Dask cluster)
+and the batched driver (:func:`~qpicross.samplers.blockshift.driver.run`, launches of sweeps) -- takes
+the same parameters, with one meaning each:
+
+* ``time_limit`` -- the most wall seconds a run samples (None: no limit): no further call, read or
+  launch starts once it has passed, and a sampler that takes ``time_limit`` itself also stops the
+  read it is running (:class:`Deadline`); ``info["timed_out"]`` says whether it cut the run short;
+* ``target_energy`` -- the energy that counts as solved (None: none): a read that reaches it stops
+  there and records when it did (``info["time_to_target_s"]``, ``info["sweeps_to_target"]``);
+* ``early_stop`` -- what else reaching ``target_energy`` stops (:data:`EARLY_STOP`): ``"puzzle"``,
+  the whole run of that model (no further read starts); ``"read"``, only that read; ``"none"``,
+  nothing (reads run their sweeps, noting their first hit; batched samplers only);
+* ``progress`` -- called as ``progress(reads_done, num_reads, best_energy)`` (:data:`ProgressHook`):
+  before the first read, while reads run (about every :data:`PROGRESS_INTERVAL_S`) and after the last;
+  ``best_energy`` is ``inf`` until a read has one. Raising from it stops every running read;
+* a stop flag -- a one-element ``int8`` array that a compiled read checks every sweep; setting it ends
+  the read within a sweep (Ctrl-C, the time limit, another stream at the target all set it).
+  Ctrl-C ends a run with the reads drawn so far and ``info["interrupted"] = True``.
+
+Examples:
+    >>> deadline = Deadline(None)
+    >>> deadline.passed(), deadline.left()
+    (False, inf)
+    >>> deadline = Deadline(60.0)
+    >>> deadline.passed(), 59 < deadline.left() <= 60
+    (False, True)
+    >>> check_time_limit(0)
+    Traceback (most recent call last):
+        ...
+    qpicross.exceptions.ParameterError: time_limit must be a positive number of seconds, got 0
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from collections.abc import Callable
+
+from qpicross.exceptions import ParameterError
+from qpicross.names import EARLY_STOP
+
+__all__ = ["Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "check_early_stop", "check_time_limit",
+           "stop_flag"]
+
+#: Seconds between ``progress`` calls (and between checks for the time limit and Ctrl-C) while reads run.
+PROGRESS_INTERVAL_S = 0.5
+#: ``progress(reads_done, num_reads, best_energy)``: the one signature of every progress hook.
+ProgressHook = Callable[[int, int, float], None]
+
+
+def check_time_limit(time_limit) -> float | None:
+    """``time_limit`` as seconds (a positive finite number, or None for no limit).
+
+    Raises:
+        ParameterError: For anything else.
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or not time_limit > 0:
+        raise ParameterError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    return float(time_limit)
+
+
+def check_early_stop(early_stop) -> str | None:
+    """``early_stop`` if it is one of :data:`EARLY_STOP` (or None: the sampler's default).
+
+    Raises:
+        ParameterError: For anything else.
+    """
+    if early_stop is not None and early_stop not in EARLY_STOP:
+        raise ParameterError(f"early_stop must be one of {', '.join(EARLY_STOP)}, got {early_stop!r}")
+    return early_stop
+
+
+def stop_flag():
+    """A new stop flag: a one-element ``int8`` array, 0 until something sets it to 1."""
+    import numpy as np
+
+    return np.zeros(1, np.int8)
+
+
+class Deadline:
+    """When a run's ``time_limit`` ends, on :func:`time.perf_counter`'s clock, from ``start`` (default: now).
+
+    Args:
+        time_limit: Seconds (None: never).
+        start: The run's start, a :func:`time.perf_counter` reading.
+    """
+
+    def __init__(self, time_limit: float | None, start: float | None = None):
+        self.time_limit = check_time_limit(time_limit)
+        self.start = time.perf_counter() if start is None else start
+        self.at = math.inf if self.time_limit is None else self.start + self.time_limit
+
+    def left(self) -> float:
+        """Seconds until the deadline (``inf`` without a limit; negative once past)."""
+        return self.at - time.perf_counter()
+
+    def passed(self) -> bool:
+        """Whether the time limit is spent."""
+        return time.perf_counter() >= self.at
+
+    def elapsed(self) -> float:
+        """Seconds since the run's start."""
+        return time.perf_counter() - self.start
