@@ -94,6 +94,10 @@ class DecodedRead:
         return self.ground_state and not self.broken_lines
 
 
+#: The kind of line of each axis of :class:`~qpicross.model.layout.PicrossLayout` (0 rows, 1 columns).
+_KIND = ("row", "col")
+
+
 def _as_vector(formulation: PicrossFormulation, sample) -> np.ndarray:
     if isinstance(sample, Mapping):
         return np.array([sample[label] for label in formulation.labels], dtype=np.int8)
@@ -110,10 +114,14 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
     board = (row_cover > 0).astype(np.uint8)
     col_board = (col_cover > 0).astype(np.uint8)
 
+    layout = formulation.layout()  # each variable's block and start, and the blocks presolve fixed
+    on = np.flatnonzero(x)
+    placed = zip(*(np.r_[mine[on], fixed].tolist() for mine, fixed in (
+        (layout.axis, layout.fixed_axis), (layout.line, layout.fixed_line), (layout.block, layout.fixed_block),
+        (layout.start, layout.fixed_start))))
     starts: dict[tuple[str, int], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    on = [formulation.labels[v] for v in np.flatnonzero(x)] + list(formulation.fixed_labels)
-    for kind, line, start, block in on:
-        starts[(kind, line)][block].append(start)
+    for axis, line, block, start in placed:
+        starts[(_KIND[axis], line)][block].append(start)
 
     violations: list[Violation] = []
     for kind, line, clue, _length in puzzle.lines():

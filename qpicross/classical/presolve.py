@@ -35,7 +35,8 @@ from qpicross.classical.logic import LogicResult, propagate
 from qpicross.model.formulation import PicrossFormulation, build_formulation
 from qpicross.model.pruning import prune_by_known
 
-__all__ = ["Presolve", "presolve", "presolve_formulation", "fix_variables", "PresolveComposite", "CONTRADICTION_SWEEPS"]
+__all__ = ["Presolve", "presolve", "presolve_formulation", "presolve_model", "PresolvedModel", "fix_variables",
+           "PresolveComposite", "CONTRADICTION_SWEEPS"]
 
 #: Sweeps of the one read a child runs when line logic proves there is no solution (where it takes sweeps).
 CONTRADICTION_SWEEPS = 1000
@@ -165,7 +166,8 @@ class PresolveComposite(dimod.ComposedSampler):
     ``sample(bqm, formulation=..., **parameters)``: ``formulation`` is the
     :class:`~qpicross.model.formulation.PicrossFormulation` the BQM was built
     from (its puzzle is what line logic reads); the other parameters go to
-    the child. ``sampleset.info["presolve"]`` holds :meth:`Presolve.report`.
+    the child (a ``layout`` of the whole model becomes the child's ``lines`` and ``paints`` once variables
+    are fixed). ``sampleset.info["presolve"]`` holds :meth:`Presolve.report`.
 
     Args:
         child: Any :class:`dimod.Sampler`.
@@ -193,34 +195,88 @@ class PresolveComposite(dimod.ComposedSampler):
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, formulation: PicrossFormulation,
                known: np.ndarray | None = None, **parameters) -> dimod.SampleSet:
         """Fix what line logic settles, sample the rest with the child, return full-size samples."""
-        found = presolve(formulation, known)
-        binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
-        report = found.report(bqm.num_variables)
-        if found.logic.solved or len(found.fixed) == bqm.num_variables:
-            # Logic settled every cell: its board is the answer, one read, nothing sampled.
-            sample = formulation.sample_from_board(found.logic.known) if found.logic.solved else found.fixed
-            full = np.array([[sample[v] for v in bqm.variables]], dtype=np.int8)
-            sampleset = dimod.SampleSet.from_samples_bqm((full, list(bqm.variables)), bqm)
-            report["variables_annealed"] = report["interactions_annealed"] = 0
-            sampleset.info["presolve"] = report
-            return sampleset
-        reduced = fix_variables(binary, found.fixed)
-        report["variables_annealed"] = reduced.num_variables
-        report["interactions_annealed"] = reduced.num_interactions
+        found = presolve_model(bqm, formulation, known)
+        if found.settled is not None:
+            return found.settled
         child_parameters = {k: v for k, v in parameters.items() if k in self.child.parameters}
-        if found.logic.contradiction:  # no board exists: one short read, no target it could reach
+        if found.contradiction:  # no board exists: one short read, no target it could reach
             child_parameters.pop("target_energy", None)
             child_parameters.update({k: v for k, v in (("num_reads", 1), ("num_sweeps", CONTRADICTION_SWEEPS))
                                      if k in self.child.parameters})
-        if "groups" in child_parameters or "lines" in child_parameters:
-            for key in ("groups", "lines"):
-                if key in child_parameters and child_parameters[key] is not None:
-                    child_parameters[key] = _restrict(child_parameters[key], set(reduced.variables))
-        inner = self.child.sample(reduced, **child_parameters)
-        sampleset = _expand(inner, found.fixed, bqm)
-        sampleset.info.update({k: v for k, v in inner.info.items()})
-        sampleset.info["presolve"] = report
+        return found.full_size(self.child.sample(found.reduced, **found.structure(child_parameters)))
+
+
+@dataclasses.dataclass
+class PresolvedModel:
+    """A Picross BQM after line logic (:func:`presolve_model`): the smaller model left to sample, or the answer.
+
+    Attributes:
+        bqm: The whole model.
+        fixed: The variables line logic fixed, label -> 0 or 1.
+        report: :meth:`Presolve.report`, with ``variables_annealed`` and ``interactions_annealed``.
+        contradiction: Line logic proved the puzzle has no solution (nothing is then fixed).
+        reduced: The BINARY model of the variables left, or None where logic settled every one.
+        settled: Where logic settled every variable: the one read, a full-size sample set (``info["presolve"]``
+            the report); else None.
+    """
+
+    bqm: dimod.BinaryQuadraticModel
+    fixed: dict[Hashable, int]
+    report: dict
+    contradiction: bool
+    reduced: dimod.BinaryQuadraticModel | None
+    settled: dimod.SampleSet | None
+
+    def structure(self, parameters: Mapping) -> dict:
+        """A sampler's structure parameters for the smaller model: ``lines`` and ``groups`` without the fixed
+        variables, and a ``layout`` of the whole model, once variables are fixed, as its ``lines`` and ``paints``
+        (the smaller model is not the layout's; its board, where it has one, is then checked from the paints).
+        Other parameters pass unchanged."""
+        params = dict(parameters)
+        layout = params.pop("layout", None)
+        if layout is not None and self.fixed:
+            params.setdefault("lines", layout.lines)
+            params.setdefault("paints", layout.paints())
+        elif layout is not None:
+            params["layout"] = layout
+        keep = set(self.reduced.variables)
+        for key in ("groups", "lines"):
+            if params.get(key) is not None:
+                params[key] = _restrict(params[key], keep)
+        return params
+
+    def full_size(self, inner: dimod.SampleSet) -> dimod.SampleSet:
+        """The smaller model's samples as samples of the whole model (fixed values filled in, energies of
+        :attr:`bqm`), with ``inner``'s info and the report as ``info["presolve"]``."""
+        sampleset = _expand(inner, self.fixed, self.bqm)
+        sampleset.info.update(inner.info)
+        sampleset.info["presolve"] = self.report
         return sampleset
+
+
+def presolve_model(bqm: dimod.BinaryQuadraticModel, formulation: PicrossFormulation,
+                   known: np.ndarray | None = None) -> PresolvedModel:
+    """Run line logic on the formulation's puzzle and fix what it settles in ``bqm`` (built from the formulation).
+
+    Where logic settles every cell (or fixes every variable), its board is the answer: one read, nothing to
+    sample (:attr:`PresolvedModel.settled`). Otherwise :attr:`PresolvedModel.reduced` is the model left to
+    sample. :class:`PresolveComposite` samples it with its child; the batched pipeline
+    (:func:`~qpicross.pipeline.batch.run_many`) samples many at once.
+    """
+    found = presolve(formulation, known)
+    report = found.report(bqm.num_variables)
+    if found.logic.solved or len(found.fixed) == bqm.num_variables:
+        sample = formulation.sample_from_board(found.logic.known) if found.logic.solved else found.fixed
+        full = np.array([[sample[v] for v in bqm.variables]], dtype=np.int8)
+        settled = dimod.SampleSet.from_samples_bqm((full, list(bqm.variables)), bqm)
+        report["variables_annealed"] = report["interactions_annealed"] = 0
+        settled.info["presolve"] = report
+        return PresolvedModel(bqm, found.fixed, report, found.logic.contradiction, None, settled)
+    binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
+    reduced = fix_variables(binary, found.fixed)
+    report["variables_annealed"] = reduced.num_variables
+    report["interactions_annealed"] = reduced.num_interactions
+    return PresolvedModel(bqm, found.fixed, report, found.logic.contradiction, reduced, None)
 
 
 def _restrict(structure, keep: set):

@@ -220,8 +220,9 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
             accepted = {**accepted, "known": []}
         for key in sampler_options:
             if key not in accepted:
-                structural = ("formulation", "known", "lines", "groups", "paints")  # the pipeline passes these
-                takes = ", ".join(sorted(k for k in accepted if k not in structural))
+                from qpicross.samplers.parameters import STRUCTURE  # the pipeline passes these
+
+                takes = ", ".join(sorted(k for k in accepted if k not in STRUCTURE))
                 raise UsageError(f"sampler {name!r} takes no option {key!r}; it takes: {takes or 'none'}")
         label = getattr(args, "label", None)
         if label is not None and len(sweeps) > 1:

@@ -61,6 +61,7 @@ import dimod
 import numpy as np
 
 from qpicross.model import boards
+from qpicross.model.layout import PicrossLayout
 from qpicross.model.placements import (
     Bounds,
     enumerate_starts,
@@ -80,6 +81,7 @@ __all__ = [
     "TERMS",
     "TermArrays",
     "PicrossFormulation",
+    "PicrossLayout",
     "build_formulation",
     "build_bqm",
     "enumerate_starts",
@@ -119,19 +121,59 @@ class PicrossFormulation:
 
     def bqm(self, weights: PenaltyWeights | None = None) -> dimod.BinaryQuadraticModel:
         """The weighted sum of the penalty terms as a BQM (fast: arrays only)."""
-        weights = weights or PenaltyWeights()
-        w = weights.as_dict()
+        w = (weights or PenaltyWeights()).as_dict()
         active = [name for name in TERMS if w[name] != 0]
-        linear = np.zeros(self.num_variables)
-        offset = 0.0
-        for name in active:
-            linear += w[name] * self.terms[name].linear
-            offset += w[name] * self.terms[name].offset
+        linear, offset = self._weighted_linear(w)
         irow = np.concatenate([self.terms[n].irow for n in active] or [np.zeros(0, np.int64)])
         icol = np.concatenate([self.terms[n].icol for n in active] or [np.zeros(0, np.int64)])
         data = np.concatenate([w[n] * self.terms[n].data for n in active] or [np.zeros(0)])
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
             linear, (irow, icol, data), offset, dimod.BINARY, variable_order=self.labels
+        )
+
+    def _weighted_linear(self, w: dict[str, float]) -> tuple[np.ndarray, float]:
+        """The weighted model's linear biases and offset, summed as :meth:`bqm` sums them."""
+        linear = np.zeros(self.num_variables)
+        offset = 0.0
+        for name in (name for name in TERMS if w[name] != 0):
+            linear += w[name] * self.terms[name].linear
+            offset += w[name] * self.terms[name].offset
+        return linear, offset
+
+    def layout(self, weights: PenaltyWeights | None = None) -> PicrossLayout:
+        """The layout of :meth:`bqm` with these weights: lines, placements, paints and board energy.
+
+        Made from the formulation's arrays (nothing is read back from a BQM). ``match_weight`` and
+        ``constant`` are set where the formulation vouches that the BQM is, on clue-consistent states,
+        ``constant + match_weight x mismatched cells``: no presolve-fixed block, positive ``match`` and
+        ``order`` weights, no block clipped by the line's end, and some cell a row and a column can both paint.
+
+        >>> from qpicross import Puzzle
+        >>> layout = build_formulation(Puzzle([[1, 1]], [[1], [], [1]])).layout(PenaltyWeights(match=2))
+        >>> layout.lines[0], layout.match_weight, layout.constant
+        ([[('row', 0, 0, 0)], [('row', 0, 2, 1)]], 2.0, -4.0)
+        """
+        w = (weights or PenaltyWeights()).as_dict()
+        linear, offset = self._weighted_linear(w)
+        n_rows, n_cols = self.puzzle.shape
+        match_weight = constant = None
+        fits = (self.start + self.length <= np.where(self.kind == 0, n_cols, n_rows)).all()
+        crossing = bool((self.terms["match"].data < 0).any())
+        if not self.fixed_labels and w["match"] > 0 and w["order"] > 0 and self.num_variables and fits and crossing:
+            _, group, new_group = group_ids(self.kind, self.line, self.block, self.puzzle.shape)
+            rest = linear - w["match"] * self.length
+            per_group = rest[new_group]
+            group_index = np.cumsum(new_group) - 1
+            if np.abs(rest - per_group[group_index]).max(initial=0.0) <= 1e-9 * max(1.0, w["match"]):
+                match_weight, constant = float(w["match"]), float(per_group.sum())
+        fixed = np.array([(0 if kind == "row" else 1, line, block, start) for kind, line, start, block
+                          in self.fixed_labels], np.int64).reshape(-1, 4)
+        fixed_clues = [(self.puzzle.rows if a == 0 else self.puzzle.cols)[line][block] for a, line, block, _ in fixed]
+        return PicrossLayout(
+            self.labels, self.kind.astype(np.int64), self.line, self.block, self.start, self.length,
+            (n_rows, n_cols), *fixed[:, :3].T, fixed[:, 3], np.array(fixed_clues, np.int64),
+            match_weight, constant, float(offset),
+            (float(linear[0]), float(linear[-1])) if self.num_variables else (0.0, 0.0),
         )
 
     def term_bqm(self, name: str) -> dimod.BinaryQuadraticModel:
@@ -172,7 +214,8 @@ class PicrossFormulation:
         }
 
     def one_hot_lines(self) -> list[list[list[tuple]]]:
-        """The model's one-hot structure: each line's blocks in order, each block's start variables in order.
+        """The model's one-hot structure: each line's blocks in order, each block's start variables in order
+        (:attr:`PicrossLayout.lines <qpicross.model.layout.PicrossLayout.lines>`).
 
         Structure-aware samplers (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`)
         take it as ``lines=``, so they never have to guess it from the labels.
@@ -181,30 +224,20 @@ class PicrossFormulation:
         >>> build_formulation(Puzzle([[1, 1]], [[1], [], [1]])).one_hot_lines()[0]
         [[('row', 0, 0, 0)], [('row', 0, 2, 1)]]
         """
-        lines: list[list[list[tuple]]] = []
-        previous = None
-        for label, kind, line, block in zip(self.labels, self.kind.tolist(), self.line.tolist(), self.block.tolist()):
-            if (kind, line) != (previous[0] if previous else None):
-                lines.append([])
-                previous = ((kind, line), None)
-            if block != previous[1]:
-                lines[-1].append([])
-                previous = ((kind, line), block)
-            lines[-1][-1].append(label)
-        return lines
+        return self.layout().lines
 
     def paints(self) -> dict[tuple, tuple[int, int, int, int]]:
         """What each variable paints: ``{label: (axis, line, start, length)}``, axis 0 for rows, 1 for columns.
 
         :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` takes it as
-        ``paints=`` and then runs its moves on the board (faster, same samples).
+        ``paints=`` and then runs its moves on the board (faster, same samples); :meth:`layout` gives
+        it the same without the check.
 
         >>> from qpicross import Puzzle
         >>> build_formulation(Puzzle([[2]], [[1], [1], []])).paints()[("row", 0, 1, 0)]
         (0, 0, 1, 2)
         """
-        columns = zip(self.labels, self.kind.tolist(), self.line.tolist(), self.start.tolist(), self.length.tolist())
-        return {label: (kind, line, start, length) for label, kind, line, start, length in columns}
+        return self.layout().paints()
 
     # -- conversions between boards and samples (qpicross.model.boards) -------------
 

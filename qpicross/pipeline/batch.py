@@ -23,16 +23,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-import dimod
-import numpy as np
-
 from qpicross.exceptions import ParameterError
-from qpicross.classical.presolve import _expand, _restrict, fix_variables, presolve
-from qpicross.decode import decode_sample, evaluate_samples
+from qpicross.classical.presolve import presolve_model
 from qpicross.model.formulation import build_formulation
 from qpicross.model.size import check_size
 from qpicross.pipeline.config import SolverConfig
-from qpicross.pipeline.run import AnnealResult, _check_options
+from qpicross.pipeline.run import AnnealResult, _check_options, judge
 from qpicross.puzzle import Puzzle
 from qpicross.samplers import get_sampler
 from qpicross.samplers.registry import is_batched as _sampler_is_batched
@@ -87,8 +83,8 @@ def run_many(
             check_size(puzzle, config.bounds, None, max_couplers)
         formulation = build_formulation(puzzle, bounds=config.bounds)
         bqm = formulation.bqm(config.weights)
-        item = {"formulation": formulation, "bqm": bqm, "model": bqm, "lines": formulation.one_hot_lines(),
-                "build_s": time.perf_counter() - t0}
+        item = {"formulation": formulation, "bqm": bqm, "model": bqm, "layout": formulation.layout(config.weights),
+                "lines": None, "paints": None, "build_s": time.perf_counter() - t0}
         if config.presolve:
             _presolve(item)
         built.append(item)
@@ -100,59 +96,32 @@ def run_many(
         parameters["num_sweeps"] = config.num_sweeps
     if "target_energy" in sampler.parameters:  # the ground-state energy, as run() gives: a ladder that found it stops
         parameters.setdefault("target_energy", 0.0)
-    if "paints" in sampler.parameters:  # what each variable paints: the profile chain needs it
-        parameters.setdefault("paints", [item["formulation"].paints() for item in sampled])
+    # each model's layout; a model presolve made smaller: its lines and what each variable paints
+    parameters.setdefault("layout", [item["layout"] for item in sampled])
+    parameters.setdefault("paints", [item["paints"] for item in sampled])
     samplesets = sampler.sample_many([item["model"] for item in sampled], lines=[item["lines"] for item in sampled],
                                      **parameters) if sampled else []
     batch_s = time.perf_counter() - t_start
     for item, sampleset in zip(sampled, samplesets):
-        item["sampleset"] = sampleset if "fixed" not in item else _full_size(sampleset, item)
+        item["sampleset"] = sampleset if "presolved" not in item else item["presolved"].full_size(sampleset)
     results = []
     for puzzle, item in zip(puzzles, built):
-        t0 = time.perf_counter()
         sampleset = item["sampleset"]
-        formulation = item["formulation"]
-        evaluation = evaluate_samples(formulation, sampleset)
-        best = decode_sample(formulation, evaluation.samples[evaluation.best_index])
         report = sampleset.info.get("presolve")
-        presolve_s = report["presolve_s"] if report else 0.0
         timing = {"build_s": item["build_s"],
-                  "sample_s": presolve_s + sampleset.info.get("timing", {}).get("sample_s", 0.0),
-                  "decode_s": time.perf_counter() - t0, "batch_s": batch_s}
-        if report is not None:
-            report = dict(report)
-            timing["presolve_s"] = report.pop("presolve_s")
-        results.append(AnnealResult(
-            puzzle=puzzle, config=config, formulation=formulation, bqm=item["bqm"], sampleset=sampleset,
-            evaluation=evaluation, best=best, energy=float(evaluation.energy[evaluation.best_index]), timing=timing,
-            presolve=report, sampled_bqm=item["bqm"],
-        ))
+                  "sample_s": (report["presolve_s"] if report else 0.0) + sampleset.info.get("timing", {}).get(
+                      "sample_s", 0.0), "batch_s": batch_s}
+        results.append(judge(puzzle, config, item["formulation"], item["bqm"], item["bqm"], sampleset, timing, report))
     return results
 
 
 def _presolve(item: dict) -> None:
     """Line logic first, as :class:`~qpicross.classical.presolve.PresolveComposite` does, for one puzzle."""
-    formulation, bqm = item["formulation"], item["bqm"]
-    found = presolve(formulation)
-    report = found.report(bqm.num_variables)
-    item["fixed"], item["report"] = found.fixed, report
-    if found.logic.solved or len(found.fixed) == bqm.num_variables:  # logic settled every cell: nothing to sample
-        sample = formulation.sample_from_board(found.logic.known) if found.logic.solved else found.fixed
-        full = np.array([[sample[v] for v in bqm.variables]], dtype=np.int8)
-        sampleset = dimod.SampleSet.from_samples_bqm((full, list(bqm.variables)), bqm)
-        report["variables_annealed"] = report["interactions_annealed"] = 0
-        sampleset.info["presolve"] = report
-        item["sampleset"], item["model"] = sampleset, None
+    found = presolve_model(item["bqm"], item["formulation"])
+    item["presolved"] = found
+    if found.settled is not None:  # logic settled every cell: nothing to sample
+        item["sampleset"], item["model"] = found.settled, None
         return
-    reduced = fix_variables(bqm, found.fixed)
-    report["variables_annealed"] = reduced.num_variables
-    report["interactions_annealed"] = reduced.num_interactions
-    item["model"] = reduced
-    item["lines"] = _restrict(item["lines"], set(reduced.variables))
-
-
-def _full_size(inner: dimod.SampleSet, item: dict) -> dimod.SampleSet:
-    sampleset = _expand(inner, item["fixed"], item["bqm"])
-    sampleset.info.update(inner.info)
-    sampleset.info["presolve"] = item["report"]
-    return sampleset
+    item["model"] = found.reduced
+    structure = found.structure({"layout": item["layout"]})
+    item["layout"], item["lines"], item["paints"] = (structure.get(k) for k in ("layout", "lines", "paints"))

@@ -47,8 +47,9 @@ from qpicross.model.size import (
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle, board_to_strings
 from qpicross.samplers import get_sampler, sample, takes_threads
+from qpicross.samplers.parameters import STRUCTURE
 
-__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "presolved_formulation", "encode"]
+__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "presolved_formulation", "encode", "judge"]
 
 
 @dataclasses.dataclass
@@ -276,7 +277,7 @@ def run(
         options.setdefault("threads", default_threads())
     _check_options(sampler, options, config.sampler_name)
     _check_exhaustive(sampler, sampled)
-    structure = _structure_parameters(sampler, formulation, wall_model)
+    structure = _structure_parameters(sampler, formulation, config.weights, wall_model)
     structure.update(options)
     if config.presolve and pruned is None:
         structure["known"] = known
@@ -297,16 +298,35 @@ def run(
         sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
         sampleset.info.update(info)
     t2 = time.perf_counter()
-    evaluation = evaluate_samples(formulation, sampleset)
-    best_index = evaluation.best_index
-    best = decode_sample(formulation, evaluation.samples[best_index])
-    t3 = time.perf_counter()
-    presolve = dict(sampleset.info["presolve"]) if "presolve" in sampleset.info else pruned
-    timing = {"build_s": t1 - t0, "sample_s": t2 - t1, "decode_s": t3 - t2}
+    presolve = sampleset.info["presolve"] if "presolve" in sampleset.info else pruned
+    timing = {"build_s": t1 - t0, "sample_s": t2 - t1}
     if pruned is not None:  # the presolve ran before the build here; sample_s includes it, as with the composite
         timing["sample_s"] += pruned["presolve_s"]
         timing["build_s"] -= pruned["presolve_s"]
+    return judge(puzzle, config, formulation, bqm, sampled, sampleset, timing, presolve)
+
+
+def judge(puzzle: Puzzle, config: SolverConfig, formulation: PicrossFormulation, bqm: dimod.BinaryQuadraticModel,
+          sampled: dimod.BinaryQuadraticModel, sampleset: dimod.SampleSet, timing: dict,
+          presolve: dict | None) -> AnnealResult:
+    """The last step of every run, one puzzle or many (:func:`~qpicross.pipeline.batch.run_many`): every read
+    judged (:func:`~qpicross.decode.evaluate_samples`), the best one decoded, and the result.
+
+    Args:
+        puzzle, config, formulation: What was run, and the model every read is judged on.
+        bqm, sampled: The one-hot BQM, and the BQM the sampler annealed (another encoding's, or the same).
+        sampleset: The reads, as one-hot samples of ``bqm``.
+        timing: Seconds so far (``build_s``, ``sample_s``...); ``decode_s`` is added, and ``presolve_s`` from
+            the line-logic report.
+        presolve: Line logic's report (:meth:`~qpicross.classical.presolve.Presolve.report`), or None.
+    """
+    t0 = time.perf_counter()
+    evaluation = evaluate_samples(formulation, sampleset)
+    best_index = evaluation.best_index
+    best = decode_sample(formulation, evaluation.samples[best_index])
+    timing = {**timing, "decode_s": time.perf_counter() - t0}
     if presolve is not None:
+        presolve = dict(presolve)
         timing["presolve_s"] = presolve.pop("presolve_s")
     return AnnealResult(
         puzzle=puzzle,
@@ -360,8 +380,7 @@ def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
     """Refuse sampler options the sampler does not take, before any work."""
     unknown = [k for k in options if k not in sampler.parameters]
     if unknown:
-        structural = ("formulation", "known", "lines", "groups", "paints")  # the pipeline passes these
-        known = ", ".join(sorted(k for k in sampler.parameters if k not in structural)) or "none"
+        known = ", ".join(sorted(k for k in sampler.parameters if k not in STRUCTURE)) or "none"
         raise ParameterError(f"sampler {name!r} takes no option {unknown[0]!r}; its options: {known}")
 
 
@@ -377,14 +396,22 @@ def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -
                              f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
 
 
-def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulation, wall_model) -> dict:
-    """What the model knows about itself, for samplers that ask: the formulation, its one-hot lines."""
+def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulation, weights: PenaltyWeights,
+                          wall_model) -> dict:
+    """What the model knows about itself, for samplers that ask: the formulation, and for the one-hot model its
+    layout (lines, placements, board energy: :meth:`~qpicross.model.formulation.PicrossFormulation.layout`), or
+    its one-hot lines and paints where the sampler takes those and no layout."""
     params = {}
     if "formulation" in sampler.parameters:
         params["formulation"] = formulation
-    if "lines" in sampler.parameters and wall_model is None:
+    if wall_model is not None:
+        return params
+    if "layout" in sampler.parameters:
+        params["layout"] = formulation.layout(weights)
+        return params
+    if "lines" in sampler.parameters:
         params["lines"] = formulation.one_hot_lines()
-    if "paints" in sampler.parameters and wall_model is None:
+    if "paints" in sampler.parameters:
         params["paints"] = formulation.paints()
     return params
 

@@ -9,7 +9,7 @@ have upper bounds as well as lower ones: every run is bounded before it starts.
 
 Some parameters are not the user's to set as options: the ones with their own setting
 (``seed``, ``num_reads``, ``time_limit``...: :data:`OWN_SETTINGS`), the puzzle's structure the
-pipeline passes (``lines``, ``groups``, ``paints``, ``known``, ``formulation``) and Python objects
+pipeline passes (``lines``, ``groups``, ``paints``, ``layout``, ``known``, ``formulation``) and Python objects
 (``interrupt_function``, ``initial_states``), which only the Python API can give.
 
 Examples:
@@ -195,7 +195,7 @@ OWN_SETTINGS: dict[str, tuple[str | None, str]] = {
 }
 
 #: The puzzle's structure, passed by the pipeline from the formulation (never an option's to set).
-STRUCTURE = ("lines", "groups", "paints", "known", "formulation")
+STRUCTURE = ("lines", "groups", "paints", "layout", "known", "formulation")
 
 #: What the parameters with a flag of their own may hold, for every sampler that takes them.
 _FLAGGED = {

@@ -5,7 +5,7 @@ r"""A batched block-shift annealer: many ladders of many puzzles in one launch, 
 launch (:func:`sample_many`), on one of two chains:
 
 * **the profile chain** (Picross models: formulations, or BQMs with their
-  ``paints``; the default where every model of the launch is one): each ladder
+  ``layout`` or ``paints``; the default where every model of the launch is one): each ladder
   is one restart stream of the CPU sampler's default algorithm -- Luby restarts
   of parallel tempering, the free axis taken in turn -- run by the very functions
   the CPU sampler calls;
@@ -125,6 +125,7 @@ class BatchedShiftSampler(dimod.Sampler):
             "time_limit": [],
             "return_state": [],
             "paints": [],
+            "layout": [],
             "chain": [],
             "restart_sweeps": [],
         }
@@ -147,8 +148,9 @@ class BatchedShiftSampler(dimod.Sampler):
         self.remove_unknown_kwargs(**{k: v for k, v in parameters.items() if k not in known})
         if groups is not None and lines is None:
             lines = [[list(g)] for g in groups]  # explicit groups: each is its own line
-        if known.get("paints") is not None:
-            known["paints"] = [known["paints"]]
+        for name in ("paints", "layout"):
+            if known.get(name) is not None:
+                known[name] = [known[name]]
         return sample_many([bqm], lines=None if lines is None else [lines], backend=backend or self.backend,
                            **known)[0]
 
@@ -176,19 +178,20 @@ def sample_many(
     time_limit: float | None = None,
     return_state: str = "best",
     paints: Sequence | None = None,
+    layout: Sequence | None = None,
     chain: str = "auto",
     restart_sweeps: int = RESTART_SWEEPS,
 ) -> list[dimod.SampleSet]:
     """Sample many models in one launch: ``num_reads`` tempering ladders per model.
 
-    Picross models (formulations, or BQMs with their ``paints``) run the profile chain on the restart plan
+    Picross models (formulations, or BQMs with their ``layout`` or ``paints``) run the profile chain on the restart plan
     of the CPU sampler (:mod:`~qpicross.samplers.blockshift.driver`: ``chain="profile"``, the default
     where every model qualifies); any other one-hot BQM runs the joint chain on a fixed ladder of
     ``num_replicas`` chains (``chain="joint"``).
 
     Args:
         models: BQMs, or :class:`~qpicross.model.formulation.PicrossFormulation` objects (their
-            default-weight BQM and their :meth:`one_hot_lines` are used).
+            default-weight BQM and their :meth:`layout` are used).
         num_reads: Ladders per model, run at the same time; each gives one sample.
         num_sweeps: Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.plans.MAX_RESTART_SWEEPS`
             on the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move
@@ -214,8 +217,12 @@ def sample_many(
         time_limit: Wall seconds after which no further launch starts.
         return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
             the coldest rung (``beta_range[1]``), a draw from the chain's distribution (joint chain only).
-        paints: Per model, what each variable paints (a formulation's :meth:`paints`; taken from
-            formulations given as models).
+        paints: Per model, what each variable paints (a formulation's :meth:`paints`), checked exactly against
+            its BQM.
+        layout: Per model, its :class:`~qpicross.model.layout.PicrossLayout` (or None): its lines are the
+            default of ``lines`` and its board is read, not checked, as in
+            :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`; formulations given as models
+            give their own.
         chain: ``"auto"``, ``"profile"`` or ``"joint"``.
         restart_sweeps: The Luby unit of the profile chain's restarts.
 
@@ -240,17 +247,21 @@ def sample_many(
     per_model_beta = _per_model(beta_range, P, "beta_range", pair=True)
     per_model_target = _per_model(target_energy, P, "target_energy")
     per_model_paints = _per_model(paints, P, "paints", nested=True)
+    per_model_layout = _per_model(layout, P, "layout", nested=True)
     if backend == "cuda" and not cuda_available():
         raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
     picross = None
     if chain != "joint" and line_moves > 0 and return_state == "best" and early_stop != "none":
-        picross = [_launch.prepare_profile(*_picross_parts(m, per_model_lines[i], per_model_paints[i]),
-                                           per_model_beta[i], per_model_target[i]) for i, m in enumerate(models)]
+        picross = []
+        for i, m in enumerate(models):
+            bqm, layout_i = _picross_parts(m, per_model_layout[i])
+            picross.append(_launch.prepare_profile(bqm, per_model_lines[i], per_model_paints[i], per_model_beta[i],
+                                                   per_model_target[i], layout=layout_i))
         if any(m is None for m in picross):
             picross = None
     if chain == "profile" and picross is None:
-        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with paints=) "
-                                  "with line_moves > 0, return_state='best' and an early stop (a ladder ends at its "
+        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with layout= or "
+                                  "paints=) with line_moves > 0, return_state='best' and an early stop (a ladder ends at its "
                                   "target)")
     moves = (shift_probability, line_moves, False)
     flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
@@ -259,8 +270,8 @@ def sample_many(
         return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend, sweeps_per_launch,
                        threads_per_block, time_limit, t0)
     num_sweeps = 1000 if num_sweeps is None else num_sweeps  # one restart of a fixed schedule
-    prepared = [_fields_model(m, per_model_lines[i], per_model_beta[i], per_model_target[i], num_replicas, num_sweeps)
-                for i, m in enumerate(models)]
+    prepared = [_fields_model(m, per_model_lines[i], per_model_layout[i], per_model_beta[i], per_model_target[i],
+                              num_replicas, num_sweeps) for i, m in enumerate(models)]
     moves = (shift_probability, line_moves, line_moves < 1)
     return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend,
                    sweeps_per_launch, threads_per_block, time_limit, t0)
@@ -307,23 +318,28 @@ def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool
     return list(value)
 
 
-def _picross_parts(model, lines, paints):
-    """``(bqm, lines, paints)`` of a model given as a formulation or as a BQM."""
-    if hasattr(model, "one_hot_lines") and hasattr(model, "paints"):  # a PicrossFormulation
-        return model.bqm(), model.one_hot_lines() if lines is None else lines, model.paints() if paints is None else paints
-    return model, lines, paints
+def _picross_parts(model, layout):
+    """``(bqm, layout)`` of a model given as a formulation (its default-weight BQM and, unless given, its own
+    layout) or as a BQM."""
+    if hasattr(model, "layout") and hasattr(model, "bqm"):  # a PicrossFormulation
+        return model.bqm(), model.layout() if layout is None else layout
+    return model, layout
 
 
-def _fields_model(model, lines, beta_range, target_energy, num_replicas, num_sweeps) -> _launch.LaunchModel:
-    """The joint chain's model of a BQM or a formulation; ``lines`` None: from the formulation or the labels."""
+def _fields_model(model, lines, layout, beta_range, target_energy, num_replicas, num_sweeps) -> _launch.LaunchModel:
+    """The joint chain's model of a BQM or a formulation; ``lines`` None: from the layout, the formulation or the
+    labels."""
     if isinstance(model, dimod.BinaryQuadraticModel):
         bqm = model
-    elif hasattr(model, "one_hot_lines") and hasattr(model, "bqm"):  # a PicrossFormulation
+    elif hasattr(model, "layout") and hasattr(model, "bqm"):  # a PicrossFormulation
         bqm = model.bqm()
-        lines = model.one_hot_lines() if lines is None else lines
+        layout = model.layout() if layout is None else layout
     else:
         raise ParameterError(f"models must be BQMs or formulations, got {type(model).__name__}")
     binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
+    if layout is not None:
+        layout.check(binary)
+        lines = layout.lines if lines is None else lines
     if beta_range is None:
         beta_range = default_beta_range(binary) if binary.num_variables else (1.0, 1.0)
     hot, cold = (float(b) for b in beta_range)

@@ -15,7 +15,9 @@ temperature.
 
 :func:`board_model` decides, exactly, whether a BQM is of that form given what each variable paints
 (``paints``, from :meth:`~qpicross.model.formulation.PicrossFormulation.paints`); it returns ``None``
-otherwise, and the sampler keeps the fields layout. :data:`BOARD` binds the joint chain to this layout
+otherwise, and the sampler keeps the fields layout. :func:`layout_board` makes the same arrays from the
+model's own :class:`~qpicross.model.layout.PicrossLayout` (``layout=``), which says whether the form holds,
+without reading the BQM. :data:`BOARD` binds the joint chain to this layout
 (:mod:`~qpicross.samplers.blockshift.chains`): the same chain as on the fields, move for move and random
 number for random number, so the same seed gives the same samples, only faster. The profile chain
 (:mod:`~qpicross.samplers.blockshift.profile`) reads its board from the same model.
@@ -33,7 +35,7 @@ from qpicross.samplers.blockshift.joint import joint_start, joint_sweep
 from qpicross.samplers.blockshift.layouts import Board, BoardWork, Structure
 from qpicross.samplers.blockshift.targets import kernel
 
-__all__ = ["board_model", "board_work", "BOARD"]
+__all__ = ["board_model", "layout_board", "picross_board", "board_work", "BOARD"]
 
 
 def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[int, int, int, int]],
@@ -93,8 +95,7 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
     keys = axis[c_first] * (1 << 32) + line[c_first]
     if len(np.unique(keys)) != len(keys):
         return None
-    n_rows = int(max(line[axis == 0].max(initial=-1) + 1, (start + length)[axis == 1].max(initial=0)))
-    n_cols = int(max(line[axis == 1].max(initial=-1) + 1, (start + length)[axis == 0].max(initial=0)))
+    n_rows, n_cols = _board_shape(axis, line, start, length)
 
     # consecutive blocks of a consistent line are disjoint: the first start allowed after each start is past it
     for g in range(groups):
@@ -143,16 +144,55 @@ def board_model(variables: Sequence[Hashable], paints: Mapping[Hashable, tuple[i
     if np.abs(rest - per_group[gid]).max(initial=0.0) > 1e-9 * max(1.0, w):
         return None
     constant = float(per_group.sum())
+    return _board_arrays(axis, line, start, length, structure), w, constant
 
+
+def layout_board(layout, structure: Structure):
+    """The board layout's model of a Picross BQM from its :class:`~qpicross.model.layout.PicrossLayout`, as
+    :func:`board_model` gives it but without reading the BQM: ``(arrays, w, c)``, or ``None`` where the
+    layout does not vouch for the board energy (its ``match_weight`` is None).
+
+    ``structure`` is :func:`~qpicross.samplers.blockshift.structure.read_structure` of the BQM with the
+    layout's lines and variables (the caller checked the BQM with :meth:`PicrossLayout.check
+    <qpicross.model.layout.PicrossLayout.check>`).
+    """
+    if layout.match_weight is None:
+        return None
+    return (_board_arrays(layout.axis, layout.line, layout.start, layout.length, structure), layout.match_weight,
+            layout.constant)
+
+
+def picross_board(variables: Sequence[Hashable], structure: Structure, couplings: tuple, *,
+                  paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None, layout=None):
+    """The board layout's model, ``(arrays, w, c)``, from what the caller was given: read from ``layout`` where
+    it vouches for the board energy (:func:`layout_board`), else checked exactly from its paints, or from
+    ``paints`` without a layout (:func:`board_model`); ``None`` where none applies."""
+    if layout is not None:
+        return layout_board(layout, structure) or board_model(variables, layout.paints(), structure, couplings)
+    return None if paints is None else board_model(variables, paints, structure, couplings)
+
+
+def _board_shape(axis, line, start, length) -> tuple[int, int]:
+    """The board's rows and columns: as far as the lines and the blocks reach."""
+    n_rows = int(max(line[axis == 0].max(initial=-1) + 1, (start + length)[axis == 1].max(initial=0)))
+    n_cols = int(max(line[axis == 1].max(initial=-1) + 1, (start + length)[axis == 0].max(initial=0)))
+    return n_rows, n_cols
+
+
+def _board_arrays(axis, line, start, length, structure: Structure) -> Board:
+    """The kernels' :class:`Board` from each variable's placement (arrays in the BQM's variable order)."""
+    group_ptr, slot_var, chain_ptr = structure.group_ptr, structure.group_vars, structure.chain_ptr
+    g_first = slot_var[group_ptr[:-1]]
+    c_first = g_first[chain_ptr[:-1]]
+    n_rows, n_cols = _board_shape(axis, line, start, length)
     line_axis = axis[c_first]
     line_index = line[c_first]
     line_len = np.where(line_axis == 0, n_cols, n_rows).astype(np.int64)
     cell0 = np.where(line_axis == 0, line_index * n_cols, line_index).astype(np.int64)
     stride = np.where(line_axis == 0, 1, n_cols).astype(np.int64)
     glen = length[g_first].astype(np.int64)
-    arrays = Board(s.astype(np.int64), glen, line_axis.astype(np.int64), cell0, stride, line_len,
-                   np.int64(n_rows * n_cols), np.int64(2 * glen.max() + 1))
-    return arrays, w, constant
+    return Board(start[slot_var].astype(np.int64), glen, line_axis.astype(np.int64), cell0, stride, line_len,
+                 np.int64(n_rows * n_cols), np.int64(2 * glen.max() + 1))
 
 
 def board_work(replicas: int, model: Structure, arrays: Board) -> BoardWork:

@@ -67,15 +67,21 @@ def _target(binary, target_energy) -> float:
     return -math.inf if target_energy is None else float(target_energy) - float(binary.offset)
 
 
-def prepare_profile(bqm, lines, paints, beta_range, target_energy) -> LaunchModel | None:
-    """The profile chain's model of a BQM with its lines and paints, or ``None`` where it does not apply
-    (not "constant + w x mismatches" on clue-consistent states, or lines that are not plain nonogram lines)."""
+def prepare_profile(bqm, lines, paints, beta_range, target_energy, layout=None) -> LaunchModel | None:
+    """The profile chain's model of a BQM with its lines and paints (or its
+    :class:`~qpicross.model.layout.PicrossLayout`, whose lines are the default and whose board is read, not
+    checked, as in :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`), or ``None`` where it does
+    not apply (not "constant + w x mismatches" on clue-consistent states, or lines that are not plain nonogram
+    lines)."""
     binary = _binary(bqm)
     variables = list(binary.variables)
-    if not variables or not lines or paints is None:
+    if layout is not None:
+        layout.check(binary)
+        lines = layout.lines if lines is None else lines
+    if not variables or not lines or (paints is None and layout is None):
         return None
     structure, couplings = read_structure(binary, variables, lines)
-    found = _board.board_model(variables, paints, structure, couplings)
+    found = _board.picross_board(variables, structure, couplings, paints=paints, layout=layout)
     if found is None:
         return None
     board, w, constant = found

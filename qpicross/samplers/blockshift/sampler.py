@@ -99,6 +99,7 @@ import math
 import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import dimod
 import numpy as np
@@ -111,6 +112,9 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
+
+if TYPE_CHECKING:
+    from qpicross.model.layout import PicrossLayout
 
 __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_groups", "infer_lines", "luby",
            "restart_plan", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS"]
@@ -151,7 +155,7 @@ class BlockShiftSampler(dimod.Sampler):
     def parameters(self) -> dict:
         names = ("num_reads", "num_sweeps", "seed", "beta_range", "num_replicas", "shift_probability",
                  "line_moves", "block_moves", "lines", "groups", "target_energy", "return_state", "schedule",
-                 "restart_sweeps", "progress", "time_limit", "paints", "threads", "stream_plans", "chain",
+                 "restart_sweeps", "progress", "time_limit", "paints", "layout", "threads", "stream_plans", "chain",
                  "stream_chains", "profile_lines", "population", "population_steps", "scheduler")
         return {name: [] for name in names}
 
@@ -190,6 +194,7 @@ class BlockShiftSampler(dimod.Sampler):
         progress: ProgressHook | None = None,
         time_limit: float | None = None,
         paints: Mapping[Hashable, tuple[int, int, int, int]] | None = None,
+        layout: PicrossLayout | None = None,
         threads: int = 1,
         stream_plans: str = "mixed",
         chain: str = "auto",
@@ -250,6 +255,13 @@ class BlockShiftSampler(dimod.Sampler):
                 reads run on the board layout: the same chain, the same samples for the same seed,
                 faster on large puzzles (``make bench-kernels``). Otherwise it is ignored;
                 ``info["kernel"]`` says which kernel ran.
+            layout: The Picross model's own layout (:meth:`~qpicross.model.formulation.PicrossFormulation.layout`
+                of the weights the BQM was built with): its lines (the default of ``lines``) and, where it vouches
+                for the board energy, the board, read from it instead of checked against the BQM as ``paints``
+                are (where it cannot vouch, its paints are checked as ``paints`` would be). The BQM is only
+                checked to be the one the layout was made for (:meth:`~qpicross.model.layout.PicrossLayout.check`:
+                its variables, offset and two linear biases; a ``ModelStructureError`` otherwise). The same seed
+                gives the same samples as ``lines=`` and ``paints=`` of the same formulation.
             threads: Restart streams each read runs at once, one per thread (the compiled kernels
                 release the GIL, so each gets a core of its own). Stream 0 is the read ``threads=1``
                 runs; the others run ``stream_plans``' plans from seeds of their own. The first stream to
@@ -355,6 +367,8 @@ class BlockShiftSampler(dimod.Sampler):
         if stream_plans not in ("mixed", "same", "long"):
             raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         time_limit = check_time_limit(time_limit)
+        if layout is not None and scheduler is not None:  # the workers take the layout's lines and paints
+            lines, paints, layout = layout.lines if lines is None else lines, layout.paints(), None
         if scheduler is not None:  # one restart stream per worker of a Dask cluster
             from qpicross.samplers.blockshift import cluster
 
@@ -376,6 +390,9 @@ class BlockShiftSampler(dimod.Sampler):
         if not (0 < hot and 0 < cold):
             raise ParameterError(f"beta_range must be positive, got {beta_range}")
 
+        if layout is not None:
+            layout.check(binary)
+            lines = layout.lines if lines is None else lines
         if lines is None:
             lines = infer_lines(variables) if groups is None else [[list(g)] for g in groups]
             if groups is None and not lines and n:
@@ -406,20 +423,19 @@ class BlockShiftSampler(dimod.Sampler):
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
         params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
-        board = None
-        if paints is not None and line_moves > 0:
-            board = _board.board_model(variables, paints, model, couplings)
+        board = None if line_moves == 0 else _board.picross_board(variables, model, couplings, paints=paints,
+                                                                  layout=layout)
         profile = None
         if board is not None and set(chains) != {"joint"} and not block_moves:
             profile = tuple(_profile.profile_model(board[0], model, axis) for axis in _PROFILE_AXES[profile_lines])
             profile = None if any(m is None for m in profile) else profile  # the restarts' free axes in turn
         if "profile" in chains and profile is None:
-            raise ModelStructureError("chain='profile' needs paints= of a Picross BQM (constant + w x mismatches) "
-                                      "with plain nonogram lines, line_moves > 0 and no block moves")
+            raise ModelStructureError("chain='profile' needs layout= or paints= of a Picross BQM (constant + w x "
+                                      "mismatches) with plain nonogram lines, line_moves > 0 and no block moves")
         if schedule == "population" and (profile is None or "joint" in chains):
-            raise ModelStructureError("schedule='population' runs the profile chain: it needs paints= of a Picross "
-                                      "BQM (constant + w x mismatches) with plain nonogram lines, line_moves > 0, no "
-                                      "block moves and no joint chain")
+            raise ModelStructureError("schedule='population' runs the profile chain: it needs layout= or paints= of a "
+                                      "Picross BQM (constant + w x mismatches) with plain nonogram lines, line_moves > "
+                                      "0, no block moves and no joint chain")
         if schedule == "population" and population * int(board[0].n_cells) > MAX_POPULATION_CELLS:
             raise ParameterError(f"population={population} members of {int(board[0].n_cells)} cells each is more than "
                                  f"{MAX_POPULATION_CELLS:,} cells in all (the population's memory)")
