@@ -7,6 +7,7 @@ command-line reference from the argument parsers and the API reference from the 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 
@@ -24,6 +25,9 @@ def site(tmp_path_factory):
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_nb")
     out = tmp_path_factory.mktemp("docs")
+    # API pages autosummary wrote for modules that have since moved or gone would fail the build (make docs too
+    # starts from none)
+    shutil.rmtree(ROOT / "docs" / "api", ignore_errors=True)
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                            "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
                           capture_output=True, text=True, timeout=900)
