@@ -137,8 +137,7 @@ class ExactResult:
     def to_dict(self) -> dict:
         """A JSON-ready summary (the CLI's ``solve --json``), keys shared with ``anneal``."""
         return {
-            "puzzle": self.puzzle.name,
-            "shape": list(self.puzzle.shape),
+            **self.puzzle.identity(),
             "solved": self.solved,
             "board": self.board_strings,
             "unique": self.unique,

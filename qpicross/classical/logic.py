@@ -99,8 +99,7 @@ class LogicResult:
 
     def to_dict(self) -> dict:
         return {
-            "puzzle": self.puzzle.name,
-            "shape": list(self.puzzle.shape),
+            **self.puzzle.identity(),
             "solved": self.solved,
             "contradiction": self.contradiction,
             "board": self.board_strings,

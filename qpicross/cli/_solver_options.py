@@ -47,7 +47,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--sampler", default="shift", metavar="NAME[,NAME...]" if several else "NAME",
                        help=f"one of: {names}{', baseline' if several else ''} (default shift, the structured "
                             f"annealer; sa and the other generic samplers anneal the plain QUBO)")
-    group.add_argument("--reads", type=_positive_int(), default=reads_default,
+    group.add_argument("--reads", type=_positive(int, MAX_READS), default=reads_default,
                        help=f"reads per run (default {reads_default})" if reads_default is not None else
                        f"draw exactly N reads and report the success probability (default: stop at the first "
                        f"solution, at most {FIND_READS} reads or {FIND_TIME_LIMIT:g} s unless --time-limit "
@@ -68,18 +68,18 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                        help="block-start encoding (default one-hot)")
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
-    group.add_argument("--time-limit", type=_positive_float(), default=None, metavar="S",
+    group.add_argument("--time-limit", type=_positive(float), default=None, metavar="S",
                        help="stop after S seconds of sampling (the structured annealer stops its running read; "
                             "other samplers finish their chunk of reads; hybrid, hybrid-cqm and amplify: the "
                             "solver's time limit)")
-    group.add_argument("--time-budget", type=_positive_float(), dest="time_limit", help=argparse.SUPPRESS)
+    group.add_argument("--time-budget", type=_positive(float), dest="time_limit", help=argparse.SUPPRESS)
     group.add_argument("--early-stop", choices=EARLY_STOP, default=None,
                        help="what a read that solves the puzzle stops besides itself: puzzle (the run; the "
                             "default of anneal without --reads), read, or none (batched samplers)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
-    cloud.add_argument("--chain-strength", type=_positive_float(), default=None,
+    cloud.add_argument("--chain-strength", type=_positive(float), default=None,
                        help="qpu: chain coupling, Ising units (default: dwave-system's uniform torque compensation)")
     cloud.add_argument("--profile", default=None, help="D-Wave: dwave-cloud-client configuration profile")
     cloud.add_argument("--token-file", default=None, metavar="FILE",
@@ -89,28 +89,19 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                             help="name of the configuration in tables and files (default: the sampler's name)")
 
 
-def _positive_int():
-    def parse(text: str) -> int:
+def _positive(kind: type, most: float = math.inf):
+    """An argparse ``type``: a positive finite ``kind`` (int or float) of at most ``most``."""
+    def parse(text: str):
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"wants a whole number, got {text!r}") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-        if value > MAX_READS:
-            raise argparse.ArgumentTypeError(f"must be at most {MAX_READS:,}, got {value}")
-        return value
-    return parse
-
-
-def _positive_float():
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"wants a number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"wants {'a whole number' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
         if not (math.isfinite(value) and value > 0):
-            raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be at least 1, got {value}" if kind is int else
+                                             f"must be a positive finite number, got {text!r}")
+        if value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:,}, got {value}")
         return value
     return parse
 

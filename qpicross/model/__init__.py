@@ -22,22 +22,7 @@ from qpicross.model.thermometer import ThermometerModel, thermometer_bqm
 from qpicross.model.size import ModelTooLargeError, check_size, estimate_size, max_couplers_limit
 from qpicross.model.weights import TERMS, PenaltyWeights
 
-__all__ = [
-    "TERMS",
-    "PenaltyWeights",
-    "PicrossFormulation",
-    "PicrossLayout",
-    "build_formulation",
-    "build_bqm",
-    "enumerate_starts",
-    "placement_windows",
-    "estimate_size",
-    "check_size",
-    "max_couplers_limit",
-    "ModelTooLargeError",
-    "DomainWallModel",
-    "domain_wall_bqm",
-    "to_one_hot_sampleset",
-    "ThermometerModel",
-    "thermometer_bqm",
-]
+__all__ = ["TERMS", "PenaltyWeights", "PicrossFormulation", "PicrossLayout", "build_formulation", "build_bqm",
+           "enumerate_starts", "placement_windows", "estimate_size", "check_size", "max_couplers_limit",
+           "ModelTooLargeError", "DomainWallModel", "domain_wall_bqm", "to_one_hot_sampleset", "ThermometerModel",
+           "thermometer_bqm"]

@@ -203,8 +203,7 @@ class PicrossFormulation:
             "pruned_variables": self.num_published_variables - self.num_variables - len(self.fixed_labels),
         }
         return {
-            "puzzle": self.puzzle.name,
-            "shape": list(self.puzzle.shape),
+            **self.puzzle.identity(),
             "bounds": self.bounds,
             "num_variables": bqm.num_variables,
             "num_interactions": bqm.num_interactions,

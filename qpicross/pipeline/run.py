@@ -136,8 +136,7 @@ class AnnealResult:
         annealed = (self.presolve or {}).get("variables_annealed", sampled.num_variables)
         interactions = (self.presolve or {}).get("interactions_annealed", sampled.num_interactions)
         return {
-            "puzzle": self.puzzle.name,
-            "shape": list(self.puzzle.shape),
+            **self.puzzle.identity(),
             "solved": self.solved,
             "board": self.board_strings,
             "energy": self.energy,

@@ -158,6 +158,14 @@ class Puzzle:
         """``(num_rows, num_cols)``."""
         return (len(self.rows), len(self.cols))
 
+    def identity(self) -> dict:
+        """The keys every JSON report about this puzzle starts with (``anneal``, ``solve``, ``info``).
+
+        >>> Puzzle([[1]], [[1]], name="dot").identity()
+        {'puzzle': 'dot', 'shape': [1, 1]}
+        """
+        return {"puzzle": self.name, "shape": list(self.shape)}
+
     @property
     def num_filled(self) -> int:
         """Number of filled cells in any solution."""
