@@ -132,7 +132,7 @@ def test_estimate_counts_what_the_build_allocates(n_rows, n_cols, bounds, data):
 
 
 def test_anneal_refuses_a_model_above_the_limit_unless_forced(letter_a):
-    with pytest.raises(ModelTooLargeError, match=r"44 variables and \d+ couplers .* try --presolve") as info:
+    with pytest.raises(ModelTooLargeError, match=r"44 variables and \d+ couplers .* use --force") as info:
         anneal(letter_a, max_couplers=10)
     assert info.value.estimate["num_variables"] == 44
     assert anneal(letter_a, max_couplers=10, force=True, num_reads=5, seed=1).bqm.num_variables == 44
@@ -142,7 +142,10 @@ def test_cli_refuses_big_models_with_one_line_and_force_overrides(letter_a, caps
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
     assert main(["anneal", LETTER_A_FILE, "--reads", "5", "--seed", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "couplers" in err and "--presolve" in err and "--force" in err
+    assert err.count("\n") == 1 and "couplers" in err and "--force" in err and "--presolve" not in err
+    assert main(["anneal", LETTER_A_FILE, "--reads", "5", "--seed", "1", "--presolve"]) == 2  # no hint that loops
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--presolve" not in err
     assert main(["anneal", LETTER_A_FILE, "--reads", "20", "--seed", "1", "--force"]) in (0, 1)
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "lots")
     with pytest.raises(ValueError, match="QPICROSS_MAX_COUPLERS must be a positive integer"):
@@ -228,7 +231,7 @@ def test_unsolvable_puzzle_reports_lowest_energy_and_broken_lines(tmp_path, caps
     assert "NOT SOLVED" in out and "broken lines" in out and "energy" in out
 
 
-def test_size_message_after_presolve_does_not_suggest_presolve(letter_a):
+def test_size_message_after_presolve_says_so(letter_a):
     from qpicross.model.size import check_size
 
     with pytest.raises(ModelTooLargeError) as info:

@@ -285,7 +285,7 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
         estimate: From :func:`estimate_size` (a QUBO; ``limit`` in couplers) or
             :func:`estimate_solver_size` (``limit`` in bytes).
         limit: The ceiling that was exceeded.
-        presolved: The QUBO was estimated after presolve (the message then does not suggest it).
+        presolved: The QUBO was estimated after presolve (the message says so).
     """
     size = _human(estimate["estimated_bytes"])
     bound = "at least " if estimate.get("lower_bound") else ""
@@ -299,13 +299,12 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
             f"{puzzle}: {estimate['what']} would need {bound}about {size} of memory, above the limit of "
             f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
             f"available memory); raise the limit to run it anyway", estimate, limit)
-    advice = "" if presolved else "try --presolve (presolve=True) to shrink it, or "
     reads = f" and {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
     return ModelTooLargeError(
         f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
         f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
         f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; QPICROSS_MAX_COUPLERS, "
-        f"--max-memory); {advice}use --force (force=True) to build it anyway", estimate, limit)
+        f"--max-memory); use --force (force=True) to build it anyway", estimate, limit)
 
 
 def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
@@ -338,8 +337,7 @@ def check_size(
 
     Args:
         max_couplers: The ceiling (bytes / :data:`BYTES_PER_COUPLER`); :func:`max_couplers_limit` when None.
-        presolved: ``known`` comes from presolve already (the message then
-            does not suggest it).
+        presolved: ``known`` comes from presolve (the message says so).
         num_reads: Reads the run keeps: each holds its sample and decoded board
             (:data:`BYTES_PER_READ_CELL` per cell).
 
