@@ -137,14 +137,8 @@ def print_report(result) -> None:
             places = "; ".join(str(v).partition(" at ")[2] for v in broken_here[:4])
             more = f"; ... {len(broken_here) - 4} more" if len(broken_here) > 4 else ""
             print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
-    if result.config.early_stop == "puzzle":
-        found = "found a solution on" if result.solved else "no solution in"
-        limit = f" (or {result.config.time_limit:g} s)" if result.config.time_limit is not None else ""
-        print(f"{found} read {d['num_reads']} of at most {result.config.num_reads}{limit} ({d['sampler']})")
-    else:
-        print(f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
-              + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
-                 if d["num_valid_board_only"] else ""))
+    if d["sampler"] != "none":  # (else presolve's line said line logic solved it: there is no read to count)
+        print(_reads_line(result, d))
     if "sampler_info" in d:  # cloud runs: qubits, chain breaks, QPU time
         print(describe_sampler_info(d["sampler_info"]))
     print(f"time: build {t['build_s']:.3f} s, sample {t['sample_s']:.3f} s, decode {t['decode_s']:.3f} s")
@@ -152,6 +146,18 @@ def print_report(result) -> None:
         print("interrupted: the best read so far is shown above")
     elif not result.solved:
         print(next_step(result))
+
+
+def _reads_line(result, d: dict) -> str:
+    """What the reads came to: the read that found a solution (``early_stop="puzzle"``), else the success
+    probability."""
+    if result.config.early_stop == "puzzle":
+        found = "found a solution on" if result.solved else "no solution in"
+        limit = f" (or {result.config.time_limit:g} s)" if result.config.time_limit is not None else ""
+        return f"{found} read {d['num_reads']} of at most {result.config.num_reads}{limit} ({d['sampler']})"
+    return (f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
+            + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
+               if d["num_valid_board_only"] else ""))
 
 
 def next_step(result) -> str:

@@ -106,3 +106,6 @@ def test_anneal_presolve_json(capsys):
     assert data["presolve"]["variables_before"] > 0
     code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--presolve", "--seed", "1")
     assert "line logic solved the puzzle, nothing left to anneal" in out
+    assert "(none)" not in out and "read 1 of" not in out and "success probability" not in out  # no reads to count
+    code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--presolve", "--reads", "10", "--seed", "1")
+    assert code == 0 and "nothing left to anneal" in out and "(none)" not in out
