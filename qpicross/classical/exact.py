@@ -137,9 +137,7 @@ class ExactResult:
     def to_dict(self) -> dict:
         """A JSON-ready summary (the CLI's ``solve --json``), keys shared with ``anneal``."""
         return {
-            **self.puzzle.identity(),
-            "solved": self.solved,
-            "board": self.board_strings,
+            **self.puzzle.outcome(self.solved, self.board_strings),
             "unique": self.unique,
             "status": self.status,
             "method": self.method,

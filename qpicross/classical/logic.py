@@ -99,10 +99,8 @@ class LogicResult:
 
     def to_dict(self) -> dict:
         return {
-            **self.puzzle.identity(),
-            "solved": self.solved,
+            **self.puzzle.outcome(self.solved, self.board_strings),
             "contradiction": self.contradiction,
-            "board": self.board_strings,
             "fraction_settled": self.fraction_settled,
             "cells_settled": self.num_settled,
             "line_solves": self.line_solves,

@@ -130,22 +130,29 @@ class AnnealResult:
         """Whether Ctrl-C stopped the run early (the reads that finished are kept)."""
         return bool(self.sampleset.info.get("interrupted", False))
 
+    @property
+    def num_annealed_variables(self) -> int:
+        """Variables of the model the sampler annealed (after presolve where it ran: 0 when it settled all)."""
+        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
+        return (self.presolve or {}).get("variables_annealed", sampled.num_variables)
+
+    @property
+    def num_annealed_interactions(self) -> int:
+        """Interactions of the model the sampler annealed (after presolve where it ran)."""
+        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
+        return (self.presolve or {}).get("interactions_annealed", sampled.num_interactions)
+
     def to_dict(self) -> dict:
         """A JSON-ready summary (the CLI's ``--json`` output)."""
-        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
-        annealed = (self.presolve or {}).get("variables_annealed", sampled.num_variables)
-        interactions = (self.presolve or {}).get("interactions_annealed", sampled.num_interactions)
         return {
-            **self.puzzle.identity(),
-            "solved": self.solved,
-            "board": self.board_strings,
+            **self.puzzle.outcome(self.solved, self.board_strings),
             "energy": self.energy,
             "num_reads": self.num_reads,
             "num_solved": self.evaluation.num_solved,
             "num_valid_board_only": self.evaluation.num_valid_board_only,
             "success_probability": self.success_probability,
-            "num_variables": annealed,
-            "num_interactions": interactions,
+            "num_variables": self.num_annealed_variables,
+            "num_interactions": self.num_annealed_interactions,
             "num_fixed_variables": len(self.formulation.fixed_labels),
             "boards_agree": self.best.boards_agree,
             "broken_lines": [f"{b.kind} {b.index}" for b in self.best.broken_lines],

@@ -166,6 +166,15 @@ class Puzzle:
         """
         return {"puzzle": self.name, "shape": list(self.shape)}
 
+    def outcome(self, solved: bool | None, board: list[str] | None) -> dict:
+        """The keys every JSON report of an attempt at this puzzle starts with: :meth:`identity`, whether it
+        was solved, and the board (rows as ``#``/``.`` strings, or None).
+
+        >>> Puzzle([[1]], [[1]], name="dot").outcome(True, ["#"])
+        {'puzzle': 'dot', 'shape': [1, 1], 'solved': True, 'board': ['#']}
+        """
+        return {**self.identity(), "solved": solved, "board": board}
+
     @property
     def num_filled(self) -> int:
         """Number of filled cells in any solution."""
