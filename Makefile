@@ -367,13 +367,15 @@ bench-gpu:
 
 # No slowdown against earlier code: bench-pure's 42 puzzles, default settings, NOSLOW_READS reads or 60 s a puzzle, one
 # puzzle at a time pinned to one core (NOSLOW_CPU: one core a read, and the other core left to whatever else runs),
-# same seeds, in one run: this commit (HEAD, checked out in build/head, so that the working tree may change meanwhile),
-# then each of BASE_REVS checked out in build/base (each run from its own tree, so that its qpicross is the one
-# imported). The earlier trees' files are restated with today's censored TTS99 from their own per-read times (about
-# 10 min a tree at 60 reads here); `make readme` then writes the ratios, with their puzzle-bootstrap intervals, to the docs.
-# d913297: the code before the block-shift annealer was written once for every backend (issue 31); cc7ae6e: the
-# code before the engine was (issue 39). d913297 times its reads without the calibration sweeps this tree counts in a
-# read's time, so its ratios lean against this tree.
+# same seeds, in one run: this commit (HEAD, checked out in build/head, so that the working tree may change meanwhile)
+# and each of BASE_REVS (checked out in build/base-REV), each run from its own tree so that its qpicross is the one
+# imported, interleaved puzzle by puzzle (benchmarks/interleave.py: every tree runs a puzzle before the next puzzle,
+# so a drift in the machine's speed over the run reaches every tree alike; run one tree after the other, the same
+# code measured 20 % apart). The earlier trees' files are restated with today's censored TTS99 from their own
+# per-read times (about 20 min in all at 60 reads here); `make readme` then writes the ratios, with their
+# puzzle-bootstrap intervals, to the docs. d913297: the code before the block-shift annealer was written once for
+# every backend (issue 31); cc7ae6e: the code before the engine was (issue 39). d913297 times its reads without the
+# calibration sweeps this tree counts in a read's time, so its ratios lean against this tree.
 BASE_REVS   ?= cc7ae6e d913297
 NOSLOW_SET  := $(abspath instances $(SHARED)/bompol) $(abspath $(TOURNAMENT))/taai2011.txt\#1-20
 NOSLOW_SEED ?= 0
@@ -388,15 +390,12 @@ bench-no-slowdown: $(VENV)/.installed
 	mkdir -p results build
 	test -d build/head || git worktree add --detach build/head HEAD
 	git -C build/head checkout --quiet --detach $$(git rev-parse HEAD)
-	cd build/head && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
-	    --json $(abspath results/noslow_head$(NOSLOW_RUN).json) || test $$? -eq 1
-	test -d build/base || git worktree add --detach build/base HEAD
-	for rev in $(BASE_REVS); do \
-	    git -C build/base checkout --quiet --detach $${rev} && \
-	    (cd build/base && taskset -c $(NOSLOW_CPU) $(abspath $(BIN))/python -m qpicross bench $(NOSLOW_SET) $(NOSLOW_ARGS) \
-	        --label shift-$${rev} --json $(abspath results)/noslow_$${rev}$(NOSLOW_RUN).json || test $$? -eq 1) && \
-	    $(BIN)/python -m benchmarks.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; \
-	done
+	for rev in $(BASE_REVS); do test -d build/base-$${rev} || git worktree add --detach build/base-$${rev} $${rev}; done
+	$(BIN)/python -m benchmarks.interleave $(NOSLOW_SET) --cpu $(NOSLOW_CPU) \
+	    --tree head=build/head:results/noslow_head$(NOSLOW_RUN).json \
+	    $(foreach rev,$(BASE_REVS),--tree $(rev)=build/base-$(rev):results/noslow_$(rev)$(NOSLOW_RUN).json) \
+	    -- $(NOSLOW_ARGS) || test $$? -eq 1
+	for rev in $(BASE_REVS); do $(BIN)/python -m benchmarks.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
 # they agree).
