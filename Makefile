@@ -371,9 +371,9 @@ bench-gpu:
 # and each of BASE_REVS (checked out in build/base-REV), each run from its own tree so that its qpicross is the one
 # imported, interleaved puzzle by puzzle (benchmarks/interleave.py: every tree runs a puzzle before the next puzzle,
 # so a drift in the machine's speed over the run reaches every tree alike; run one tree after the other, the same
-# code measured 20 % apart). The earlier trees' files are restated with today's censored TTS99 from their own
-# per-read times (about 20 min in all at 60 reads here); `make readme` then writes the ratios, with their
-# puzzle-bootstrap intervals, to the docs. d913297: the code before the block-shift annealer was written once for
+# code measured far apart from one run to the next). The earlier trees' files are restated with today's censored
+# TTS99 from their own per-read times (about 20 min in all at 60 reads here); `make readme` then writes the ratios,
+# with their puzzle-bootstrap intervals, to the docs. d913297: the code before the block-shift annealer was written once for
 # every backend (issue 31); cc7ae6e: the code before the engine was (issue 39). d913297 times its reads without the
 # calibration sweeps this tree counts in a read's time, so its ratios lean against this tree.
 BASE_REVS   ?= cc7ae6e d913297

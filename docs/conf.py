@@ -26,6 +26,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",  # the docstrings' Args:/Returns:/Raises: sections
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax's files copied into the site: formulas show with no network
     "sphinx.ext.viewcode",
     "sphinxarg.ext",  # the CLI reference, from qpicross.cli.build_parser
     "sphinx_copybutton",
@@ -58,8 +59,7 @@ napoleon_numpy_docstring = False
 html_theme = "furo"
 html_title = f"qpicross {release}"
 html_static_path = []
-# MathJax from its CDN, as every Sphinx site; QPICROSS_MATHJAX names a local copy (for offline viewing).
-if os.environ.get("QPICROSS_MATHJAX"):
-    mathjax_path = os.environ["QPICROSS_MATHJAX"]
+# Option names stay as typed: "--option" is not turned into an en dash (a reader pastes them into a shell).
+smartquotes = False
 
 suppress_warnings = ["myst.header"]

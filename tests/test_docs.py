@@ -63,3 +63,13 @@ def test_figures_and_generated_tables_reach_the_site(site):
     assert (site / "_images" / "solved_5x5.png").is_file()
     text = (site / "results" / "typical.html").read_text()
     assert "<table" in text and "TTS99" in text
+
+
+def test_formulas_show_offline_and_options_paste_as_typed(site):
+    """MathJax is served by the site itself (no CDN), and no option name is turned into an en dash."""
+    page = (site / "formulation.html").read_text()
+    sources = re.findall(r'<script[^>]+src="([^"]*mathjax[^"]*)"', page, flags=re.IGNORECASE)
+    assert sources and not any(s.startswith(("http:", "https:", "//")) for s in sources), sources
+    assert all((site / s.split("?")[0]).is_file() for s in sources), sources
+    cli = (site / "cli.html").read_text()
+    assert "--option" in cli and "\u2013option" not in cli
