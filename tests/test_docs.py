@@ -6,7 +6,9 @@ command-line reference from the argument parsers and the API reference from the 
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -15,9 +17,9 @@ import pytest
 
 from conftest import ROOT
 
-#: make test's --dist loadgroup is meant to run every test here on one worker, so that the site is built once; where
-#: the group is split all the same (pytest-xdist 3.8 here splits it between two workers), each worker builds the site,
-#: and since the fixture deletes only the pages of modules that no longer exist, neither build removes the other's.
+#: make test's --dist loadgroup is meant to run every test here on one worker; where the group is split all the same
+#: (pytest-xdist 3.8 here splits it between two workers), the fixture still builds the site once (two builds at once
+#: write the same generated API pages under docs/api, and one then misses pages the other is rewriting).
 pytestmark = pytest.mark.xdist_group("docs")
 
 
@@ -30,16 +32,24 @@ def _module_exists(name: str) -> bool:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    """The site, built once a run: the first worker to need it builds it under a lock, the others wait and read it."""
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_nb")
-    out = tmp_path_factory.mktemp("docs")
-    for page in (ROOT / "docs" / "api").glob("*.rst"):  # a page an earlier build wrote for a module since moved or
-        if not _module_exists(page.stem):                # gone fails the build (make docs starts from none)
-            page.unlink(missing_ok=True)
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                           "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent  # the folder of the whole run, which its workers share
+    out = run_folder / "docs-site"
+    with open(run_folder / "docs-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "built").is_file():
+            for page in (ROOT / "docs" / "api").glob("*.rst"):  # a page an earlier build wrote for a module since
+                if not _module_exists(page.stem):                # moved or gone fails it (make docs starts from none)
+                    page.unlink(missing_ok=True)
+            proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                                   "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
+                                  capture_output=True, text=True, timeout=900)
+            assert proc.returncode == 0, proc.stderr[-4000:]
+            (out / "built").touch()
     return out / "html"
 
 
