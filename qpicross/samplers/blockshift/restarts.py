@@ -210,13 +210,15 @@ class ReadRunner:
             if reached >= 0:
                 return done + ran, done + reached
             done += ran
+            if self.interrupted:  # Ctrl-C (or a raising progress hook): no further report or restart
+                break
             now = time.perf_counter()
             if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
                 self.reported = now  # restarts run without a thread report here
                 self._report(self.best)
-            if not self.interrupted and now >= self.deadline.at:
+            if now >= self.deadline.at:
                 self.timed_out = True  # restarts shorter than a polling interval are never polled
-            if self.interrupted or self.timed_out:
+            if self.timed_out:
                 break
         return done, -1
 
