@@ -86,12 +86,24 @@ def test_an_interrupted_warm_up_stops_the_bench(monkeypatch):
         bench._warm_up(SolverConfig(sampler="interrupted"))
 
 
-@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
+def _wait_for_cpu_seconds(proc, seconds, timeout=180):
+    """Wait until ``proc`` has used ``seconds`` of CPU time (from /proc): a wall-clock sleep on a loaded machine
+    can end before start-up does (test_ctrl_c_while_starting_is_one_line covers a Ctrl-C then)."""
+    stat = f"/proc/{proc.pid}/stat"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        fields = open(stat).read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:  # utime + stime
+            return
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads the child's CPU time from /proc")
 def test_ctrl_c_in_a_bench_ends_it_with_one_line(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "qpicross", "bench", LETTER_A_FILE, "--reads", "3",
                              "--sweeps", "300000000", "--option", "schedule=fixed", "--option", "target_energy=-1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=tmp_path)
-    time.sleep(6)  # past start-up on a loaded machine (test_ctrl_c_while_starting_is_one_line: earlier)
+    _wait_for_cpu_seconds(proc, 5)  # past start-up (imports, compiling), however loaded the machine
     proc.send_signal(signal.SIGINT)
     start = time.monotonic()
     _, err = proc.communicate(timeout=60)
