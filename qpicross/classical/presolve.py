@@ -261,7 +261,7 @@ def presolve_model(bqm: dimod.BinaryQuadraticModel, formulation: PicrossFormulat
     Where logic settles every cell (or fixes every variable), its board is the answer: one read, nothing to
     sample (:attr:`PresolvedModel.settled`). Otherwise :attr:`PresolvedModel.reduced` is the model left to
     sample. :class:`PresolveComposite` samples it with its child; the batched pipeline
-    (:func:`~qpicross.pipeline.batch.run_many`) samples many at once.
+    (:func:`~qpicross.pipeline.run.run_many`) samples many at once.
     """
     found = presolve(formulation, known)
     report = found.report(bqm.num_variables)

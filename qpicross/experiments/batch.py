@@ -2,7 +2,7 @@ r"""Benchmarks of batched samplers: every puzzle in one call, TTS99 of reads tha
 
 :func:`~qpicross.experiments.bench.run_bench` hands the puzzles of a
 configuration whose sampler is batched (``shift-batched``) to :func:`bench_batch`:
-one :func:`~qpicross.pipeline.batch.run_many` call samples them all at once,
+one :func:`~qpicross.pipeline.run.run_many` call samples them all at once,
 and each puzzle's results are measured as for any run
 (:func:`~qpicross.experiments.result.result_from_run`), with two differences:
 
@@ -41,7 +41,7 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.result import BenchResult, result_from_run
 from qpicross.experiments.tts import TimeToTarget, _quantile, repetitions, wilson_interval
-from qpicross.pipeline.batch import run_many
+from qpicross.pipeline.run import run_many
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 from qpicross.samplers import get_sampler
@@ -110,7 +110,7 @@ def bench_batch(tasks: Sequence[tuple[str, Puzzle, SolverConfig]]) -> list[Bench
         One result per task, in order, with ``batch_wall_s`` set.
 
     Raises:
-        ValueError, SamplerUnavailableError: As :func:`~qpicross.pipeline.batch.run_many`.
+        ValueError, SamplerUnavailableError: As :func:`~qpicross.pipeline.run.run_many`.
     """
     if not tasks:
         return []

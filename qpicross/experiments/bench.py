@@ -60,7 +60,7 @@ from qpicross.experiments.batch import bench_batch
 from qpicross.experiments.result import (CSV_FIELDS, BenchResult, _options_text, _weights_text, csv_cell, machine_info,
                                          read_cell, result_from_run)
 from qpicross.experiments.runner import run_tasks
-from qpicross.pipeline.batch import is_batched
+from qpicross.samplers.registry import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import run
 from qpicross.puzzle import Puzzle
@@ -245,7 +245,7 @@ def run_bench(
             progress(sum(r is not None for r in results), len(tasks), outcome)
 
     # Batched samplers (shift-batched) get all the puzzles of their configuration in one call.
-    batched = {j for j, config in enumerate(configs) if is_batched(config)}
+    batched = {j for j, config in enumerate(configs) if is_batched(config.sampler)}
     for j in sorted(batched):
         _run_batch([n for n in range(len(tasks)) if n % len(configs) == j], tasks, record)
     rest = [n for n in range(len(tasks)) if n % len(configs) not in batched]

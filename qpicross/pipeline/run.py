@@ -1,12 +1,13 @@
-"""The whole pipeline in one call: puzzle -> BQM -> samples -> decoded, checked board.
+"""The whole pipeline in one call: puzzles -> BQMs -> samples -> decoded, checked boards.
 
-:func:`run` takes a puzzle and a :class:`~qpicross.pipeline.config.SolverConfig`
+:func:`run_many` takes puzzles and a :class:`~qpicross.pipeline.config.SolverConfig`
 and does every step once, the same way for ``qpicross anneal``, ``qpicross
 bench`` and ``qpicross tune``: the size guard, the formulation, the encoding,
 the presolve (:class:`~qpicross.classical.presolve.PresolveComposite`), the
-sampler (in chunks of reads, under the time budget), and the judgement of
-every read (:func:`~qpicross.decode.evaluate_samples`). :func:`anneal` is the
-same with the configuration's fields as keyword arguments.
+sampler (in chunks of reads under the run control of :mod:`qpicross.samplers.control`,
+or all puzzles in one call of a batched sampler), and the judgement of every read
+(:func:`~qpicross.pipeline.result.judge`). :func:`run` is :func:`run_many` of one
+puzzle; :func:`anneal` is :func:`run` with the configuration's fields as keyword arguments.
 
 Examples:
     >>> from qpicross import Puzzle, anneal
@@ -26,13 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.decode import DecodedRead, SampleEvaluation, decode_sample, evaluate_samples
 from qpicross.model.formulation import PicrossFormulation, build_formulation
 from qpicross.model.weights import PenaltyWeights
 from qpicross.model.size import (
@@ -45,132 +45,12 @@ from qpicross.model.size import (
     too_large,
 )
 from qpicross.pipeline.config import SolverConfig
-from qpicross.puzzle import Puzzle, board_to_strings
-from qpicross.samplers import get_sampler, sample, takes_threads
+from qpicross.pipeline.result import AnnealResult, judge
+from qpicross.puzzle import Puzzle
+from qpicross.samplers import get_sampler, is_batched, sample, takes_threads
 from qpicross.samplers.parameters import STRUCTURE
 
-__all__ = ["AnnealResult", "anneal", "run", "check_run_size", "presolved_formulation", "encode", "judge"]
-
-
-@dataclasses.dataclass
-class AnnealResult:
-    """What one run found.
-
-    Attributes:
-        puzzle: The puzzle.
-        config: The configuration it ran with.
-        formulation: The QUBO's combinatorics (variables, terms).
-        bqm: The one-hot model every read is judged on (full size, also with presolve).
-        sampleset: Every read, as a full-size one-hot sample, in the order drawn.
-        evaluation: Every read judged (ground state and independent check).
-        best: The best read decoded (a solved one if any read solved the puzzle).
-        energy: The best read's energy.
-        timing: Seconds spent in ``build_s``, ``sample_s`` (presolve included), ``decode_s``.
-        presolve: What line-logic presolve did (None when off): ``variables_before``,
-            ``variables_after``, ``variables_annealed`` (0 when logic settled every cell),
-            ``cells_settled``, ``fraction_settled``, ``solved_by_logic``, ``contradiction``, ``presolve_s``.
-        sampled_bqm: The model the sampler saw (a domain-wall or thermometer BQM, or the one-hot BQM).
-    """
-
-    puzzle: Puzzle
-    config: SolverConfig
-    formulation: PicrossFormulation
-    bqm: dimod.BinaryQuadraticModel
-    sampleset: dimod.SampleSet
-    evaluation: SampleEvaluation
-    best: DecodedRead
-    energy: float
-    timing: dict[str, float]
-    presolve: dict | None = None
-    sampled_bqm: dimod.BinaryQuadraticModel | None = None
-
-    @property
-    def solved(self) -> bool:
-        """Whether the best read is a ground state whose board passes the independent check."""
-        return self.best.solved
-
-    @property
-    def board(self) -> np.ndarray:
-        return self.best.board
-
-    @property
-    def board_strings(self) -> list[str]:
-        return board_to_strings(self.best.board)
-
-    @property
-    def success_probability(self) -> float:
-        return self.evaluation.success_probability
-
-    @property
-    def num_reads(self) -> int:
-        return self.evaluation.num_reads
-
-    @property
-    def weights(self) -> PenaltyWeights:
-        return self.config.weights
-
-    @property
-    def sampler(self) -> str:
-        """The sampler's name; ``"none"`` when presolve left nothing to sample."""
-        if self.presolve is not None and self.presolve.get("variables_annealed") == 0:
-            return "none"
-        return self.config.sampler_name
-
-    @property
-    def seed(self) -> int | None:
-        return self.config.seed
-
-    @property
-    def stopped_by_budget(self) -> bool:
-        """Whether the time limit cut the run short (the sample set's ``info["timed_out"]``)."""
-        return bool(self.sampleset.info.get("timed_out", False))
-
-    @property
-    def interrupted(self) -> bool:
-        """Whether Ctrl-C stopped the run early (the reads that finished are kept)."""
-        return bool(self.sampleset.info.get("interrupted", False))
-
-    @property
-    def num_annealed_variables(self) -> int:
-        """Variables of the model the sampler annealed (after presolve where it ran: 0 when it settled all)."""
-        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
-        return (self.presolve or {}).get("variables_annealed", sampled.num_variables)
-
-    @property
-    def num_annealed_interactions(self) -> int:
-        """Interactions of the model the sampler annealed (after presolve where it ran)."""
-        sampled = self.sampled_bqm if self.sampled_bqm is not None else self.bqm
-        return (self.presolve or {}).get("interactions_annealed", sampled.num_interactions)
-
-    def to_dict(self) -> dict:
-        """A JSON-ready summary (the CLI's ``--json`` output)."""
-        return {
-            **self.puzzle.outcome(self.solved, self.board_strings),
-            "energy": self.energy,
-            "num_reads": self.num_reads,
-            "num_solved": self.evaluation.num_solved,
-            "num_valid_board_only": self.evaluation.num_valid_board_only,
-            "success_probability": self.success_probability,
-            "num_variables": self.num_annealed_variables,
-            "num_interactions": self.num_annealed_interactions,
-            "num_fixed_variables": len(self.formulation.fixed_labels),
-            "boards_agree": self.best.boards_agree,
-            "broken_lines": [f"{b.kind} {b.index}" for b in self.best.broken_lines],
-            "violations": {
-                name: sum(v.amount for v in self.best.violations if v.term == name)
-                for name in self.best.term_energies
-            },
-            "sampler": self.sampler,
-            "seed": self.seed,
-            "weights": self.weights.as_dict(),
-            "config": self.config.to_dict(),
-            "stopped_by_budget": self.stopped_by_budget,
-            "interrupted": self.interrupted,
-            "timing": dict(self.timing),
-            # Cloud runs: chain breaks, physical qubits, QPU access time (see qpicross.samplers.cloud).
-            **({"sampler_info": self.sampleset.info["sampler_info"]} if "sampler_info" in self.sampleset.info else {}),
-            "presolve": None if self.presolve is None else dict(self.presolve),
-        }
+__all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size", "presolved_formulation", "encode"]
 
 
 def check_run_size(
@@ -233,6 +113,8 @@ def run(
 ) -> AnnealResult:
     """Solve a puzzle as ``config`` says: build, (presolve,) sample, decode and check every read.
 
+    :func:`run_many` of one puzzle.
+
     Args:
         puzzle: The puzzle, or a formulation already built from it (a weight
             sweep builds once; ``config.bounds`` and ``known`` are then not used).
@@ -251,26 +133,66 @@ def run(
         ModelTooLargeError: (a ``ValueError``) if the estimated model is too
             large and ``force`` is false; its message gives the estimate.
     """
-    config = (config or SolverConfig()).validate()
-    t0 = time.perf_counter()
-    if isinstance(puzzle, PicrossFormulation):
-        formulation, puzzle = puzzle, puzzle.puzzle
-    else:
-        if not force:
-            check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
-        t0 = time.perf_counter()
-        formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
-    formulation, pruned = presolved_formulation(formulation, config, known)
-    bqm, sampled, wall_model = encode(formulation, config)
-    if pruned is not None:
-        pruned["variables_annealed"] = sampled.num_variables
-        pruned["interactions_annealed"] = sampled.num_interactions
-    t1 = time.perf_counter()
-    if on_built is not None:
-        on_built(formulation, sampled)
+    return run_many([puzzle], config, known=[known], progress=progress, force=force, max_couplers=max_couplers,
+                    on_built=on_built)[0]
 
+
+def run_many(
+    puzzles: Sequence[Puzzle | PicrossFormulation],
+    config: SolverConfig | None = None,
+    *,
+    known: Sequence[np.ndarray | None] | None = None,
+    progress: Callable[..., None] | None = None,
+    force: bool = False,
+    max_couplers: int | None = None,
+    on_built: Callable[[PicrossFormulation, dimod.BinaryQuadraticModel], None] | None = None,
+) -> list[AnnealResult]:
+    """Solve every puzzle as ``config`` says: the one pipeline of every run.
+
+    Each puzzle goes through the size guard, the formulation, the encoding and the presolve; then
+    a *batched* sampler (``properties["batched"]``: :func:`~qpicross.samplers.registry.is_batched`,
+    e.g. ``shift-batched``) samples all the models in one call (its ``sample_many``, so a GPU runs
+    the chains of every puzzle at once), and any other sampler each model in turn
+    (:func:`~qpicross.samplers.registry.sample`: in chunks of reads, under the run control of
+    :mod:`qpicross.samplers.control`); last, every read is judged (:func:`~qpicross.pipeline.result.judge`).
+
+    Args:
+        puzzles: The puzzles (or formulations already built from them, as :func:`run` takes).
+        config: How to solve them; with a batched sampler its ``time_limit`` bounds the whole call.
+        known: Each puzzle's settled cells, as :func:`run` takes them (default: none).
+        progress, force, max_couplers, on_built: As :func:`run` (``progress`` for samplers that
+            are not batched; ``on_built`` is called for each puzzle).
+
+    Returns:
+        One :class:`~qpicross.pipeline.result.AnnealResult` a puzzle. With a batched sampler,
+        ``timing["sample_s"]`` is the presolve plus the time from the start of the shared sampling
+        until this puzzle stopped, and ``timing["batch_s"]`` the whole sampler call.
+
+    Raises:
+        ValueError: For a bad configuration, or a batched sampler with another encoding than one-hot.
+        ModelTooLargeError: As :func:`run`.
+        SamplerUnavailableError: When the sampler cannot run here (e.g. no CUDA GPU).
+
+    Examples:
+        >>> from qpicross import Puzzle
+        >>> letter = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+        >>> dot = Puzzle([[1], []], [[1], []], name="dot")
+        >>> config = SolverConfig(sampler="shift-batched-cpu", num_reads=8, num_sweeps=200, seed=1)
+        >>> [r.solved for r in run_many([letter, dot], config)]
+        [True, True]
+    """
+    config = (config or SolverConfig()).validate()
+    batched = is_batched(config.sampler)
+    if batched and config.encoding != "one_hot":
+        raise ParameterError("batched samplers anneal the one-hot encoding only")
+    known = [None] * len(puzzles) if known is None else list(known)
+    runs = []
+    for puzzle, settled in zip(puzzles, known):
+        runs.append(_Run.build(puzzle, config, settled, force, max_couplers, presolve_now=batched))
+        if on_built is not None:
+            on_built(runs[-1].formulation, runs[-1].sampled)
     sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
-    if config.presolve and pruned is None:
+    if config.presolve and not batched and config.encoding == "one_hot":
         from qpicross.classical.presolve import PresolveComposite
 
         sampler = PresolveComposite(sampler)
@@ -282,71 +204,111 @@ def run(
 
         options.setdefault("threads", default_threads())
     _check_options(sampler, options, config.sampler_name)
-    _check_exhaustive(sampler, sampled)
-    structure = _structure_parameters(sampler, formulation, config.weights, wall_model)
-    structure.update(options)
-    if config.presolve and pruned is None:
-        structure["known"] = known
-    if sampled.num_variables == 0 and (not config.presolve or pruned is not None):
-        # every start was fixed: one read, nothing to sample
-        sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), sampled)
+    if batched:
+        _sample_batch(runs, sampler, config, options)
     else:
-        if config.early_stop == "puzzle":  # the run stops at the ground-state energy, whatever the sampler
-            structure.setdefault("target_energy", 0.0)
-        sampleset = sample(
-            sampled, sampler, num_reads=config.num_reads, num_sweeps=config.num_sweeps, seed=config.seed,
-            progress=progress, time_limit=config.time_limit, early_stop=config.early_stop, **structure,
-        )
-    if wall_model is not None:
-        from qpicross.model.domain_wall import to_one_hot_sampleset
-
-        info = dict(sampleset.info)
-        sampleset = to_one_hot_sampleset(wall_model, sampleset, bqm)
-        sampleset.info.update(info)
-    t2 = time.perf_counter()
-    presolve = sampleset.info["presolve"] if "presolve" in sampleset.info else pruned
-    timing = {"build_s": t1 - t0, "sample_s": t2 - t1}
-    if pruned is not None:  # the presolve ran before the build here; sample_s includes it, as with the composite
-        timing["sample_s"] += pruned["presolve_s"]
-        timing["build_s"] -= pruned["presolve_s"]
-    return judge(puzzle, config, formulation, bqm, sampled, sampleset, timing, presolve)
+        for one in runs:
+            one.sample(sampler, config, options, progress)
+    return [judge(one.puzzle, config, one.formulation, one.bqm, one.sampled, one.sampleset, one.timing, one.report)
+            for one in runs]
 
 
-def judge(puzzle: Puzzle, config: SolverConfig, formulation: PicrossFormulation, bqm: dimod.BinaryQuadraticModel,
-          sampled: dimod.BinaryQuadraticModel, sampleset: dimod.SampleSet, timing: dict,
-          presolve: dict | None) -> AnnealResult:
-    """The last step of every run, one puzzle or many (:func:`~qpicross.pipeline.batch.run_many`): every read
-    judged (:func:`~qpicross.decode.evaluate_samples`), the best one decoded, and the result.
+@dataclasses.dataclass
+class _Run:
+    """One puzzle on its way through :func:`run_many`: its models, then its reads and their timing."""
 
-    Args:
-        puzzle, config, formulation: What was run, and the model every read is judged on.
-        bqm, sampled: The one-hot BQM, and the BQM the sampler annealed (another encoding's, or the same).
-        sampleset: The reads, as one-hot samples of ``bqm``.
-        timing: Seconds so far (``build_s``, ``sample_s``...); ``decode_s`` is added, and ``presolve_s`` from
-            the line-logic report.
-        presolve: Line logic's report (:meth:`~qpicross.classical.presolve.Presolve.report`), or None.
-    """
+    puzzle: Puzzle
+    formulation: PicrossFormulation
+    bqm: dimod.BinaryQuadraticModel  # the one-hot model every read is judged on
+    sampled: dimod.BinaryQuadraticModel  # the model the sampler is given (another encoding's, or the same)
+    wall_model: object  # the encoding's model (None for one-hot)
+    known: np.ndarray | None
+    timing: dict
+    report: dict | None = None  # line logic's report, where it ran
+    presolved: object = None  # a batched run's PresolvedModel
+    sampleset: dimod.SampleSet | None = None
+
+    @classmethod
+    def build(cls, puzzle, config, known, force, max_couplers, presolve_now) -> _Run:
+        """The size guard, the formulation, line logic where it runs before the sampler (any encoding but
+        one-hot; every encoding with a batched sampler, ``presolve_now``), and the encoding."""
+        t0 = time.perf_counter()
+        if isinstance(puzzle, PicrossFormulation):
+            formulation, puzzle = puzzle, puzzle.puzzle
+        else:
+            if not force:
+                check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
+            t0 = time.perf_counter()
+            formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
+        formulation, report = presolved_formulation(formulation, config, known)
+        bqm, sampled, wall_model = encode(formulation, config)
+        one = cls(puzzle, formulation, bqm, sampled, wall_model, known, {}, report)
+        if report is not None:  # line logic ran before the build: sample_s counts it, as with the composite
+            report["variables_annealed"] = sampled.num_variables
+            report["interactions_annealed"] = sampled.num_interactions
+        elif presolve_now and config.presolve:
+            from qpicross.classical.presolve import presolve_model
+
+            one.presolved = presolve_model(bqm, formulation)
+            one.report = dict(one.presolved.report)
+        one.timing["build_s"] = time.perf_counter() - t0 - (report["presolve_s"] if report else 0.0)
+        return one
+
+    def sample(self, sampler, config, options, progress) -> None:
+        """Sample this puzzle's model alone (:func:`~qpicross.samplers.registry.sample`)."""
+        _check_exhaustive(sampler, self.sampled)
+        t0 = time.perf_counter()
+        structure = _structure_parameters(sampler, self.formulation, config.weights, self.wall_model)
+        structure.update(options)
+        composite_presolves = config.presolve and self.report is None
+        if composite_presolves:
+            structure["known"] = self.known
+        if self.sampled.num_variables == 0 and not composite_presolves:  # every start was fixed: nothing to sample
+            self.sampleset = dimod.SampleSet.from_samples_bqm((np.zeros((1, 0), np.int8), []), self.sampled)
+        else:
+            if config.early_stop == "puzzle":  # the run stops at the ground-state energy, whatever the sampler
+                structure.setdefault("target_energy", 0.0)
+            self.sampleset = sample(
+                self.sampled, sampler, num_reads=config.num_reads, num_sweeps=config.num_sweeps, seed=config.seed,
+                progress=progress, time_limit=config.time_limit, early_stop=config.early_stop, **structure)
+        if self.wall_model is not None:
+            from qpicross.model.domain_wall import to_one_hot_sampleset
+
+            info = dict(self.sampleset.info)
+            self.sampleset = to_one_hot_sampleset(self.wall_model, self.sampleset, self.bqm)
+            self.sampleset.info.update(info)
+        self.timing["sample_s"] = time.perf_counter() - t0 + (self.report["presolve_s"] if self.report else 0.0)
+        if "presolve" in self.sampleset.info:
+            self.report = self.sampleset.info["presolve"]
+
+
+def _sample_batch(runs: list[_Run], sampler, config: SolverConfig, options: dict) -> None:
+    """Sample every model presolve left in one call of a batched sampler (its ``sample_many``)."""
+    parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_limit, **options}
+    if config.early_stop is not None:
+        parameters["early_stop"] = config.early_stop
+    if config.num_sweeps is not None:
+        parameters["num_sweeps"] = config.num_sweeps
+    sampled, structures = [], []
+    for one in runs:
+        if one.presolved is not None and one.presolved.settled is not None:  # logic settled every cell
+            one.sampleset = one.presolved.settled
+            continue
+        layout = {"layout": one.formulation.layout(config.weights)}
+        sampled.append(one)
+        structures.append(layout if one.presolved is None else one.presolved.structure(layout))
+    for name in ("layout", "lines", "paints"):  # each model's layout; a presolved one: its lines and paints
+        parameters.setdefault(name, [structure.get(name) for structure in structures])
     t0 = time.perf_counter()
-    evaluation = evaluate_samples(formulation, sampleset)
-    best_index = evaluation.best_index
-    best = decode_sample(formulation, evaluation.samples[best_index])
-    timing = {**timing, "decode_s": time.perf_counter() - t0}
-    if presolve is not None:
-        presolve = dict(presolve)
-        timing["presolve_s"] = presolve.pop("presolve_s")
-    return AnnealResult(
-        puzzle=puzzle,
-        config=config,
-        formulation=formulation,
-        bqm=bqm,
-        sampleset=sampleset,
-        evaluation=evaluation,
-        best=best,
-        energy=float(evaluation.energy[best_index]),
-        timing=timing,
-        presolve=presolve,
-        sampled_bqm=sampled,
-    )
+    models = [one.sampled if one.presolved is None else one.presolved.reduced for one in sampled]
+    samplesets = sampler.sample_many(models, **parameters) if sampled else []
+    batch_s = time.perf_counter() - t0
+    for one, sampleset in zip(sampled, samplesets):
+        one.sampleset = sampleset if one.presolved is None else one.presolved.full_size(sampleset)
+    for one in runs:
+        presolve_s = one.report["presolve_s"] if one.report else 0.0
+        one.timing.update(sample_s=presolve_s + one.sampleset.info.get("timing", {}).get("sample_s", 0.0),
+                          batch_s=batch_s)
 
 
 def presolved_formulation(formulation: PicrossFormulation, config: SolverConfig,

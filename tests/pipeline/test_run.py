@@ -130,3 +130,25 @@ def test_bad_configuration_is_refused_before_any_work():
         run(LETTER_A, SolverConfig(options={"nosuch": 1}))
     with pytest.raises(ValueError, match="2\\^n"):
         anneal(LETTER_A, sampler=dimod.ExactSolver())
+
+
+
+@pytest.mark.parametrize("config", [
+    SolverConfig(sampler="sa", num_reads=20, num_sweeps=200, seed=4, presolve=True),
+    SolverConfig(sampler="shift", num_reads=4, seed=4, options={"threads": 1}),  # one stream: same seed, same reads
+    SolverConfig(sampler="sa", num_reads=20, num_sweeps=200, seed=4, encoding="thermometer", presolve=True),
+])
+def test_run_is_run_many_of_one_puzzle(config):
+    """One pipeline: the reads run_many draws for each puzzle with a sampler that is not batched are those run
+    draws for that puzzle alone, judged the same way; a batched sampler samples even one puzzle in one launch."""
+    from qpicross.pipeline.run import run_many
+
+    puzzles = [LETTER_A, PARTLY_LOGICAL, TWO_DIAGONALS]
+    many = run_many(puzzles, config)
+    for puzzle, together in zip(puzzles, many):
+        alone = run(puzzle, config)
+        assert together.puzzle is puzzle and together.solved == alone.solved and "batch_s" not in alone.timing
+        assert np.array_equal(together.sampleset.record.sample, alone.sampleset.record.sample)
+        assert (together.presolve or {}).keys() == (alone.presolve or {}).keys()
+    batched = run(LETTER_A, SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=200, seed=4))
+    assert batched.solved and batched.timing["batch_s"] > 0
