@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu
 
 $(BIN)/python:
@@ -195,6 +195,19 @@ endef
 bench-tournament-long: $(VENV)/.installed
 	mkdir -p results
 	$(foreach f,$(TOURNAMENT_FILES),$(call TOURNAMENT_LONG_LINE,$(f)))
+
+# The tournament rules (issue 41): the 1 000 puzzles of each file in TOURNAMENT_FILES once, in order, each until its
+# first solving read, on one core (taskset pins it to CPU 0; keep the other core quiet), two hours in all:
+# results/tournament_FILE.json, every puzzle's time and the running total (python: qpicross.experiments.tournament).
+TOURNAMENT_PASS_RANGE ?= 1-1000
+define TOURNAMENT_PASS_LINE
+	taskset -c 0 $(BIN)/qpicross bench $(TOURNAMENT)/$(1).txt\#$(TOURNAMENT_PASS_RANGE) --tournament --seed 0 \
+	    --json results/tournament_$(1).json --force || test $$? -eq 1
+
+endef
+bench-tournament-pass: $(VENV)/.installed
+	mkdir -p results
+	$(foreach f,$(TOURNAMENT_FILES),$(call TOURNAMENT_PASS_LINE,$(f)))
 
 # Every 10th puzzle of the 1 000 + 1 000 (100 + 100 spread over the whole files, the late and hard ones
 # included): an estimate of the full run's median and a lower bound on its worst (15 min on 2 cores at de00f85).

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from benchmarks.memory import memory_table
 from benchmarks.restate import _number, has_moved, threads_of
+from benchmarks.tournament import tournament_table
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 
@@ -836,6 +837,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
+    "tournament-pass": (_results("tournament_taai2011.json"),
+                        lambda rows: tournament_table([p for p in _results("tournament_taai2011.json",
+                                                                           "tournament_tcga2012.json") if p.is_file()])),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),

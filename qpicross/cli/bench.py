@@ -12,6 +12,7 @@ from pathlib import Path
 from qpicross.exceptions import UsageError
 from ._arguments import add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
+from ._progress import Progress
 from ._terminal import note_written, printable, racing_note
 from ._solver_options import add_solver_arguments, configs_from_args
 
@@ -41,6 +42,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="write JSON (to stdout without FILE)")
     p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a TTS99 bar chart")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    p.add_argument("--tournament", action="store_true",
+                   help="a tournament run (TAAI/TCGA rules): the puzzles once, in order, each until its first "
+                        "solving read; --time-limit is the whole set's (default 7200 s), one core unless "
+                        "--option threads=N; --json FILE writes every puzzle's time and the running total")
     return p
 
 
@@ -54,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from qpicross.experiments.bench import BASELINE
 
     configs = configs_from_args(args)
+    if args.tournament:
+        return _tournament(args, configs)
     if args.baseline and all(c.label != BASELINE.label for c in configs):  # with the run's reads and budget
         configs = [BASELINE.replace(num_reads=configs[0].num_reads, time_limit=configs[0].time_limit)] + configs
     if args.workers < 1:
@@ -116,6 +123,63 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
     # exit 1 when some configuration (the baseline aside) never solved some puzzle, or a job failed
     unsolved = any(not r.solved for r in results if r.config != BASELINE.label)
     return 1 if unsolved or any(r.error for r in results) else 0
+
+
+def _tournament(args: argparse.Namespace, configs: list) -> int:
+    """``bench --tournament``: :func:`~qpicross.experiments.tournament.run_tournament`, a line a puzzle on
+    stderr (or a bar on a terminal) with the running total, the summary on stdout; exit 0 when every
+    puzzle was solved within the limit."""
+    from qpicross.experiments.bench import expand_specs
+    from qpicross.experiments.tournament import TOURNAMENT_TIME_LIMIT_S, run_tournament
+
+    refused = [flag for flag, given in (("--baseline", args.baseline), ("--workers", args.workers != 1),
+                                        ("--scheduler", args.scheduler), ("--csv", args.csv), ("--plot", args.plot))
+               if given]
+    if refused or len(configs) != 1:
+        raise UsageError(f"--tournament runs one configuration on one machine; drop "
+                         f"{refused[0] if refused else 'all but one --sampler/--sweeps'}")
+    if args.json == "-":
+        raise UsageError("--tournament writes its results to a file: --json FILE")
+    if args.json:
+        check_output_path(args.json, args.force)
+    try:
+        puzzles = expand_specs(args.puzzles, format=args.format)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    config = configs[0]
+    cores = int(config.sampler_options.get("threads", 1))
+    limit = config.time_limit or TOURNAMENT_TIME_LIMIT_S
+    bar = Progress("tournament", unit="puzzle")
+
+    done = [0]
+
+    def progress(entry, total):
+        done[0] += 1
+        if bar.enabled:
+            bar(done[0], total)
+            if bar.bar is not None:
+                bar.bar.set_postfix_str(f"total {entry.total_s:.1f} s")
+        else:
+            state = "solved" if entry.solved else "NOT solved"
+            print(f"[{done[0]}/{total}] {printable(entry.puzzle)} {state} in {entry.seconds:.3g} s, "
+                  f"total {entry.total_s:.1f} s", file=sys.stderr, flush=True)
+
+    with bar:
+        result = run_tournament(puzzles, config, time_limit=limit, cores=cores, progress=progress)
+    result.meta["command"] = "qpicross bench " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else ""
+    s = result.summary()
+    print(f"tournament: {s['solved']} of {s['puzzles']} puzzles solved ({s['run']} run) in {s['total_s']:.1f} s "
+          f"on {cores} core{'s' if cores > 1 else ''} (limit {limit:g} s); per puzzle median {s['median_s']:.3g} s, "
+          f"99th percentile {s['p99_s']:.3g} s, slowest {s['slowest_s']:.3g} s ({printable(str(s['slowest_puzzle']))}); "
+          f"compiling before the clock {result.setup_s:.3g} s")
+    if s["unsolved"]:
+        print("not solved: " + ", ".join(printable(u) for u in s["unsolved"]))
+    if args.json:
+        note_written(write_output(args.json, lambda tmp: result.write_json(tmp), True))
+    if result.interrupted:
+        print(f"qpicross: interrupted; {s['run']} of {s['puzzles']} puzzles finished", file=sys.stderr)
+        return 130
+    return 0 if s["within_limit"] else 1
 
 
 def _write_outputs(results: list, args: argparse.Namespace, meta: dict, *, force: bool) -> list[Path]:

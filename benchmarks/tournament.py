@@ -1,0 +1,78 @@
+"""The tournament table of the docs: published solvers' totals beside qpicross's own pass under the same rules.
+
+``make bench-tournament-pass`` writes ``results/tournament_FILE.json``
+(:func:`qpicross.experiments.tournament.run_tournament`: the 1 000 puzzles once, in order, each until its
+first solving read, on one core); :func:`tournament_table` turns those files into the Markdown table of the
+"tournament-pass" section, under the published anchors (:data:`ANCHORS`).
+
+Examples:
+    >>> pass_ = {"meta": {"cores": 1, "time_limit_s": 7200, "commit": "abc1234", "config": {"sampler": "shift"}},
+    ...          "summary": {"puzzles": 2, "run": 2, "solved": 2, "total_s": 3.5, "median_s": 1.75, "p99_s": 2.0,
+    ...                      "slowest_s": 2.0, "slowest_puzzle": "taai2011#2", "within_limit": True},
+    ...          "results": [{"source": "taai2011.txt#1-2"}]}
+    >>> print(tournament_table({"taai2011": pass_}).splitlines()[-1])
+    | qpicross `shift` (commit abc1234) | this project's machine, 1 core | 2 of 2 | 3.5 s | 1.75 s | 2 s | 2 s (taai2011#2) | yes |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["ANCHORS", "tournament_table", "load_passes"]
+
+#: Published totals for the 1 000 taai2011 puzzles (program, machine, total, per-puzzle figures, source), as
+#: hyouv/FastNonogramSolver's ``results/README.md`` reports them; the TAAI 2011 figure is the tournament's own.
+ANCHORS = [
+    ("LalaFrogKK (winner of every TAAI/TCGA event 2011-2015)", "the TAAI 2011 tournament machine", "1000 of 1000",
+     "645.5 s", "", "", "", "yes", "TAAI 2011 results"),
+    ("LalaFrogKK", "a current Xeon, one core", "1000 of 1000", "463.4 s", "", "", "", "yes",
+     "hyouv/FastNonogramSolver"),
+    ("nonosolve (line solver, probing, search, SAT fallback)", "one core", "1000 of 1000", "83.7 CPU-s", "10 ms",
+     "1.32 s", "13.1 s", "yes", "hyouv/FastNonogramSolver"),
+]
+
+_HEADER = ("program", "machine", "solved", "total", "median", "99th percentile", "slowest", "within 2 h")
+
+
+def _seconds(value) -> str:
+    if value is None:
+        return "–"
+    return f"{value * 1e3:.3g} ms" if value < 1 else f"{value:.3g} s" if value < 1000 else f"{value:.0f} s"
+
+
+def load_passes(paths) -> dict[str, dict]:
+    """The tournament files among ``paths`` (``results/tournament_FILE.json``), by puzzle file."""
+    passes = {}
+    for path in paths:
+        path = Path(path)
+        passes[path.stem.removeprefix("tournament_")] = json.loads(path.read_text())
+    return passes
+
+
+def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> str:
+    """Markdown: for each puzzle file, the anchors (taai2011 only) and qpicross's pass, one row each."""
+    if not isinstance(passes, Mapping):
+        passes = load_passes(passes)
+    lines = []
+    for name, data in passes.items():
+        meta, s = data["meta"], data["summary"]
+        cores = meta["cores"]
+        sampler = meta.get("config", {}).get("sampler", "shift")
+        ran = "every one run" if s["run"] == s["puzzles"] else f"{s['run']} run"
+        lines.append(f"**{name}** ({s['puzzles']} puzzles, {ran}):\n")
+        lines.append("| " + " | ".join(_HEADER) + " |")
+        lines.append("|" + "---|" * len(_HEADER))
+        if name == "taai2011":
+            for program, machine, solved, total, median, p99, slowest, within, _source in ANCHORS:
+                lines.append(f"| {program} | {machine} | {solved} | {total} | {median or '–'} | {p99 or '–'} | "
+                             f"{slowest or '–'} | {within} |")
+        slowest = f"{_seconds(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else "–"
+        lines.append(f"| qpicross `{sampler}` (commit {meta.get('commit') or '?'}) | this project's machine, "
+                     f"{cores} core{'s' if cores > 1 else ''} | {s['solved']} of {s['puzzles']} | "
+                     f"{_seconds(s['total_s'])} | {_seconds(s['median_s'])} | {_seconds(s['p99_s'])} | {slowest} | "
+                     f"{'yes' if s['within_limit'] else 'no'} |")
+        lines.append("")
+    return "\n".join(lines).rstrip()
