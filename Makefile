@@ -411,7 +411,7 @@ bench-no-slowdown: $(VENV)/.installed
 	for rev in $(BASE_REVS); do $(BIN)/python -m benchmarks.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
-# they agree).
+# they agree), each with a line under it saying which code measured it (commit and code hash of its files).
 readme: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.report
 	$(BIN)/python -m benchmarks.frontier page
@@ -421,9 +421,11 @@ readme: $(VENV)/.installed
 restate: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.restate results/*.json
 
-# The results files the current sampler code did not write: each file's status (current, stale,
-# acknowledged in results/STALE.txt, or "no hash": written before results recorded their code hash);
-# exit 1 if one is stale. tests/benchmarks/test_provenance.py runs the same check.
+# The results files the current code did not write: each file's status against the code hash (the whole
+# qpicross package, benchmarks/*.py and the versions of dimod, dwave-samplers, numba, numpy, scipy): current,
+# stale (also "hashed the old way": sampler modules only), acknowledged in results/STALE.txt (FILE.json RECORDED
+# CODE reason, honoured while both hashes match), or "no hash"; exit 1 if one is stale, which nearly every
+# commit makes them: re-run what a page quotes. tests/benchmarks/test_provenance.py checks STALE.txt's lines.
 stale-results: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.provenance results
 

@@ -5,7 +5,8 @@ What only this repository needs lives here, next to ``results/``, ``figures/`` a
 * :mod:`benchmarks.report` -- rewrites the generated results tables of the README and the docs'
   results pages from ``results/*.json`` (``make readme``);
 * :mod:`benchmarks.figures` -- the figures of the README and the docs (``make figures``);
-* :mod:`benchmarks.provenance` -- the results files the current sampler code did not write (``make stale-results``);
+* :mod:`benchmarks.provenance` -- the results files the current code did not write (``make stale-results``), and
+  the line under each generated table saying which code measured it;
 * :mod:`benchmarks.restate` -- a results file's TTS99 recomputed on the censored estimator (``make restate``);
 * :mod:`benchmarks.kernels` -- the block-shift annealer's two kernels side by side (``make bench-kernels``);
 * :mod:`benchmarks.memory` -- the size guard against the memory runs really take (``make bench-memory``);

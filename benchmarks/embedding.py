@@ -208,7 +208,7 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
     Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
     first one that does not embed: the larger ones are recorded ``not tried``.
     """
-    from qpicross.experiments.result import machine_info
+    from qpicross.experiments.result import load_average, machine_info
 
     # ``ladder``: collection -> rungs (:class:`~benchmarks.ladder.Rung`), each climbed in order of cells.
     # ``meta``: what the results file records of the run, taken at its start (default: machine_info()).
@@ -256,7 +256,7 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
                     "topologies": {t: {"qpu": TOPOLOGIES[t][0], "graph": f"{TOPOLOGIES[t][1]}({TOPOLOGIES[t][2]})",
                                        "qubits": target_graph(t).number_of_nodes(),
                                        "couplers": target_graph(t).number_of_edges()} for t in topologies},
-                    "elapsed_s": time.perf_counter() - start},
+                    "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
            "puzzles": list(puzzles.values()), "records": records}
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")

@@ -6,7 +6,8 @@
   thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
 * ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
   ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
-  ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME;
+  ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME, and
+  under each table :func:`~benchmarks.provenance.measured_by` says which code measured it;
   ``--check`` exits 1 when one differs from what the results files give (``tests/benchmarks/test_frontier.py`` runs
   the same check).
 
@@ -31,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from benchmarks.ladder import Rung, shared_rung, shipped_rung
+from benchmarks.provenance import measured_by
 
 __all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "run_meta", "GENERATED", "PAGE", "still_fails", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
@@ -165,7 +167,7 @@ def generated_tables(results_dir: str | Path | None = None) -> dict[str, str]:
     for name, (files, render) in GENERATED.items():
         present = {f: json.loads((folder / f).read_text()) for f in files if (folder / f).is_file()}
         if present and (len(present) == len(files) or name == "still-fails"):
-            out[name] = render(present)
+            out[name] = render(present) + "\n\n" + measured_by(folder / f for f in present)
     return out
 
 

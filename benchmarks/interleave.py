@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from qpicross.experiments.result import load_average
 from qpicross.puzzle.formats.registry import _directory_files, split_spec
 
 __all__ = ["single_specs", "interleave", "main"]
@@ -71,9 +72,10 @@ def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args
                 for row in data["results"]:
                     rows[label].append({**row, "source": collection})
             print(f"[{index}/{len(puzzles)}] {spec}", file=sys.stderr, flush=True)
-    ended = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    ended, after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), load_average()
     for label, _, out in trees:
         meta = {**metas[label], "interleaved": [name for name, _, _ in trees], "time_utc_end": ended,
+                "load_average_after": after,
                 "command": "python -m benchmarks.interleave " + " ".join(specs) + " -- " + " ".join(bench_args)}
         Path(out).write_text(json.dumps({"meta": meta, "results": rows[label]}, indent=1) + "\n")
     return worst

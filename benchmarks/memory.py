@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.memory", description=__doc__.split("\n")[0])
     parser.add_argument("--json", default="results/memory.json")
     args = parser.parse_args(argv)
-    from qpicross.experiments.result import machine_info
+    from qpicross.experiments.result import load_average, machine_info
 
     meta = machine_info()  # at the start: the code that runs
     rows = []
@@ -109,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{side}x{side} {label}: estimate {_mib(row['estimated_bytes'])}, peak {_mib(row['peak_bytes'])}",
                   file=sys.stderr, flush=True)
             rows.append(row)
+    meta["load_average_after"] = load_average()
     Path(args.json).write_text(json.dumps({"meta": meta, "results": rows}, indent=1) + "\n")
     print(memory_table(rows))
     return 1 if any(r["peak_bytes"] > r["estimated_bytes"] for r in rows) else 0

@@ -10,7 +10,10 @@ and :data:`SECTIONS` says which function writes it from which results files
 (``results/*.json``, written by ``make bench`` and friends). ``make readme``
 (``python -m benchmarks.report``) rewrites every section
 whose files exist; the test suite checks the committed pages against the
-committed results, so a hand-edited number fails CI.
+committed results, so a hand-edited number fails CI. Under each table a line says which code measured it
+(:func:`~benchmarks.provenance.measured_by`: the commit and code hash its results files record); it is read
+from the files alone, so the pages change only when the results do, and whether the code changed since is
+what ``make stale-results`` lists and what the docs build adds to the page it shows.
 
 Examples:
     >>> rows = [{"puzzle": "5x5", "rows": 5, "cols": 5, "config": "shift", "num_reads": 10, "num_solved": 10,
@@ -42,6 +45,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from benchmarks.memory import memory_table
+from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.tournament import tournament_table
 from qpicross.experiments.tts import MIN_EVENTS
@@ -49,7 +53,8 @@ from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
+           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS",
+           "section_files", "section_text"]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_LIMIT``;
@@ -858,6 +863,28 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 }
 
 
+#: Results files a section reads besides its own: the targets table gathers every headline run.
+_ALSO_READ: dict[str, list[Path]] = {
+    "targets": [*_LONG_RUNS, *_results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json",
+                                       "bench_hybrid.json", "ablation_shift.json", "ablation_shift_fixed.json",
+                                       "bench_tournament_retry.json")],
+}
+
+
+def section_files(name: str) -> list[Path]:
+    """The results files the section ``name`` of :data:`SECTIONS` is computed from (those it reads if present
+    included, when they are)."""
+    files, _ = SECTIONS[name]
+    return list(dict.fromkeys([*files, *(f for f in _ALSO_READ.get(name, ()) if f.is_file())]))
+
+
+def section_text(name: str) -> str:
+    """The section ``name`` as a page holds it: its table from its results files, and under it the line of
+    :func:`~benchmarks.provenance.measured_by` saying which code measured them."""
+    files, make = SECTIONS[name]
+    return make(load_rows(files)) + "\n\n" + measured_by(section_files(name))
+
+
 def pages(root: str | os.PathLike = ROOT) -> list[Path]:
     """The pages that hold generated sections: the README and every Markdown page of the docs."""
     root = Path(root)
@@ -883,10 +910,10 @@ def update_page(page: str | os.PathLike, check: bool = False) -> list[str]:
     path = Path(page)
     text = path.read_text()
     changed = []
-    for name, (files, make) in SECTIONS.items():
+    for name, (files, _) in SECTIONS.items():
         if not has_section(text, name) or not all(f.is_file() for f in files):
             continue
-        new = replace_section(text, name, make(load_rows(files)))
+        new = replace_section(text, name, section_text(name))
         if new != text:
             changed.append(name)
             text = new

@@ -114,7 +114,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     --reads max_reads --time-limit budget_s --seed S [--beta-range HOT,COLD]``.
     """
     from qpicross.experiments.bench import bench_puzzle
-    from qpicross.experiments.result import machine_info
+    from qpicross.experiments.result import load_average, machine_info
 
     meta = machine_info() if meta is None else meta  # at the start: the commit whose code runs
     start = time.perf_counter()
@@ -157,7 +157,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                     "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
                     "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
                     "arms": list(arms),
-                    "elapsed_s": time.perf_counter() - start},
+                    "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
            "puzzles": puzzles, "records": records}
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")

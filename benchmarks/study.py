@@ -46,7 +46,7 @@ from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.bench import bench_puzzle
-from qpicross.experiments.result import machine_info
+from qpicross.experiments.result import load_average, machine_info
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
@@ -305,6 +305,7 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
                                     "reference": True, "weights": None, "tuning": None,
                                     "rungs": _exact_reference(rungs)})
     out["meta"]["elapsed_s"] = time.perf_counter() - start
+    out["meta"]["load_average_after"] = load_average()
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")
     return out

@@ -27,6 +27,21 @@ def test_the_tables_agree_with_the_committed_results():
     assert not any(differ.values()), f"run `make readme` after `make bench`: {differ}"
 
 
+def test_every_generated_table_says_which_code_measured_it():
+    """The last line of every section names each results file it came from, with the commit and code hash they
+    record (read from the files alone: the pages stay as they are when only the code changes)."""
+    for page in report.pages():
+        text = page.read_text()
+        for name, (files, _) in report.SECTIONS.items():
+            if not report.has_section(text, name) or not all(f.is_file() for f in files):
+                continue
+            last = report.section_text(name).splitlines()[-1]
+            assert last.startswith("*Measured by:* ") and "commit " in last, (page.name, name)
+            assert all(f"{f.name}" in last for f in report.section_files(name)), (page.name, name)
+    targets = [f.name for f in report.section_files("targets")]
+    assert {"bench_pure.json", "bench_hard.json", "bench_tournament_retry.json"} <= set(targets)
+
+
 def test_a_hand_edited_number_is_caught(tmp_path):
     name = next(name for name, (files, _) in report.SECTIONS.items()
                 if all(f.is_file() for f in files) and report.has_section(README.read_text(), name))

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, configs: list, client) -> int:
     from qpicross.experiments.bench import BASELINE, expand_specs, machine_info, run_bench
+    from qpicross.experiments.result import load_average
 
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
@@ -113,7 +114,7 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
         done = f"{len(finished)} of {planned[0]} results finished" if planned[0] else "no result finished"
         print(f"qpicross: interrupted; {done}, {where}", file=sys.stderr)
         return 130
-    meta["load_average_after"] = machine_info()["load_average"]
+    meta["load_average_after"] = load_average()
     _write_outputs(results, args, meta, force=args.force)
     for note in dict.fromkeys(racing_note(c, args.seed, args.workers or 1) for c in configs):
         if note:

@@ -5,15 +5,18 @@
   samplers, many puzzles in one call) both build their rows with it.
 * :func:`csv_cell` writes a text cell that a spreadsheet opens as text (:data:`CSV_FIELDS` are the columns),
   :func:`read_cell` reads it back.
-* :func:`machine_info` is the ``meta`` every results file records: the machine, the commit, and which code
-  wrote it (:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over the sampler
-  modules, which decide the samples and their times). The repository's ``make stale-results`` compares the
-  recorded hash with the tree's.
+* :func:`machine_info` is the ``meta`` every results file records: the machine, its load average, the commit,
+  and which code wrote it (:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over
+  everything that can change a figure: every module of the package, the repository's tooling that computes or
+  restates statistics, and the versions of the libraries that sample and compute; ``code_hashed`` says which,
+  :func:`hashed_inputs`). The repository's ``make stale-results`` compares the recorded hash with the tree's.
 
 Examples:
     >>> meta = machine_info()
-    >>> meta["code_hash"] == code_hash() and len(meta["code_hash"]) == 64, meta["code_hashed"] == list(HASHED)
+    >>> meta["code_hash"] == code_hash() and len(meta["code_hash"]) == 64, meta["code_hashed"] == hashed_inputs()
     (True, True)
+    >>> [x.partition("=")[0] for x in meta["code_hashed"][2:]]
+    ['dimod', 'dwave-samplers', 'numba', 'numpy', 'scipy']
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult
 
 __all__ = ["BenchResult", "result_from_run", "CSV_FIELDS", "TTS_ESTIMATOR", "csv_cell", "read_cell", "FORMULA_STARTS",
-           "machine_info", "provenance", "code_hash", "HASHED"]
+           "machine_info", "load_average", "provenance", "code_hash", "hashed_inputs", "HASHED", "HASHED_LIBRARIES", "OLD_HASHED"]
 
 #: What ``tts_estimator`` says of time-to-target rows: reads cut short are censored.
 TTS_ESTIMATOR = "kaplan-meier"
@@ -169,32 +172,85 @@ def read_cell(value: Any) -> Any:
 
 
 PACKAGE = Path(__file__).resolve().parents[1]
-#: The modules :func:`code_hash` covers, as globs relative to the package.
-HASHED = ("samplers/**/*.py",)
+#: The modules :func:`code_hash` covers, as globs relative to the folder that holds the package: every module of
+#: the package, and the repository's tooling that computes or restates statistics (``benchmarks/*.py``: only when
+#: the package runs from a source checkout, a folder with a ``pyproject.toml``; an installed wheel has none).
+HASHED = ("qpicross/**/*.py", "benchmarks/*.py")
+#: The libraries whose versions :func:`code_hash` covers: they draw the samples, time them, or compute statistics.
+HASHED_LIBRARIES = ("dimod", "dwave-samplers", "numba", "numpy", "scipy")
+#: What results files written before the hash covered the whole code record as ``code_hashed``: the sampler
+#: modules only (``make stale-results`` says "hashed the old way").
+OLD_HASHED = ("samplers/**/*.py",)
+
+
+def _hashed_files(package: Path) -> dict[str, list[Path]]:
+    """Glob of :data:`HASHED` -> the files it finds beside ``package`` (the tooling's only in a source checkout)."""
+    root = package.parent
+    found = {}
+    for pattern in HASHED:
+        if pattern.startswith("qpicross/"):
+            files = package.glob(pattern.partition("/")[2])
+        elif (root / "pyproject.toml").is_file():
+            files = root.glob(pattern)
+        else:
+            continue
+        found[pattern] = sorted(f for f in files if f.is_file())
+    return found
+
+
+def _library_versions() -> list[str]:
+    """``name==version`` of each of :data:`HASHED_LIBRARIES` installed (``name absent`` for one that is not)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in HASHED_LIBRARIES:
+        try:
+            out.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            out.append(f"{name} absent")
+    return out
+
+
+def hashed_inputs(package: str | Path | None = None) -> list[str]:
+    """What :func:`code_hash` covers, as a results file records it (``code_hashed``): the globs of :data:`HASHED`
+    it read (``benchmarks/*.py`` only from a source checkout) and each library's version.
+
+    >>> [x for x in hashed_inputs() if not x.startswith(HASHED_LIBRARIES)]
+    ['qpicross/**/*.py', 'benchmarks/*.py']
+    """
+    package = PACKAGE if package is None else Path(package)
+    return [*_hashed_files(package), *_library_versions()]
 
 
 def code_hash(package: str | Path | None = None) -> str:
-    """SHA-256 (hex) of the modules of :data:`HASHED`, each by its path in the package and its bytes.
+    """SHA-256 (hex) of everything that can change a figure: each module of :data:`HASHED` by its path and its
+    bytes, and the versions of :data:`HASHED_LIBRARIES` (:func:`hashed_inputs` says which).
 
     Args:
-        package: The package folder (default: this ``qpicross``).
+        package: The package folder (default: this ``qpicross``); its parent's ``benchmarks/*.py`` is read too when
+            the parent is a source checkout.
     """
     package = PACKAGE if package is None else Path(package)
     digest = hashlib.sha256()
-    files = sorted({f for pattern in HASHED for f in package.glob(pattern) if f.is_file()})
-    for f in files:
-        rel = f.relative_to(package).as_posix().encode()
-        digest.update(len(rel).to_bytes(4, "big") + rel)
-        data = f.read_bytes()
-        digest.update(len(data).to_bytes(8, "big") + data)
+    for pattern, files in _hashed_files(package).items():
+        base = package if pattern.startswith("qpicross/") else package.parent
+        prefix = "qpicross/" if base is package else ""
+        for f in files:
+            rel = (prefix + f.relative_to(base).as_posix()).encode()
+            digest.update(len(rel).to_bytes(4, "big") + rel)
+            data = f.read_bytes()
+            digest.update(len(data).to_bytes(8, "big") + data)
+    for line in _library_versions():
+        digest.update(len(line).to_bytes(4, "big") + line.encode())
     return digest.hexdigest()
 
 
 def provenance() -> dict:
-    """What a results file's ``meta`` records of the code that wrote it: the version and :func:`code_hash`."""
+    """What a results file's ``meta`` records of the code that wrote it: the version, :func:`code_hash` and what it
+    covered (``code_hashed``: :func:`hashed_inputs`)."""
     from qpicross import __version__
 
-    return {"version": __version__, "code_hash": code_hash(), "code_hashed": list(HASHED)}
+    return {"version": __version__, "code_hash": code_hash(), "code_hashed": hashed_inputs()}
 
 
 def _git_commit() -> str | None:
@@ -209,17 +265,23 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
-def machine_info() -> dict:
-    """Where the measurement ran: CPU count, source commit, load average, Python, time, and which code
-    (:func:`provenance`: the package version and the sampler modules' hash)."""
+def load_average() -> list[float]:
+    """The machine's load average over 1, 5 and 15 minutes (NaN where the platform has none)."""
     try:
         load = os.getloadavg()
     except OSError:  # pragma: no cover
         load = (math.nan,) * 3
+    return [round(v, 2) for v in load]
+
+
+def machine_info() -> dict:
+    """Where the measurement ran: CPU count, source commit, :func:`load_average` (at the start: a run adds
+    ``load_average_after`` when it ends, as ``qpicross bench`` and the studies do), Python, time, and which code
+    (:func:`provenance`: the package version, the whole code's hash and what it covered)."""
     return {
         "cpus": os.cpu_count(),
         "commit": _git_commit(),
-        "load_average": [round(v, 2) for v in load],
+        "load_average": load_average(),
         "python": sys.version.split()[0],
         "platform": sys.platform,
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -19,6 +19,13 @@ def test_the_page_agrees_with_the_results_files():
     assert stale_blocks() == [], "run make frontier-page"
 
 
+def test_every_block_says_which_code_measured_it():
+    for name, text in generated_tables().items():
+        last = text.splitlines()[-1]
+        assert last.startswith("*Measured by:* "), name
+        assert all(f in last for f in GENERATED[name][0] if (PAGE.parents[2] / "results" / f).is_file()), name
+
+
 def test_blocks_are_rewritten_and_unknown_names_refused():
     text = "<!-- begin generated: still-fails -->\nold\n<!-- end generated: still-fails -->"
     assert "new" in replace_blocks(text, {"still-fails": "new"})
