@@ -65,7 +65,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
                        help="prune starts outside the stacking bounds (default) or keep the published set")
     group.add_argument("--encoding", choices=[e.replace("_", "-") for e in ENCODINGS], default="one-hot",
-                       help="block-start encoding (default one-hot)")
+                       help="block-start encoding (default one-hot; the others with a generic sampler such as "
+                            "--sampler sa: the shift samplers anneal the one-hot encoding)")
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
     group.add_argument("--time-limit", type=_positive(float), default=None, metavar="S",
@@ -207,6 +208,10 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
             raise UsageError(str(exc)) from None
         sampler_options = {**options, **cloud}
         accepted = get_sampler(name).parameters
+        if "lines" in accepted and args.encoding != "one-hot":  # the structured annealers: moves on one-hot blocks
+            raise UsageError(f"--encoding {args.encoding}: the {name} sampler anneals the one-hot encoding (its moves "
+                             f"shift one-hot block starts); use --sampler sa (or another generic sampler) for "
+                             f"{args.encoding}")
         if args.presolve:
             accepted = {**accepted, "known": []}
         for key in sampler_options:
