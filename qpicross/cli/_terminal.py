@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy: imported when a command runs, not while the arguments are parsed
     from qpicross.puzzle import Puzzle
 
-__all__ = ["printable", "error", "print_json", "note_written", "board_text", "racing_note"]
+__all__ = ["printable", "error", "print_json", "note_written", "board_text", "racing_note", "count"]
 
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -44,6 +44,15 @@ def error(message: str, code: int = 2) -> int:
     except OSError:  # stderr is /dev/full or a closed pipe: the exit status still says it
         pass
     return code
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` and ``noun``, plural unless it is one.
+
+    >>> count(1, "interaction"), count(3, "interaction"), count(0, "broken line")
+    ('1 interaction', '3 interactions', '0 broken lines')
+    """
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def print_json(obj) -> None:

@@ -31,3 +31,32 @@ def test_another_encoding_with_a_generic_sampler_runs_without_a_warning(capsys):
                      "thermometer", "--sampler", "sa"])
     assert code in (0, 1)
     assert capsys.readouterr().err == ""
+
+
+def test_a_valid_board_that_is_not_a_ground_state_says_so(capsys):
+    # plain SA, seed 3: the best read's row variables paint the solution, its column variables another board
+    code = main(["anneal", "instances/5x5.px", "--sampler", "sa", "--reads", "3", "--sweeps", "100", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert ("NOT SOLVED: the board satisfies the clues, but the read is not a ground state of the QUBO (energy 2; "
+            "penalty terms not 0: match 2)") in out, out
+    assert "broken lines" not in out
+    assert "  match penalty 2: row 1, column 2: rows paint 0, columns paint 1 (+1); row 4, column 2:" in out, out
+
+
+def test_rows_columns_and_blocks_are_counted_from_one(tmp_path, capsys):
+    path = tmp_path / "broken.px"
+    path.write_text("2,2\n1\n1,1\n1\n1\n")  # the second row's clue needs 3 cells
+    assert main(["show", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"qpicross: error: {path}:3: row 2: clue 1 1 needs 3 cells but the line has 2"
+    blank = tmp_path / "blank.px"
+    blank.write_text("2,2\n2\n0\n0\n2\n")  # the first row fills the first column, whose clue is blank
+    assert main(["anneal", str(blank)]) == 1
+    assert "(line logic: column 1: no placement of clue 0 fits)" in capsys.readouterr().out
+
+
+def test_one_is_singular(tmp_path, capsys):
+    path = tmp_path / "one.px"
+    path.write_text("1,1\n1\n1\n")
+    assert main(["export", str(path), "-o", str(tmp_path / "one.json")]) == 0
+    assert ": json, 2 variables, 1 interaction\n" in capsys.readouterr().out
