@@ -240,8 +240,12 @@ def test_size_message_after_presolve_says_so(letter_a):
     assert check_size(letter_a, max_couplers=10**7)["num_variables"] == 44
 
 
-def test_info_is_guarded_too(capsys, monkeypatch):
+def test_info_above_the_guard_counts_from_the_clues(capsys, monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
-    assert main(["info", LETTER_A_FILE]) == 2
-    assert "above the limit of 10 couplers" in capsys.readouterr().err
+    assert main(["info", LETTER_A_FILE]) == 0  # reporting sizes is its job: it counts without building
+    out = capsys.readouterr().out
+    assert "above the size guard, so counted from the clues, not built" in out and "variables:    44\n" in out
+    assert main(["info", LETTER_A_FILE, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["built"] is False and report["num_variables"] == 44
     assert main(["info", LETTER_A_FILE, "--force"]) == 0

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         model, formulation = build_export_model(puzzle, format, weights=weights, bounds=args.bounds,
                                                 known=known, matching=args.matching)
     except ModelTooLargeError as exc:
-        raise size_error(args.puzzle, exc) from None
+        raise size_error(args.puzzle, exc, force=False) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     comments = [f"puzzle {printable(puzzle.name)}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",

@@ -14,6 +14,7 @@ from qpicross.exceptions import UsageError
 from ._arguments import add_force_and_json, add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._progress import Progress
+from ._puzzle_files import size_error
 from ._terminal import count, note_written, print_json, printable
 from ._solver_options import add_solver_arguments, config_from_args
 
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_run_size(puzzle, config, share=workers)
         except ValueError as exc:
-            raise UsageError(f"{source}: {exc}") from None
+            raise size_error(source, exc, force=False) from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
     runs = len(points) * args.seeds * len(puzzles)

@@ -60,3 +60,25 @@ def test_one_is_singular(tmp_path, capsys):
     path.write_text("1,1\n1\n1\n")
     assert main(["export", str(path), "-o", str(tmp_path / "one.json")]) == 0
     assert ": json, 2 variables, 1 interaction\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command, hint", [
+    (["anneal"], "; use --force to build it anyway"),
+    (["bench", "--reads", "2"], "; give a larger --max-memory to run it anyway"),
+    (["tune", "--grid", "match=1:2:2"], "; give a larger --max-memory to run it anyway"),
+])
+def test_the_size_guard_speaks_in_options_on_the_command_line(command, hint, capsys, monkeypatch):
+    monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
+    assert main([command[0], LETTER_A_FILE, *command[1:]]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].endswith(hint), err
+    assert "; --max-memory or QPICROSS_MAX_MEMORY)" in err[0] and "=True" not in err[0] and "max_couplers" not in err[0]
+
+
+def test_the_size_guard_speaks_in_keywords_in_python():
+    from qpicross.model.size import ModelTooLargeError, check_size
+    from qpicross.puzzle import load_puzzle
+
+    with pytest.raises(ModelTooLargeError, match=r"max_couplers=, QPICROSS_MAX_COUPLERS or QPICROSS_MAX_MEMORY\); "
+                                                 r"use force=True to build it anyway"):
+        check_size(load_puzzle(LETTER_A_FILE), max_couplers=10)
