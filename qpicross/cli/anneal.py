@@ -58,14 +58,26 @@ def run(args: argparse.Namespace) -> int:
                   f"nothing to anneal")
         return 1
 
+    # The model's size, printed once sampling starts: a refusal of the sampler's (the exact solver's size, a cloud
+    # sampler's set-up) comes first, alone, as every error does.
+    announcement: list[str] = []
+
     def announce(formulation, bqm) -> None:
         if not quiet:
-            print(f"{printable(puzzle)}: {count(bqm.num_variables, 'variable')}, "
-                  f"{count(bqm.num_interactions, 'interaction')}; "
-                  f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
+            announcement.append(f"{printable(puzzle)}: {count(bqm.num_variables, 'variable')}, "
+                                f"{count(bqm.num_interactions, 'interaction')}; sampler {config.sampler_name}"
+                                + (", presolve first" if config.presolve else ""))
+
+    def print_announcement() -> None:
+        while announcement:
+            print(announcement.pop(0), flush=True)
 
     label = f"annealing {printable(puzzle.name)}" + (" until solved" if finding else "")
-    with Progress(label, open_ended=finding) as progress:
+    with Progress(label, open_ended=finding) as bar:
+        def progress(*report) -> None:
+            print_announcement()
+            bar(*report)
+
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic
@@ -76,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
         except ModelTooLargeError as exc:  # the size guard, before anything was built
             raise size_error(args.puzzle, exc) from None
+    print_announcement()  # (a run with nothing to sample reports no progress)
     if args.plot:
         from qpicross.plot import plot_puzzle
 

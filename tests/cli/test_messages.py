@@ -82,3 +82,25 @@ def test_the_size_guard_speaks_in_keywords_in_python():
     with pytest.raises(ModelTooLargeError, match=r"max_couplers=, QPICROSS_MAX_COUPLERS or QPICROSS_MAX_MEMORY\); "
                                                  r"use force=True to build it anyway"):
         check_size(load_puzzle(LETTER_A_FILE), max_couplers=10)
+
+
+def test_show_refuses_an_existing_plot_before_printing(tmp_path, capsys):
+    existing = tmp_path / "existing.png"
+    existing.write_bytes(b"mine")
+    assert main(["show", LETTER_A_FILE, "--plot", str(existing)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"qpicross: error: {existing} exists; pass --force to overwrite it\n"
+    assert existing.read_bytes() == b"mine"
+
+
+def test_anneal_refuses_the_exact_sampler_before_printing_the_model(capsys):
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "exact", "--reads", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "", out
+    assert len(err.splitlines()) == 1 and "enumerates 2^n assignments" in err, err
+
+
+def test_anneal_prints_the_model_before_its_report(capsys):
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "2", "--sweeps", "100", "--seed", "1"]) in (0, 1)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(" variables, 140 interactions; sampler sa") or "interactions; sampler sa" in first, first
