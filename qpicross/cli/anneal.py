@@ -10,7 +10,7 @@ from ._arguments import add_puzzle_argument, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
 from ._progress import Progress
 from ._puzzle_files import load_puzzle_arg, size_error
-from ._terminal import board_text, count, note_written, print_json, printable, racing_note
+from ._terminal import board_text, compile_note, count, note_written, print_json, printable, racing_note
 from ._solver_options import add_solver_arguments, config_from_args
 
 
@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         while announcement:
             print(announcement.pop(0), flush=True)
 
+    compile_note(config.sampler_name)
     label = f"annealing {printable(puzzle.name)}" + (" until solved" if finding else "")
     with Progress(label, open_ended=finding) as bar:
         def progress(*report) -> None:

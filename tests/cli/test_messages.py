@@ -104,3 +104,47 @@ def test_anneal_prints_the_model_before_its_report(capsys):
     assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "2", "--sweeps", "100", "--seed", "1"]) in (0, 1)
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith(" variables, 140 interactions; sampler sa") or "interactions; sampler sa" in first, first
+
+
+class _Terminal:
+    """A stderr that says it is a terminal."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_cache_miss_is_announced_once_on_a_terminal(monkeypatch):
+    from qpicross.cli._terminal import COMPILE_NOTE, compile_note
+    from qpicross.samplers.blockshift import chains
+
+    monkeypatch.setattr(chains, "compiled", lambda: False)
+    terminal = _Terminal()
+    assert compile_note("shift", terminal) and terminal.text == COMPILE_NOTE + "\n"
+    assert not compile_note("sa", _Terminal())  # no kernels of ours to compile
+    monkeypatch.setattr(chains, "compiled", lambda: True)
+    assert not compile_note("shift", _Terminal())
+
+
+def test_the_cache_is_read_from_numba(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from qpicross.samplers.blockshift.targets import cached
+
+    (tmp_path / "fresh_kernel.py").write_text("import numba\n\n@numba.njit(cache=True)\ndef twice(x):\n"
+                                              "    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("fresh_kernel")
+    assert not cached(module.twice)
+    assert module.twice(2) == 4
+    del sys.modules["fresh_kernel"]
+    assert cached(importlib.import_module("fresh_kernel").twice)
