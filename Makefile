@@ -33,7 +33,7 @@ install: $(VENV)/.installed
 
 demo: $(VENV)/.installed
 	$(BIN)/qpicross anneal instances/5x5.px
-	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000
+	$(BIN)/qpicross anneal instances/5x5.px --sampler sa --reads 1000 --seed 1
 
 # The whole suite, doctests included, on every core (pytest-xdist; TEST_WORKERS=1 runs it in one process). Tests
 # marked xdist_group run in one worker (the docs build: its fixture builds the site once).

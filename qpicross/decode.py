@@ -28,7 +28,7 @@ import numpy as np
 
 from qpicross.model.formulation import PicrossFormulation
 from qpicross.model.weights import TERMS
-from qpicross.puzzle import BrokenLine, check
+from qpicross.puzzle import BrokenLine, check, line_name
 
 __all__ = ["Violation", "DecodedRead", "decode_sample", "evaluate_samples", "SampleEvaluation"]
 
@@ -41,7 +41,7 @@ class Violation:
         term: The penalty term (one of :data:`~qpicross.model.weights.TERMS`).
         kind: ``"row"``, ``"col"`` or ``"cell"``.
         index: Row or column index; for cells, ``(row, col)``.
-        detail: What is wrong, in words.
+        detail: What is wrong, in words (blocks and cells counted from 1, as in messages).
         amount: The term's (unweighted) energy at this place.
     """
 
@@ -52,8 +52,15 @@ class Violation:
     amount: int
 
     def __str__(self) -> str:
-        where = f"cell {self.index}" if self.kind == "cell" else f"{self.kind} {self.index}"
-        return f"{self.term} at {where}: {self.detail} (+{self.amount})"
+        return f"{self.term} at {self.place}: {self.detail} (+{self.amount})"
+
+    @property
+    def place(self) -> str:
+        """Where, as messages say it: rows, columns and cells counted from 1 (``row 1``, ``row 2, column 3``)."""
+        if self.kind == "cell":
+            row, col = self.index
+            return f"{line_name('row', row)}, {line_name('col', col)}"
+        return line_name(self.kind, self.index)
 
 
 @dataclasses.dataclass
@@ -130,7 +137,7 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
             count = len(by_block.get(k, []))
             if count != 1:
                 violations.append(
-                    Violation("one_hot", kind, line, f"block {k} starts {count} times", (count - 1) ** 2)
+                    Violation("one_hot", kind, line, f"block {k + 1} starts {count} times", (count - 1) ** 2)
                 )
         per_cell: dict[int, int] = defaultdict(int)
         for k, positions in by_block.items():
@@ -139,7 +146,7 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
         for p, count in sorted(per_cell.items()):
             if count > 1:
                 violations.append(
-                    Violation("at_most_one", kind, line, f"{count} blocks start at {p}", count * (count - 1) // 2)
+                    Violation("at_most_one", kind, line, f"{count} blocks start at cell {p + 1}", count * (count - 1) // 2)
                 )
         for k in range(len(clue) - 1):
             clashes = sum(
@@ -147,7 +154,7 @@ def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray)
             )
             if clashes:
                 violations.append(
-                    Violation("order", kind, line, f"block {k + 1} starts too soon after block {k}", clashes)
+                    Violation("order", kind, line, f"block {k + 2} starts too soon after block {k + 1}", clashes)
                 )
     for r, c in zip(*np.nonzero(row_cover != col_cover)):
         diff = int(row_cover[r, c]) - int(col_cover[r, c])

@@ -33,10 +33,10 @@ JSON = '{\n  "rows": [\n    [1],\n    [1]\n  ],\n  "cols": [\n    [1],\n    [1]\
 BAD = [
     ("wrong-count.px", "2,2\n1\n1\n1\n", 4, r"header says 2 rows \+ 2 columns = 5 lines in all, but the file has 4"),
     ("extra-line.px", PX + "1\n", 6, "= 5 lines in all, but the file has 6"),
-    ("non-numeric.px", "2,2\n1\nx\n1\n1\n", 3, "expected a non-negative integer for row 1 clue, got 'x'"),
-    ("negative.px", "2,2\n1\n-1\n1\n1\n", 3, "non-negative integer for row 1 clue, got '-1'"),
+    ("non-numeric.px", "2,2\n1\nx\n1\n1\n", 3, "expected a non-negative integer for row 2 clue, got 'x'"),
+    ("negative.px", "2,2\n1\n-1\n1\n1\n", 3, "non-negative integer for row 2 clue, got '-1'"),
     ("zero.px", "2,2\n1\n1,0\n1\n1\n", 3, "holds a 0 among other blocks"),
-    ("too-long.px", "2,2\n1,1\n1\n1\n1\n", 2, "row 0: clue 1,1 needs 3 cells but the line has 2"),
+    ("too-long.px", "2,2\n1,1\n1\n1\n1\n", 2, "row 1: clue 1 1 needs 3 cells but the line has 2"),
     ("totals.px", "2,2\n1\n1\n1\n0\n", 4, "row clues fill 2 cells but column clues fill 1"),
     ("no-dimensions.px", "1\n1\n1\n1\n", 1, "expected 'rows,cols' on line 1"),
     ("garbage.px", b"\x89PNG\r\n\x1a\n\x00\x00", 3, "binary data"),
@@ -46,8 +46,8 @@ BAD = [
     ("huge-header.px", "100000,2\n", 1, r"out of range \(1..10000\)"),
     ("wrong-count.non", NON.replace("columns\n1\n1\n", "columns\n1\n"), 7, "needs 2 clue lines .width 2. but the file ends"),
     ("extra-line.non", NON.replace("rows\n1\n1\n", "rows\n1\n1\n1\n"), 6, "outside a 'rows' or 'columns' section"),
-    ("non-numeric.non", NON.replace("rows\n1\n", "rows\nx\n"), 4, "non-negative integer for row 0 clue"),
-    ("negative.non", NON.replace("rows\n1\n", "rows\n-1\n"), 4, "non-negative integer for row 0 clue, got '-1'"),
+    ("non-numeric.non", NON.replace("rows\n1\n", "rows\nx\n"), 4, "non-negative integer for row 1 clue"),
+    ("negative.non", NON.replace("rows\n1\n", "rows\n-1\n"), 4, "non-negative integer for row 1 clue, got '-1'"),
     ("zero.non", NON.replace("rows\n1\n", "rows\n1,0\n"), 4, "holds a 0 among other blocks"),
     ("too-long.non", NON.replace("rows\n1\n", "rows\n1,1\n"), 4, "needs 3 cells but the line has 2"),
     ("totals.non", NON.replace("columns\n1\n1\n", "columns\n1\n0\n"), 6, "must agree"),
@@ -57,9 +57,9 @@ BAD = [
     ("colour.non", NON.replace("rows\n1\n", "rows\n1a\n"), 4, "only black-and-white"),
     ("short-goal.non", NON + 'goal "101"\n', 9, "goal has 3 cells, expected width x height = 4"),
     ("wrong-count.txt", TOURNAMENT + "$2\n1\n1\n1\n", 6, r"puzzle \$2 has 3 clue lines; expected 4"),
-    ("non-numeric.txt", "$1\n1\nx\n1\n1\n", 3, "for column 1 clue, got 'x'"),
+    ("non-numeric.txt", "$1\n1\nx\n1\n1\n", 3, "for column 2 clue, got 'x'"),
     ("zero.txt", "$1\n1\t0\n1\n1\n1\n", 2, "holds a 0"),
-    ("too-long.txt", "$1\n1\t1\n1\n1\n1\n", 2, "col 0: clue 1,1 needs 3 cells"),
+    ("too-long.txt", "$1\n1\t1\n1\n1\n1\n", 2, "column 1: clue 1 1 needs 3 cells"),
     ("totals.txt", "$1\n1\n1\n1\n\n", 1, "must agree"),
     ("duplicate.txt", TOURNAMENT + TOURNAMENT, 6, r"puzzle \$1 appears twice"),
     ("non-numeric.xml", XML.replace("<count>1</count>", "<count>one</count>", 1), 3, "got 'one'"),
@@ -240,8 +240,12 @@ def test_size_message_after_presolve_says_so(letter_a):
     assert check_size(letter_a, max_couplers=10**7)["num_variables"] == 44
 
 
-def test_info_is_guarded_too(capsys, monkeypatch):
+def test_info_above_the_guard_counts_from_the_clues(capsys, monkeypatch):
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "10")
-    assert main(["info", LETTER_A_FILE]) == 2
-    assert "above the limit of 10 couplers" in capsys.readouterr().err
+    assert main(["info", LETTER_A_FILE]) == 0  # reporting sizes is its job: it counts without building
+    out = capsys.readouterr().out
+    assert "above the size guard, so counted from the clues, not built" in out and "variables:    44\n" in out
+    assert main(["info", LETTER_A_FILE, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["built"] is False and report["num_variables"] == 44
     assert main(["info", LETTER_A_FILE, "--force"]) == 0

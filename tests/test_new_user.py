@@ -15,7 +15,7 @@ from qpicross.cli import main
 from qpicross.cli._progress import Progress
 from puzzles import LETTER_A_FILE
 
-#: A 2x2 without a solution whose totals agree (row 0 fills column 0, whose clue is blank).
+#: A 2x2 without a solution whose totals agree (the first row fills the first column, whose clue is blank).
 NO_SOLUTION = "2,2\n2\n0\n0\n2\n"
 
 
@@ -26,7 +26,7 @@ def test_no_solution_is_answered_before_annealing(tmp_path, capsys):
     assert main(["anneal", str(path)]) == 1  # was 600 s of annealing
     assert time.monotonic() - start < 30
     out = capsys.readouterr().out.splitlines()
-    assert out == ["none (2x2): no board satisfies these clues (line logic: col 0: no placement of () fits); "
+    assert out == ["none (2x2): no board satisfies these clues (line logic: column 1: no placement of clue 0 fits); "
                    "nothing to anneal"]
     assert main(["anneal", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["no_solution"] is True
@@ -37,7 +37,7 @@ def test_measured_run_without_solution_says_none_exists(tmp_path, capsys):
     path.write_text(NO_SOLUTION)
     assert main(["anneal", str(path), "--reads", "2", "--sweeps", "50", "--sampler", "sa"]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("no board satisfies these clues (line logic: col 0") and "--time-limit" not in last
+    assert last.startswith("no board satisfies these clues (line logic: column 1") and "--time-limit" not in last
 
 
 def test_bench_baseline_takes_the_runs_reads(capsys):

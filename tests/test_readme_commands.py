@@ -18,7 +18,7 @@ README = (ROOT / "README.md").read_text()
 CONSOLE = re.findall(r"```console\n(.*?)```", README, re.S)
 COMMANDS = [(m.group(1), m.group(2)) for block in CONSOLE
             for m in re.finditer(r"^\$ (qpicross [^\n#]*?)\s*(?:#[^\n]*)?\n(.*?)(?=^\$ |\Z)", block, re.S | re.M)]
-#: The bad file the README's error example reads: its third line holds an 'x' in row 1's clue.
+#: The bad file the README's error example reads: its third line holds an 'x' in the second row's clue.
 BROKEN = "3,2\n1\nx\n1\n1\n1\n"
 
 
@@ -59,3 +59,37 @@ def test_python_example_runs(folder):
     assert solved.split()[0] == "True" and solved.split()[2] == "0.0"  # solved, at energy 0
     assert verdict == "[]"  # the verifier finds nothing broken
     assert os.path.getsize(folder / "star10.png") > 1000
+
+
+#: Pages that repeat what the README states, checked against it (the README's commands are checked against runs).
+GETTING_STARTED = (ROOT / "docs" / "getting-started.md").read_text()
+MAKEFILE = (ROOT / "Makefile").read_text()
+PYPROJECT = (ROOT / "pyproject.toml").read_text()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_demo_and_getting_started_show_the_readmes_sa_run():
+    command = [c for c, _ in COMMANDS][1]
+    result = next(line for line in dict(COMMANDS)[command].splitlines() if line.startswith("success probability"))
+    assert f"\t$(BIN)/{command}\n" in MAKEFILE  # make demo runs it with the seed, so it prints the same line
+    assert f"`{command}`" in _flat(GETTING_STARTED) and f"`{result}`" in _flat(GETTING_STARTED)
+
+
+def test_the_error_example_is_the_same_on_both_pages():
+    shown = dict(COMMANDS)["qpicross anneal broken.px"]
+    assert f"$ qpicross anneal broken.px\n{shown}" in GETTING_STARTED
+
+
+def test_the_pages_state_the_python_version_and_core_dependencies_of_pyproject():
+    python = re.search(r'^requires-python = ">=(\S+)"', PYPROJECT, re.M).group(1)
+    core = re.search(r"^dependencies = \[(.*?)^\]", PYPROJECT, re.S | re.M).group(1)
+    names = sorted(re.findall(r'^\s*"([A-Za-z0-9_.-]+)', core, re.M))
+    for page, text in (("README.md", README), ("getting-started.md", GETTING_STARTED)):
+        flat = _flat(text)
+        assert re.findall(r"Python ≥ (\S+),", flat) == [python], page
+        listed = re.search(r"`pip install -e \.` (?:for the core \(|\(core: )(.*?)\)", flat).group(1)
+        assert sorted(listed.split(", ")) == names, page
+    assert not re.search(r"\b\d[\d ]* tests\b", README)  # a count of tests goes stale with the next test

@@ -95,7 +95,7 @@ def test_line_numbers_far_into_a_long_json_file(tmp_path):
     items[2500]["rows"][0] = ["x"]
     text = json.dumps(items, indent=1)
     line = text.splitlines().index('    "x"') + 1 - 1  # the clue list opens on the line before its first item
-    with pytest.raises(PuzzleFormatError, match="row 0 clue") as info:
+    with pytest.raises(PuzzleFormatError, match="row 1 clue") as info:
         parse_json(text, path="long.json")
     assert info.value.line == line
 

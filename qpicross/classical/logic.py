@@ -33,7 +33,7 @@ from collections import deque
 import numpy as np
 
 from qpicross.exceptions import Contradiction, ParameterError
-from qpicross.puzzle import Puzzle
+from qpicross.puzzle import Puzzle, clue_text, line_name
 from qpicross.puzzle.line_solver import UNKNOWN, compiled_line_solver, line_placements, line_text, solve_line
 
 __all__ = [
@@ -150,9 +150,9 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
         starts = np.zeros((len(clues[line]), len(cells) + 1), np.bool_)
         solves += 1
         if not kernel(clues[line], cells, out, starts):
-            name = f"row {line}" if is_row else f"col {line - n_rows}"
+            name = line_name("row", line) if is_row else line_name("col", line - n_rows)
             return LogicResult(puzzle, grid, True, solves, time.perf_counter() - t0,
-                               message=f"{name}: no placement of {tuple(clues[line].tolist())} fits")
+                               message=f"{name}: no placement of clue {clue_text(clues[line].tolist())} fits")
         changed = np.flatnonzero(out != cells)
         if len(changed) == 0:
             continue

@@ -4,7 +4,8 @@ Each sub-command lives in its own module of this package with two functions,
 ``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them.
 
 Exit codes: 0 success, 1 the run found no solution (or qpicross hit a bug: one line says so, and
-``--debug`` prints its traceback), 2 bad input or usage (every :class:`~qpicross.exceptions.QpicrossError`).
+``--debug`` prints its traceback), 2 bad input or usage (every :class:`~qpicross.exceptions.QpicrossError`),
+141 and no message when the reader of standard output has gone (``| head``), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -205,14 +206,18 @@ def _internal_error(exc: Exception, debug: bool) -> int:
     return error(f"internal error, a bug in qpicross: {type(exc).__name__}: {exc}{where}; please report it", code=1)
 
 
+#: The exit status when the reader of standard output has gone (``qpicross ... | head``): no message, the status
+#: of a process ended by SIGPIPE, as a shell reports ``yes | head``'s.
+_CLOSED_PIPE = 128 + 13
+
 #: What a failed write of standard output raises.
 _WRITE_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
 
 
 def _os_error(exc: OSError, error) -> int:
     """One line for an operating-system error that reached the command line: a file's, or stdout's."""
-    if exc.errno == errno.EPIPE:
-        return error("standard output was closed before the output was written (broken pipe)")
+    if exc.errno == errno.EPIPE:  # the reader has gone (``| head``): nothing to say to anyone, as Unix tools do
+        return _CLOSED_PIPE
     if exc.filename is not None:
         return error(f"{exc.filename}: {exc.strerror or exc}")
     if exc.errno in _WRITE_ERRORS:

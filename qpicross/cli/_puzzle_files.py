@@ -46,6 +46,19 @@ def check_puzzle_size(path: str, puzzle: Puzzle, method: str) -> None:
         raise UsageError(f"{path}: {exc}") from None
 
 
-def size_error(path: str, exc: Exception) -> UsageError:
-    """A size-guard (or other one-line) error of a run on ``path``, naming the file."""
-    return UsageError(f"{path}: {exc}")
+def size_error(path: str | None, exc: Exception, force: bool = True) -> UsageError:
+    """A size-guard (or other one-line) error of a run on ``path`` (None: the message names the puzzle), naming the
+    file, in the command line's spellings: ``--max-memory`` for the limit, and ``--force`` where the command has
+    one that builds above it (``force``), else a larger ``--max-memory``.
+
+    >>> from qpicross.model.size import FORCE_HINT, LIMIT_SETTINGS
+    >>> print(size_error("big.px", ValueError(f"big is large (1 GiB; {LIMIT_SETTINGS}){FORCE_HINT}")))
+    big.px: big is large (1 GiB; --max-memory or QPICROSS_MAX_MEMORY); use --force to build it anyway
+    >>> print(size_error(None, ValueError(f"big is large (1 GiB; {LIMIT_SETTINGS}){FORCE_HINT}"), force=False))
+    big is large (1 GiB; --max-memory or QPICROSS_MAX_MEMORY); give a larger --max-memory to run it anyway
+    """
+    from qpicross.model.size import FORCE_HINT, LIMIT_SETTINGS
+
+    message = str(exc).replace(LIMIT_SETTINGS, "--max-memory or QPICROSS_MAX_MEMORY").replace(
+        FORCE_HINT, "; use --force to build it anyway" if force else "; give a larger --max-memory to run it anyway")
+    return UsageError(message if path is None else f"{path}: {message}")

@@ -65,7 +65,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--bounds", choices=["stacking", "published"], default="stacking",
                        help="prune starts outside the stacking bounds (default) or keep the published set")
     group.add_argument("--encoding", choices=[e.replace("_", "-") for e in ENCODINGS], default="one-hot",
-                       help="block-start encoding (default one-hot)")
+                       help="block-start encoding (default one-hot; the others with a generic sampler such as "
+                            "--sampler sa: the shift samplers anneal the one-hot encoding)")
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
     group.add_argument("--time-limit", type=_positive(float), default=None, metavar="S",
@@ -75,7 +76,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--time-budget", type=_positive(float), dest="time_limit", help=argparse.SUPPRESS)
     group.add_argument("--early-stop", choices=EARLY_STOP, default=None,
                        help="what a read that solves the puzzle stops besides itself: puzzle (the run; the "
-                            "default of anneal without --reads), read, or none (batched samplers)")
+                            "default of anneal without --reads), read (the default of anneal --reads and tune), or "
+                            "none (batched samplers)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
@@ -207,6 +209,10 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
             raise UsageError(str(exc)) from None
         sampler_options = {**options, **cloud}
         accepted = get_sampler(name).parameters
+        if "lines" in accepted and args.encoding != "one-hot":  # the structured annealers: moves on one-hot blocks
+            raise UsageError(f"--encoding {args.encoding}: the {name} sampler anneals the one-hot encoding (its moves "
+                             f"shift one-hot block starts); use --sampler sa (or another generic sampler) for "
+                             f"{args.encoding}")
         if args.presolve:
             accepted = {**accepted, "known": []}
         for key in sampler_options:
@@ -215,6 +221,11 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
 
                 takes = ", ".join(sorted(k for k in accepted if k not in STRUCTURE))
                 raise UsageError(f"sampler {name!r} takes no option {key!r}; it takes: {takes or 'none'}")
+        stop = early_stop
+        if stop is None and not several and "early_stop" in accepted:
+            # anneal --reads and tune measure the success probability of N whole reads: a batched sampler's default
+            # (the puzzle stops at its first ladder to reach the ground state) would cut the other reads short
+            stop = "read"
         label = getattr(args, "label", None)
         if label is not None and len(sweeps) > 1:
             label += f"-{n}"
@@ -223,7 +234,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         config = SolverConfig(
             sampler=name, encoding=args.encoding.replace("-", "_"), weights=weights, bounds=args.bounds,
             presolve=args.presolve, num_reads=num_reads, num_sweeps=n, seed=args.seed,
-            time_limit=_time_limit(args, name), options=sampler_options, name=label, early_stop=early_stop,
+            time_limit=_time_limit(args, name), options=sampler_options, name=label, early_stop=stop,
         )
         try:
             configs.append(config.validate())

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy: imported when a command runs, not while the arguments are parsed
     from qpicross.puzzle import Puzzle
 
-__all__ = ["printable", "error", "print_json", "note_written", "board_text", "racing_note"]
+__all__ = ["printable", "error", "print_json", "note_written", "board_text", "racing_note", "count", "compile_note"]
 
 
 #: Characters never written to a terminal as they are: controls (C0, C1, DEL), lone surrogates, line and
@@ -44,6 +44,15 @@ def error(message: str, code: int = 2) -> int:
     except OSError:  # stderr is /dev/full or a closed pipe: the exit status still says it
         pass
     return code
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` and ``noun``, plural unless it is one.
+
+    >>> count(1, "interaction"), count(3, "interaction"), count(0, "broken line")
+    ('1 interaction', '3 interactions', '0 broken lines')
+    """
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def print_json(obj) -> None:
@@ -101,6 +110,30 @@ def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
             cells.append(str(numbers[d]).rjust(digits) if d < len(numbers) else " " * digits)
         lines.append(" ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+#: What a run says on a terminal before numba compiles the annealer's kernels.
+COMPILE_NOTE = "note: compiling kernels (once, about 20 s)"
+
+
+def compile_note(sampler_name: str, stream=None) -> bool:
+    """Say :data:`COMPILE_NOTE` on ``stream`` (stderr) when the ``shift`` sampler's kernels are not in numba's
+    on-disk cache, so its first read compiles them; only on a terminal, like the progress bar (what a run waits
+    for, not what it found). Returns whether it said it.
+
+    >>> import io
+    >>> compile_note("shift", io.StringIO())  # not a terminal: nothing to say
+    False
+    """
+    stream = stream or sys.stderr
+    if sampler_name != "shift" or not getattr(stream, "isatty", lambda: False)():
+        return False
+    from qpicross.samplers.blockshift.chains import compiled
+
+    if compiled():
+        return False
+    print(COMPILE_NOTE, file=stream, flush=True)
+    return True
 
 
 def racing_note(config, seed, workers: int = 1) -> str | None:

@@ -10,7 +10,7 @@ from ._arguments import add_puzzle_argument, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
 from ._progress import Progress
 from ._puzzle_files import load_puzzle_arg, size_error
-from ._terminal import board_text, note_written, print_json, printable, racing_note
+from ._terminal import board_text, compile_note, count, note_written, print_json, printable, racing_note
 from ._solver_options import add_solver_arguments, config_from_args
 
 
@@ -58,13 +58,27 @@ def run(args: argparse.Namespace) -> int:
                   f"nothing to anneal")
         return 1
 
+    # The model's size, printed once sampling starts: a refusal of the sampler's (the exact solver's size, a cloud
+    # sampler's set-up) comes first, alone, as every error does.
+    announcement: list[str] = []
+
     def announce(formulation, bqm) -> None:
         if not quiet:
-            print(f"{printable(puzzle)}: {bqm.num_variables} variables, {bqm.num_interactions} interactions; "
-                  f"sampler {config.sampler_name}" + (", presolve first" if config.presolve else ""), flush=True)
+            announcement.append(f"{printable(puzzle)}: {count(bqm.num_variables, 'variable')}, "
+                                f"{count(bqm.num_interactions, 'interaction')}; sampler {config.sampler_name}"
+                                + (", presolve first" if config.presolve else ""))
 
+    def print_announcement() -> None:
+        while announcement:
+            print(announcement.pop(0), flush=True)
+
+    compile_note(config.sampler_name)
     label = f"annealing {printable(puzzle.name)}" + (" until solved" if finding else "")
-    with Progress(label, open_ended=finding) as progress:
+    with Progress(label, open_ended=finding) as bar:
+        def progress(*report) -> None:
+            print_announcement()
+            bar(*report)
+
         try:
             if args.logic_rounds:
                 from qpicross.pipeline.hybrid import anneal_with_logic
@@ -75,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 result = run_pipeline(puzzle, config, progress=progress, force=args.force, on_built=announce)
         except ModelTooLargeError as exc:  # the size guard, before anything was built
             raise size_error(args.puzzle, exc) from None
+    print_announcement()  # (a run with nothing to sample reports no progress)
     if args.plot:
         from qpicross.plot import plot_puzzle
 
@@ -120,21 +135,19 @@ def print_report(result) -> None:
         print(f"presolve: line logic settled {pre['cells_settled']} cells ({100 * pre['fraction_settled']:.1f}%); "
               f"variables {pre['variables_before']} -> {pre['variables_after']}; {done}")
         for number, step in enumerate(pre.get("rounds", [])):
-            print(f"  round {number}: {step['variables']} variables, {step['unknown_cells']} unknown cells, "
-                  f"success {step['success_probability']:.3f} over {step['num_reads']} reads, energy {step['energy']:g}")
+            print(f"  round {number}: {count(step['variables'], 'variable')}, "
+                  f"{count(step['unknown_cells'], 'unknown cell')}, success {step['success_probability']:.3f} over "
+                  f"{count(step['num_reads'], 'read')}, energy {step['energy']:g}")
         if "rounds" in pre:
             print(f"  probing: {pre['probes']} probes proved {pre['cells_proven']} cells; "
                   f"{pre['cells_settled_final']} cells settled in the end")
     print(board_text(result.puzzle, result.board))
     print()
-    verdict = "SOLVED" if result.solved else f"NOT SOLVED ({len(result.best.broken_lines)} broken lines: "
-    if not result.solved:
-        verdict += ", ".join(d["broken_lines"][:10]) + (", ..." if len(d["broken_lines"]) > 10 else "") + ")"
-    print(f"{verdict}; energy {d['energy']:g}")
+    print(verdict(result))
     for term in d["violations"]:
         broken_here = [v for v in result.best.violations if v.term == term]
         if broken_here:
-            places = "; ".join(str(v).partition(" at ")[2] for v in broken_here[:4])
+            places = "; ".join(f"{v.place}: {v.detail} (+{v.amount})" for v in broken_here[:4])
             more = f"; ... {len(broken_here) - 4} more" if len(broken_here) > 4 else ""
             print(f"  {term} penalty {d['violations'][term]}: {places}{more}")
     if d["sampler"] != "none":  # (else presolve's line said line logic solved it: there is no read to count)
@@ -146,6 +159,22 @@ def print_report(result) -> None:
         print("interrupted: the best read so far is shown above")
     elif not result.solved:
         print(next_step(result))
+
+
+def verdict(result) -> str:
+    """The report's verdict line: solved, the lines the board breaks, or a valid board that is not a ground state
+    (the row board satisfies the clues, but some penalty term is not 0: the column variables paint another
+    board, or a block starts twice)."""
+    energy = f"energy {result.energy:g}"
+    if result.solved:
+        return f"SOLVED; {energy}"
+    broken = result.best.broken_lines
+    if broken:
+        names = ", ".join(b.name for b in broken[:10]) + (", ..." if len(broken) > 10 else "")
+        return f"NOT SOLVED ({count(len(broken), 'broken line')}: {names}); {energy}"
+    terms = ", ".join(f"{name} {value:g}" for name, value in result.best.term_energies.items() if value)
+    return (f"NOT SOLVED: the board satisfies the clues, but the read is not a ground state of the QUBO ({energy}; "
+            f"penalty terms not 0: {terms})")
 
 
 def _reads_line(result, d: dict) -> str:

@@ -13,6 +13,7 @@ from qpicross.exceptions import UsageError
 from ._arguments import add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._progress import Progress
+from ._puzzle_files import size_error
 from ._terminal import note_written, printable, racing_note
 from ._solver_options import add_solver_arguments, configs_from_args
 
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, configs: list, client) -> int:
     from qpicross.experiments.bench import BASELINE, expand_specs, machine_info, run_bench
     from qpicross.experiments.result import load_average
+    from qpicross.model.size import ModelTooLargeError
 
     try:
         puzzles = expand_specs(args.puzzles, format=args.format)
@@ -106,6 +108,8 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
     try:
         results = run_bench(puzzles, configs, seed=args.seed, workers=args.workers, scheduler=client,
                             baseline=args.baseline, progress=progress)
+    except ModelTooLargeError as exc:  # every job's size guard, before the first job runs
+        raise size_error(None, exc, force=False) from None
     except KeyboardInterrupt:
         meta["interrupted"] = True
         written = _write_outputs(finished, args, meta, force=True)  # every output was checked before the run

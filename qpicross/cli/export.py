@@ -10,7 +10,7 @@ from qpicross.exceptions import UsageError
 from ._arguments import add_force_and_json, add_puzzle_argument, output_file
 from ._output_files import check_output_path, write_output
 from ._puzzle_files import load_puzzle_arg, size_error
-from ._terminal import print_json, printable
+from ._terminal import count, print_json, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         model, formulation = build_export_model(puzzle, format, weights=weights, bounds=args.bounds,
                                                 known=known, matching=args.matching)
     except ModelTooLargeError as exc:
-        raise size_error(args.puzzle, exc) from None
+        raise size_error(args.puzzle, exc, force=False) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     comments = [f"puzzle {printable(puzzle.name)}", f"shape {puzzle.shape[0]}x{puzzle.shape[1]}",
@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
     else:
-        size = (f"{summary['num_constraints']} constraints" if format == "cqm"
-                else f"{summary['num_interactions']} interactions")
-        print(f"{printable(path)}: {format}, {summary['num_variables']} variables, {size}"
+        size = (count(summary['num_constraints'], 'constraint') if format == "cqm"
+                else count(summary['num_interactions'], 'interaction'))
+        print(f"{printable(path)}: {format}, {count(summary['num_variables'], 'variable')}, {size}"
               + (f", {summary['num_fixed_variables']} fixed by presolve" if args.presolve else ""))
     return 0
 

@@ -8,7 +8,7 @@ import time
 
 from qpicross.exceptions import UsageError
 from ._arguments import add_force_and_json, add_puzzle_argument
-from ._puzzle_files import load_puzzle_arg, size_error
+from ._puzzle_files import load_puzzle_arg
 from ._terminal import print_json, printable
 
 
@@ -19,7 +19,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking")
     p.add_argument("--time", type=int, default=0, metavar="REPEATS",
                    help="also time the BQM build (median of REPEATS fresh builds)")
-    add_force_and_json(p, force="build even above the size guard (QPICROSS_MAX_COUPLERS)")
+    add_force_and_json(p, force="build the model even above the size guard (--max-memory) and count it exactly, "
+                                "where without it such a model is counted from the clues")
     return p
 
 
@@ -47,7 +48,7 @@ MAX_TIME_REPEATS = 1000
 
 def run(args: argparse.Namespace) -> int:
     from qpicross.model.formulation import build_formulation
-    from qpicross.model.size import check_size
+    from qpicross.model.size import ModelTooLargeError, check_size
 
     if not 0 <= args.time <= MAX_TIME_REPEATS:
         raise UsageError(f"--time must be between 0 and {MAX_TIME_REPEATS}, got {args.time}")
@@ -55,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.force:
         try:
             check_size(puzzle, args.bounds, num_reads=0)  # estimated from the clues, before building
-        except ValueError as exc:
-            raise size_error(args.puzzle, exc) from None
+        except ModelTooLargeError as exc:  # reporting sizes is this command's job: the estimate, not a refusal
+            return print_estimate(puzzle, args, exc)
     info = build_formulation(puzzle, bounds=args.bounds).info()
     if args.time > 0:
         info["build_time"] = time_build(puzzle, args.bounds, args.time)
@@ -76,4 +77,39 @@ def run(args: argparse.Namespace) -> int:
         b = info["build_time"]
         print(f"build time (median of {b['repeats']}): {b['total_s']:.3f} s "
               f"(formulation {b['formulation_s']:.3f} s + BQM {b['bqm_s']:.3f} s)")
+    return 0
+
+
+#: Most variables ``info`` counts exactly above the size guard (a few arrays of this length); beyond, a lower bound.
+MAX_COUNTED_VARIABLES = 2_000_000
+
+
+def print_estimate(puzzle, args: argparse.Namespace, exc) -> int:
+    """Sizes of a model above the size guard, counted from the clues without building it
+    (:func:`~qpicross.model.size.estimate_size`; a lower bound where even counting would be large)."""
+    from qpicross.model.size import BYTES_PER_COUPLER, _human
+
+    from qpicross.model.size import estimate_size
+
+    estimate = exc.estimate
+    if estimate.get("lower_bound") and estimate["num_variables"] <= MAX_COUNTED_VARIABLES:
+        estimate = estimate_size(puzzle, args.bounds)  # linear in the variables: exact counts where that is cheap
+    bound = "at least " if estimate.get("lower_bound") else ""
+    report = {"puzzle": puzzle.name, "bounds": args.bounds, "built": False,
+              "lower_bound": bool(estimate.get("lower_bound")), "num_variables": estimate["num_variables"],
+              "num_couplers": estimate["num_couplers"], "estimated_bytes": estimate["estimated_bytes"],
+              "limit_bytes": exc.limit * BYTES_PER_COUPLER}
+    if "couplers_per_term" in estimate:
+        report["couplers_per_term"] = estimate["couplers_per_term"]
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"{printable(puzzle)}, bounds={args.bounds}: above the size guard, so counted from the clues, not built "
+          f"(--force builds it and counts exactly)")
+    print(f"variables:    {bound}{report['num_variables']:,}")
+    print(f"couplers:     {bound}{report['num_couplers']:,} (entries before merging: the interactions are at most this)")
+    for name, n in report.get("couplers_per_term", {}).items():
+        print(f"  {name:<12} {n:>12,}")
+    print(f"memory to build and anneal it: {bound or 'about '}{_human(report['estimated_bytes'])}, above the limit of "
+          f"{_human(report['limit_bytes'])} (--max-memory)")
     return 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ._arguments import add_puzzle_argument, output_file
-from ._output_files import save_plot
+from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
 from ._puzzle_files import load_puzzle_arg
-from ._terminal import board_text, note_written, printable
+from ._terminal import board_text, count, note_written, printable
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -21,13 +21,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from qpicross.puzzle import check
 
+    if args.plot:
+        check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse the file before printing anything
     puzzle = load_puzzle_arg(args, guard="show")  # a 10 000 x 10 000 board is 200 MB of text
     print(f"{printable(puzzle)}, {puzzle.num_filled} filled cells")
     print(board_text(puzzle))
     if puzzle.goal is not None:
         broken = check(puzzle, puzzle.goal)
-        names = ", ".join(f"{b.kind} {b.index}" for b in broken[:10]) + (", ..." if len(broken) > 10 else "")
-        verdict = "matches the clues" if not broken else f"breaks {len(broken)} lines ({names})"
+        names = ", ".join(b.name for b in broken[:10]) + (", ..." if len(broken) > 10 else "")
+        verdict = "matches the clues" if not broken else f"breaks {count(len(broken), 'line')} ({names})"
         print(f"goal grid: {verdict}")
     if args.plot:
         from qpicross.plot import plot_puzzle

@@ -14,7 +14,8 @@ from qpicross.exceptions import UsageError
 from ._arguments import add_force_and_json, add_puzzles_argument, connect_scheduler_arg, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._progress import Progress
-from ._terminal import note_written, print_json, printable
+from ._puzzle_files import size_error
+from ._terminal import count, note_written, print_json, printable
 from ._solver_options import add_solver_arguments, config_from_args
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_run_size(puzzle, config, share=workers)
         except ValueError as exc:
-            raise UsageError(f"{source}: {exc}") from None
+            raise size_error(source, exc, force=False) from None
     label = puzzles[0].name if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
     points = points_from_args(args)
     runs = len(points) * args.seeds * len(puzzles)
@@ -169,8 +170,9 @@ def print_report(result: TuneResult) -> None:
     varied = result.varied or ["one_hot"]
     header = " ".join(f"{n:>11}" for n in varied) + f" {'p':>6} {'95% interval':>15} {'TTS99':>10}"
     reads = result.records[0]["num_reads"] if result.records else 0
-    print(f"{printable(result.puzzle)}: {result.num_variables} variables, {len(result.records)} points x "
-          f"{result.seeds} seed(s), {reads} reads per point, {result.elapsed_s:.1f} s")
+    print(f"{printable(result.puzzle)}: {count(result.num_variables, 'variable')}, "
+          f"{count(len(result.records), 'point')} x {count(result.seeds, 'seed')}, {count(reads, 'read')} per point, "
+          f"{result.elapsed_s:.1f} s")
     print(header)
     ranked = sorted(result.records, key=lambda r: (-r["success_probability"], r["tts99_s"], r["point"]))
     _print_top(ranked, lambda r: " ".join(f"{r[n]:>11.3g}" for n in varied)
@@ -203,8 +205,8 @@ def print_summary(result: TuneResult) -> None:
     summary = result.summary
     reads = summary[0]["num_reads"] if summary else 0
     n = len(result.puzzles)
-    print(f"{n} puzzles ({result.num_variables} variables in all), {len(summary)} points x {result.seeds} "
-          f"seed(s), {reads} reads per puzzle and point, {result.elapsed_s:.1f} s")
+    print(f"{count(n, 'puzzle')} ({count(result.num_variables, 'variable')} in all), {count(len(summary), 'point')} x "
+          f"{count(result.seeds, 'seed')}, {count(reads, 'read')} per puzzle and point, {result.elapsed_s:.1f} s")
     print(" ".join(f"{v:>11}" for v in varied)
           + f" {'solved':>7} {'mean p':>7} {'min p':>6} {'TTS99 (geo)':>12}")
     ranked = sorted(summary, key=lambda r: (-r["puzzles_solved"], -r["success_probability"], r["tts99_s"]))

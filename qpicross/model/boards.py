@@ -27,7 +27,7 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.puzzle import Puzzle, board_from_strings, line_runs
+from qpicross.puzzle import Puzzle, board_from_strings, clue_text, line_name, line_runs
 
 if TYPE_CHECKING:
     from qpicross.model.formulation import PicrossFormulation
@@ -50,7 +50,7 @@ def sample_from_board(formulation: PicrossFormulation, board: np.ndarray | Seque
     for kind_name, lines, clues in (("row", grid, puzzle.rows), ("col", grid.T, puzzle.cols)):
         for index, (cells, clue) in enumerate(zip(lines, clues)):
             if line_runs(cells) != clue:
-                raise ParameterError(f"{kind_name} {index} of the board does not match its clue {clue}")
+                raise ParameterError(f"{line_name(kind_name, index)} of the board does not match its clue {clue_text(clue)}")
             starts = [p for p in range(len(cells)) if cells[p] and (p == 0 or not cells[p - 1])]
             on.update((kind_name, index, s, k) for k, s in enumerate(starts))
     return {label: int(label in on) for label in formulation.labels}

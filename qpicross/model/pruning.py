@@ -23,6 +23,7 @@ import numpy as np
 
 from qpicross.exceptions import Contradiction, ParameterError
 from qpicross.model.terms import TermArrays
+from qpicross.puzzle import clue_text, line_name
 from qpicross.puzzle.line_solver import line_placements
 
 __all__ = ["prune_by_known", "fix_to_one"]
@@ -53,7 +54,7 @@ def prune_by_known(puzzle, known, kind, line, block, start, length):
                 allowed = line_placements(clue, cells)
             except Contradiction:
                 raise ParameterError(
-                    f"{name} {index}: no start is compatible with the known cells (clue {clue})"
+                    f"{line_name(name, index)}: no start is compatible with the known cells (clue {clue_text(clue)})"
                 ) from None
             keep[sel] = allowed[block[sel], start[sel]]
     group = line_key * (max(puzzle.shape) + 1) + block

@@ -277,6 +277,12 @@ def max_couplers_limit() -> int:
     return int(text)
 
 
+#: What sets the QUBO size guard's limit, and how to pass it, as the guard's message says them in Python; the command
+#: line says them with its options (``qpicross.cli._puzzle_files.size_error``).
+LIMIT_SETTINGS = "max_couplers=, QPICROSS_MAX_COUPLERS or QPICROSS_MAX_MEMORY"
+FORCE_HINT = "; use force=True to build it anyway"
+
+
 def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False) -> ModelTooLargeError:
     """The :class:`~qpicross.exceptions.ModelTooLargeError` for a model or solver run above its limit.
 
@@ -303,8 +309,8 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
     return ModelTooLargeError(
         f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
         f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
-        f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; QPICROSS_MAX_COUPLERS, "
-        f"--max-memory); use --force (force=True) to build it anyway", estimate, limit)
+        f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; {LIMIT_SETTINGS}){FORCE_HINT}",
+        estimate, limit)
 
 
 def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:

@@ -353,12 +353,14 @@ def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
 
 
 def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -> None:
-    """Refuse to enumerate 2^n states of a large model, however the exact solver was given."""
-    from qpicross.samplers.exact import EXACT_MAX_VARIABLES
+    """Refuse to enumerate 2^n states of a large model, however the exact solver was given, before the run starts."""
+    from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 
     inner = sampler
     while isinstance(inner, dimod.Composite):
         inner = inner.child
+    if isinstance(inner, GroundStateExactSolver):
+        inner.check(bqm)
     if isinstance(inner, dimod.ExactSolver) and bqm.num_variables > EXACT_MAX_VARIABLES:
         raise ParameterError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
                              f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")

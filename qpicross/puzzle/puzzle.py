@@ -37,9 +37,30 @@ __all__ = [
     "board_from_strings",
     "board_to_strings",
     "min_line_length",
+    "line_name",
+    "clue_text",
 ]
 
 Clue = tuple[int, ...]
+
+
+def line_name(kind: str, index: int) -> str:
+    """How messages name a line: counted from 1, as a user counts (``row 1`` is the top row, ``column 1``
+    the leftmost); ``kind`` is ``"row"`` or ``"col"`` and ``index`` counts from 0, as arrays do.
+
+    >>> line_name("row", 0), line_name("col", 2)
+    ('row 1', 'column 3')
+    """
+    return f"{'row' if kind == 'row' else 'column'} {index + 1}"
+
+
+def clue_text(clue: Iterable[int]) -> str:
+    """A clue as messages write it: its block lengths separated by spaces, ``0`` for a blank line.
+
+    >>> clue_text((2, 1)), clue_text([3]), clue_text(())
+    ('2 1', '3', '0')
+    """
+    return " ".join(str(int(v)) for v in clue) or "0"
 
 
 class BrokenLine(NamedTuple):
@@ -49,6 +70,11 @@ class BrokenLine(NamedTuple):
     index: int
     clue: Clue
     runs: Clue
+
+    @property
+    def name(self) -> str:
+        """The line as messages name it (:func:`line_name`: ``row 1`` is the top row)."""
+        return line_name(self.kind, self.index)
 
 
 def min_line_length(clue: Sequence[int]) -> int:
@@ -66,10 +92,10 @@ def _normalise_clue(clue: Iterable[int], kind: str, index: int) -> Clue:
     values = tuple(clue)
     for v in values:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise PuzzleFormatError(f"{kind} {index}: clue {values!r} holds a non-integer {v!r}")
+            raise PuzzleFormatError(f"{line_name(kind, index)}: clue {list(values)!r} holds a non-integer {v!r}")
         if v <= 0:
             raise PuzzleFormatError(
-                f"{kind} {index}: clue {values!r} holds {v}; block lengths must be positive "
+                f"{line_name(kind, index)}: clue {clue_text(values)} holds {v}; block lengths must be positive "
                 "(write an empty line, or 0 alone, for a blank line)"
             )
     return tuple(int(v) for v in values)
@@ -135,7 +161,7 @@ class Puzzle:
                 need = min_line_length(clue)
                 if need > length:
                     raise PuzzleFormatError(
-                        f"{kind} {index}: clue {','.join(map(str, clue))} needs {need} cells "
+                        f"{line_name(kind, index)}: clue {clue_text(clue)} needs {need} cells "
                         f"but the line has {length}"
                     )
         row_total = sum(map(sum, self.rows))

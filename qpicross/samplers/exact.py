@@ -31,10 +31,18 @@ class GroundStateExactSolver(dimod.Sampler):
     def properties(self) -> dict:
         return {"max_variables": self.max_variables}
 
-    def sample(self, bqm: dimod.BinaryQuadraticModel, **kwargs) -> dimod.SampleSet:
+    def check(self, bqm: dimod.BinaryQuadraticModel) -> None:
+        """Refuse a model above ``max_variables`` (what :meth:`sample` does first; a pipeline asks before it starts).
+
+        Raises:
+            ParameterError: For more than ``max_variables`` variables.
+        """
         if bqm.num_variables > self.max_variables:
             raise ParameterError(
                 f"the exact sampler enumerates 2^n assignments and refuses n = {bqm.num_variables} "
                 f"> {self.max_variables} variables; use the default sampler 'shift' (or 'sa', 'tabu')"
             )
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, **kwargs) -> dimod.SampleSet:
+        self.check(bqm)
         return dimod.ExactSolver().sample(bqm).lowest()

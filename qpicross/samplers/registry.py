@@ -8,7 +8,9 @@ Built in:
 * ``shift`` -- :class:`qpicross.samplers.blockshift.sampler.BlockShiftSampler`, which keeps every
   block one-hot and anneals by shifting block starts;
 * ``shift-batched`` -- :class:`qpicross.samplers.blockshift.batched.BatchedShiftSampler`, the same moves on
-  thousands of chains of many puzzles at once on a CUDA GPU (the ``gpu`` extra);
+  thousands of chains of many puzzles at once on a CUDA GPU (the ``gpu`` extra), one restart stream per
+  ladder (a ``shift`` read races one per core); by default a puzzle's ladders all stop when one reaches the
+  target (``early_stop="puzzle"``), so a success probability wants ``early_stop="read"``;
   ``shift-batched-cpu`` runs its kernels on the CPU. Both are ``batched`` (their ``properties``
   say so): benchmarks hand them all their puzzles in one call
   (:func:`qpicross.samplers.blockshift.batched.sample_many`);
@@ -100,7 +102,8 @@ SAMPLERS: dict[str, SamplerEntry] = {
     "shift": SamplerEntry(_shift, "one-hot-preserving block-shift annealing / tempering (qpicross.samplers.blockshift.sampler)"),
     "shift-batched": SamplerEntry(_shift_batched, "batched block-shift tempering on a CUDA GPU, many puzzles per launch "
                               "(qpicross.samplers.blockshift.batched; the 'gpu' extra)"),
-    "shift-batched-cpu": SamplerEntry(functools.partial(_shift_batched, "cpu"), "the shift-batched kernels on the CPU (numba prange)"),
+    "shift-batched-cpu": SamplerEntry(functools.partial(_shift_batched, "cpu"),
+                                      "the shift-batched kernels on the CPU (numba prange)"),
     "exact": SamplerEntry(GroundStateExactSolver, f"exhaustive ground states (<= {EXACT_MAX_VARIABLES} variables)"),
 }
 

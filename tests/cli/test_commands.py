@@ -96,9 +96,9 @@ class AllZeros(dimod.Sampler):
 def test_unsolved_text_report_lists_violations(capsys, monkeypatch):
     monkeypatch.setitem(SAMPLERS, "all-zeros", SamplerEntry(AllZeros, "every variable 0 (a test stub)"))
     code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--sampler", "all-zeros", "--reads", "2")
-    assert code == 1 and "NOT SOLVED (10 broken lines: row 0," in out
+    assert code == 1 and "NOT SOLVED (10 broken lines: row 1," in out
     # no block of any line starts anywhere: one-hot broken once per block, 14 blocks (5x5's clues)
-    assert "one_hot penalty 14: row 0: block 0 starts 0 times (+1)" in out and "success probability 0.000 over 2 reads" in out
+    assert "one_hot penalty 14: row 1: block 1 starts 0 times (+1)" in out and "success probability 0.000 over 2 reads" in out
 
 
 def test_a_seeded_run_of_racing_streams_says_why_the_seed_does_not_fix_its_reads(capsys):

@@ -109,9 +109,9 @@ def _build(
         kind, _, rest = reason.partition(" ")
         index = rest.partition(":")[0]
         line = totals_line
-        if kind in ("row", "col") and index.isdigit():
+        if kind in ("row", "column") and index.isdigit():  # named as line_name names it, counted from 1
             lines = row_lines if kind == "row" else col_lines
-            line = lines[int(index)] if int(index) < len(lines) else None
+            line = lines[int(index) - 1] if 0 < int(index) <= len(lines) else None
         elif reason.startswith("goal"):
             line = goal_line
         raise PuzzleFormatError(reason, path, line) from None

@@ -171,7 +171,7 @@ def _json_puzzle(obj: dict, name: str, path: str | None, line_of) -> Puzzle:
                                     path, line_of(clues))
         parsed, lines = [], []
         for k, clue in enumerate(clues):
-            what = f"{key[:-1]} {k} clue".replace("col ", "column ")
+            what = f"{key[:-1]} {k + 1} clue".replace("col ", "column ")
             line = line_of(clue) if isinstance(clue, list) else line_of(clues)
             if not isinstance(clue, list) or not all(type(v) is int for v in clue):
                 got = _quote(json.dumps(clue))

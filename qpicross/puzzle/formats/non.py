@@ -87,7 +87,7 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
                     raise PuzzleFormatError(f"'{key}' (line {lineno}) needs {dims[dim]} clue lines ({dim} "
                                             f"{dims[dim]}) but '{word}' follows after {n}",
                                             path, offset + k + 1)
-                what = f"{'row' if key == 'rows' else 'column'} {n} clue"
+                what = f"{'row' if key == 'rows' else 'column'} {n + 1} clue"
                 clues.append(_parse_non_clue(body, path, offset + k + 1, what))
                 clue_lines.append(offset + k + 1)
             following = next((line.split(None, 1)[0].lower() for line in lines[i + dims[dim]:] if line.strip()), "")

@@ -53,8 +53,8 @@ def parse_px(text: str, name: str = "puzzle", path: str | None = None) -> Puzzle
         text = body[i].strip()
         return _parse_clue(text.split(",") if text else [], path, i + 2, what)
 
-    rows = [clue(i, f"row {i} clue") for i in range(num_rows)]
-    cols = [clue(num_rows + j, f"column {j} clue") for j in range(num_cols)]
+    rows = [clue(i, f"row {i + 1} clue") for i in range(num_rows)]
+    cols = [clue(num_rows + j, f"column {j + 1} clue") for j in range(num_cols)]
     return _build(rows, cols, name, path, range(2, num_rows + 2),
                   range(num_rows + 2, num_rows + num_cols + 2), num_rows + 2)
 

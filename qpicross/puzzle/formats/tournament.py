@@ -104,7 +104,7 @@ def parse_tournament(
         if wanted is not None and not wanted(number):
             continue
         clues = [_parse_clue(lines[s + k].split(), path, s + k + 1,
-                             f"{'column' if k < size else 'row'} {k % size} clue") for k in range(2 * size)]
+                             f"{'column' if k < size else 'row'} {k % size + 1} clue") for k in range(2 * size)]
         goal, _ = goals.get(number, (None, None))
         puzzle = _build(clues[size:], clues[:size], f"{name}#{number}", path,
                         range(s + size + 1, s + 2 * size + 1), range(s + 1, s + size + 1), s, goal, None)
@@ -138,7 +138,7 @@ def parse_tournament_solutions(
         rows = [lines[s + r].split() for r in range(size)]
         for r, row in enumerate(rows):
             if len(row) != size or any(v not in ("0", "1") for v in row):
-                raise PuzzleFormatError(f"solution ${number} row {r}: expected {size} values 0 or 1, "
+                raise PuzzleFormatError(f"solution ${number} row {r + 1}: expected {size} values 0 or 1, "
                                         f"got {_quote(' '.join(row))}", path, s + r + 1)
         out[number] = (np.array(rows, dtype=np.uint8), s)
     return out

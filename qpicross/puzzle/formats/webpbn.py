@@ -127,7 +127,7 @@ def _xml_puzzle(element: _Element, name: str, path: str | None) -> Puzzle:
             raise PuzzleFormatError(f"<clues type={which!r}> given twice", path, clues.line)
         lines, numbers = clue_sets.setdefault(which, ([], []))
         for k, line in enumerate(clues.find_all("line")):
-            what = f"{'row' if which == 'rows' else 'column'} {k} clue"
+            what = f"{'row' if which == 'rows' else 'column'} {k + 1} clue"
             counts = line.find_all("count")
             for count in counts:
                 colour = count.attrs.get("color", default)
@@ -173,7 +173,7 @@ def _xml_image(image: _Element, background_char: str, num_rows: int, num_cols: i
     for r, row in enumerate(rows):
         cells = row[1:-1] if len(row) >= 2 and row[0] == row[-1] == "|" else row
         if len(cells) != num_cols or "?" in cells:
-            raise PuzzleFormatError(f"goal image row {r}: expected {num_cols} cells between '|' and '|', "
+            raise PuzzleFormatError(f"goal image row {r + 1}: expected {num_cols} cells between '|' and '|', "
                                     f"got {_quote(row)}", path, image.line + 1 + r)
         grid[r] = [ch != background_char for ch in cells]
     return grid

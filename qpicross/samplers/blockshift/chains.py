@@ -37,10 +37,16 @@ from qpicross.samplers.blockshift import population as _population  # noqa: F401
 from qpicross.samplers.blockshift.board import BOARD as _BOARD
 from qpicross.samplers.blockshift.joint import FIELDS as _FIELDS
 from qpicross.samplers.blockshift.profile import PROFILE as _PROFILE
-from qpicross.samplers.blockshift.targets import build
+from qpicross.samplers.blockshift.targets import build, cached
 
-__all__ = ["PROFILE", "BOARD", "FIELDS"]
+__all__ = ["PROFILE", "BOARD", "FIELDS", "compiled"]
 
 PROFILE = build("cpu", _PROFILE)
 BOARD = build("cpu", _BOARD)
 FIELDS = build("cpu", _FIELDS)
+
+
+def compiled() -> bool:
+    """Whether the default chain's read (:data:`PROFILE`'s, with every kernel it calls) is in numba's on-disk
+    cache (:func:`~.targets.cached`): if not, the first read of this process compiles it, about 20 s."""
+    return cached(PROFILE.read)

@@ -31,7 +31,7 @@ import types
 
 import numba
 
-__all__ = ["kernel", "build"]
+__all__ = ["kernel", "build", "cached"]
 
 #: Every kernel, by ``(module, name)``: ``(python function, njit options, CPU dispatcher)`` (marking a function of
 #: the same module and name again replaces it).
@@ -95,3 +95,18 @@ def build(target, bindings: dict) -> types.SimpleNamespace:
             raise RuntimeError(f"two kernels are named {f.__name__}: build() needs one name each")
         result.setdefault(f.__name__, copies.get(key, dispatcher))
     return types.SimpleNamespace(**result)
+
+
+def cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds compiled code of a ``cache=True`` kernel for its current source, so that
+    its first call in a process loads it instead of compiling (a miss: the first run after an install or an update).
+    True where numba's cache cannot be read this way (nothing to announce then).
+
+    >>> from qpicross.samplers.blockshift import engine
+    >>> isinstance(cached(engine.luby), bool)
+    True
+    """
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # another numba's internals: say nothing rather than something wrong
+        return True

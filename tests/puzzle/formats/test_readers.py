@@ -221,7 +221,7 @@ def test_tournament_file_with_solution_folder_and_specs(tmp_path):
     assert [p.name for p in expand_puzzle_specs([f"{question}#1-2", str(tmp_path / "question")])] == [
         "set#1", "set#2", "set#1", "set#2"]
     (tmp_path / "solution" / "set.txt").write_text(TOURNAMENT_SOLUTIONS.replace("0\t1\t0", "0\t2\t0"))
-    with pytest.raises(PuzzleFormatError, match=r"solution/set.txt:7: solution \$2 row 1") as info:
+    with pytest.raises(PuzzleFormatError, match=r"solution/set.txt:7: solution \$2 row 2") as info:
         load_puzzle(f"{question}#2")
     assert "\n" not in str(info.value)
 
@@ -264,7 +264,7 @@ def test_xml_errors_name_the_line():
     with pytest.raises(PuzzleFormatError, match="not well-formed") as info:
         parse_xml(XML_A.replace("</clues>\n<clues type=\"rows\">", "</clue>"), path="a.xml")
     assert info.value.line == 14
-    with pytest.raises(PuzzleFormatError, match="row 3 clue") as info:
+    with pytest.raises(PuzzleFormatError, match="row 4 clue") as info:
         parse_xml(XML_A.replace("<count>5</count>", "<count>five</count>"), path="a.xml")
     assert info.value.line == 19
 
@@ -282,7 +282,7 @@ def test_json_round_trip_with_goal_and_list_form():
 
 def test_json_errors_name_the_line():
     text = format_json(letter_a()).replace("[1, 1]", '[1, "x"]', 1)
-    with pytest.raises(PuzzleFormatError, match="row 1 clue: expected a list of block lengths") as info:
+    with pytest.raises(PuzzleFormatError, match="row 2 clue: expected a list of block lengths") as info:
         parse_json(text, path="a.json")
     assert info.value.line == 7
     with pytest.raises(PuzzleFormatError, match="unknown key 'columns'"):
