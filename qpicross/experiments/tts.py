@@ -63,7 +63,7 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 
 __all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
-           "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
+           "quantile_with_inf", "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """Two-sided 95 % standard-normal quantile."""
@@ -368,6 +368,28 @@ def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[flo
     return float(values[best]), float(cutoffs[best]), float(p[best]), int(np.searchsorted(np.sort(events), cutoffs[best], side="right"))
 
 
+def quantile_with_inf(values: Sequence[float] | np.ndarray, q: float) -> float:
+    r"""The ``q``-quantile of ``values`` (linear interpolation, as ``numpy.quantile``) where some are ``inf``.
+
+    Between two order statistics the quantile interpolates; where the upper one is ``inf`` it is ``inf``
+    (no finite number lies a fraction of the way to infinity; ``numpy.quantile`` gives ``nan`` where
+    both are). So the high end of a percentile bootstrap interval is ``inf`` exactly when more than its
+    tail share of resamples (2.5 % for a 95 % interval, up to rounding of the rank) has no finite value.
+
+    Examples:
+        >>> quantile_with_inf([1.0, 2.0, 3.0], 0.5), quantile_with_inf([1.0, 2.0, math.inf], 0.75)
+        (2.0, inf)
+        >>> quantile_with_inf([1.0, 2.0, 3.0, math.inf], 0.5)
+        2.5
+    """
+    ordered = np.sort(np.asarray(values, dtype=float))
+    position = q * (ordered.size - 1)
+    if math.isinf(ordered[math.ceil(position)]) and (math.ceil(position) != math.floor(position)
+                                                      or math.isinf(ordered[math.floor(position)])):
+        return math.inf
+    return float(np.quantile(ordered, q))
+
+
 def survival_tts(
     times: Sequence[float] | np.ndarray,
     durations: Sequence[float] | np.ndarray,
@@ -435,7 +457,7 @@ def survival_tts(
     low, high = tts, tts
     if at.size > 1 and observed.any():
         cache: dict[tuple, float] = {}
-        huge = 1e100  # percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf below
+        huge = 1e100  # scipy's percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf
 
         def statistic(x, o):  # a resample of (time, observed) pairs; few distinct ones with few reads
             key = tuple(sorted(zip(x.tolist(), o.tolist())))
@@ -445,9 +467,10 @@ def survival_tts(
 
         res = stats.bootstrap((at, observed), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
                               confidence_level=confidence, method="percentile", rng=np.random.default_rng(seed))
-        low_b, high_b = float(res.confidence_interval.low), float(res.confidence_interval.high)
-        low = math.inf if low_b >= huge / 10 else min(low_b, tts)
-        high = math.inf if not math.isfinite(high_b) or high_b >= huge / 10 else max(high_b, tts)
+        resampled = np.where(res.bootstrap_distribution >= huge, math.inf, res.bootstrap_distribution)
+        alpha = (1 - confidence) / 2  # the tails, as scipy's percentile interval cuts them
+        low = min(quantile_with_inf(resampled, alpha), tts)
+        high = max(quantile_with_inf(resampled, 1 - alpha), tts)
     elif not observed.any():
         low = high = math.inf
     if observed.any():  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there

@@ -14,6 +14,7 @@ from qpicross.experiments.tts import (
     TimeToTarget,
     read_durations,
     repetitions,
+    quantile_with_inf,
     survival_tts,
     time_to_target_tts,
     tts99,
@@ -294,3 +295,16 @@ def test_read_durations_share_what_the_hits_left():
     assert read_durations([1.0, 2.0], 9.0).tolist() == [1.0, 2.0]
     assert read_durations([5.0, math.inf], 4.0).tolist() == [5.0, 0.0]  # never negative
     assert read_durations([1.0, math.inf], 7.0, parallel=True).tolist() == [1.0, 7.0]
+
+
+def test_bootstrap_high_end_is_infinite_where_more_than_its_tail_of_resamples_has_no_event():
+    """3 hits at 1 s and 12 reads censored at 2 s: a resample draws none of the 3 hits with probability
+    (12/15)^15 = 3.5 %, more than the 2.5 % tail of a 95 % interval, so the high end is inf (the stand-in
+    for a resample without an event was once interpolated into a finite 5e98 s)."""
+    r = survival_tts([1.0] * 3 + [math.inf] * 12, [1.0] * 3 + [2.0] * 12)
+    assert r.tts99_high_s == math.inf
+    assert r.tts99_low_s < r.tts99_s < math.inf
+    # of 999 resamples, the 97.5 % quantile sits at rank 973.05 (from 0): finite with 24 inf, inf with 25
+    quantile = [quantile_with_inf(np.array([1.0] * (999 - n) + [math.inf] * n), 0.975) for n in (24, 25)]
+    assert quantile == [1.0, math.inf]
+    assert quantile_with_inf([1.0, 3.0, math.inf], 0.25) == pytest.approx(np.quantile([1.0, 3.0, 5.0], 0.25))
