@@ -23,7 +23,8 @@ Examples:
 
 Every TTS99 carries its 95 % interval (early-stopping reads: the bootstrap of
 :func:`~qpicross.experiments.tts.survival_tts`; fixed-length reads: from the Wilson interval of
-:math:`p`) and its core-seconds (cores a read ran on × wall seconds). Time-to-target figures are
+:math:`p`; where no read reached the target, ``> X``, X the low end: what the reads rule out,
+:func:`~qpicross.experiments.tts.no_event_lower_bound`) and its core-seconds (cores a read ran on × wall seconds). Time-to-target figures are
 the censored (Kaplan--Meier) estimates of results files restated by
 :mod:`benchmarks.restate`; where one differs from the figure that counted reads cut by the
 budget as misses, the tables say so ("was ..."), and a † marks a TTS99 whose optimal cutoff rests
@@ -46,7 +47,7 @@ from benchmarks.restate import _number, has_moved, threads_of
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 
-__all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
+__all__ = ["fmt_time", "fmt_tts", "low_end", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
 
@@ -132,12 +133,46 @@ def _was(now: float, before: float) -> str:
 def _interval(rows: Sequence[dict]) -> tuple[float, float]:
     """An interval for the median TTS99 of some puzzles: the medians of their intervals' ends (if each
     puzzle's TTS99 lies in its interval, their median lies in this one)."""
-    return (_median([_number(r.get("tts99_low_s", r["tts99_s"])) for r in rows]),
+    return (_median([low_end(r) for r in rows]),
             _median([_number(r.get("tts99_high_s", r["tts99_s"])) for r in rows]))
 
 
 def _bracket(low: float, high: float) -> str:
     return f"[{fmt_time(low)}, {fmt_time(high)}]"
+
+
+def fmt_tts(tts: float, low: float, high: float) -> str:
+    """A TTS99 with its interval; where it is infinite (no read reached the target), ``> low end``: what the
+    reads rule out, not a certain ∞ (``∞`` alone only where even that is unknown).
+
+    >>> fmt_tts(2.0, 1.0, 4.0), fmt_tts(math.inf, 175.2, math.inf), fmt_tts(math.inf, math.inf, math.inf)
+    ('2 s [1 s, 4 s]', '> 175 s', '∞')
+    """
+    if math.isfinite(tts):
+        return f"{fmt_time(tts)} {_bracket(low, high)}"
+    return f"> {fmt_time(low)}" if math.isfinite(low) else "∞"
+
+
+def low_end(row: dict) -> float:
+    """A row's TTS99 low end; for a time-to-target row no read of which reached the target, written before its
+    low end was kept (``inf``), the low end its reads give (:func:`~qpicross.experiments.tts.no_event_lower_bound`).
+
+    >>> low_end({"tts99_s": "inf", "tts99_low_s": "inf", "time_to_target_s": ["inf"], "read_s": [60.0]}) > 60
+    True
+    """
+    low = _number(row.get("tts99_low_s", row["tts99_s"]))
+    times, durations = row.get("time_to_target_s"), row.get("read_s")
+    if math.isinf(low) and times and durations and all(math.isinf(_number(t)) for t in times):
+        from qpicross.experiments.tts import no_event_lower_bound
+
+        return _number(row.get("presolve_s") or 0.0) + no_event_lower_bound([_number(d) for d in durations])
+    return low
+
+
+def _row_tts(row: dict) -> str:
+    """A row's TTS99 with its interval (:func:`fmt_tts`)."""
+    tts = _number(row["tts99_s"])
+    return fmt_tts(tts, low_end(row), _number(row.get("tts99_high_s", tts)))
 
 
 def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None) -> str:
@@ -163,9 +198,8 @@ def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None)
         change = (f"{len(shifted)} puzzles" + _was(median, _median(naive)).replace(" (was", "; median was").rstrip(")")
                   + _was(tts[worst], max(naive)).replace(" (was", "; worst was").rstrip(")")) if shifted else "none"
         w = mine[worst]
-        lines.append(f"| {key} | {len(mine)} | {solved} | {fmt_time(median)} {_bracket(*_interval(mine))} | "
-                     f"{fmt_time(tts[worst])} {_bracket(_number(w.get('tts99_low_s', w['tts99_s'])), _number(w.get('tts99_high_s', w['tts99_s'])))} "
-                     f"({w['puzzle']}) | {_cores_text(mine)} | {core} | {few} | {change} |")
+        lines.append(f"| {key} | {len(mine)} | {solved} | {fmt_tts(median, *_interval(mine))} | "
+                     f"{_row_tts(w)} ({w['puzzle']}) | {_cores_text(mine)} | {core} | {few} | {change} |")
     return "\n".join(lines)
 
 
@@ -176,9 +210,9 @@ def _p_cell(row: dict) -> str:
 def _tts_cell(row: dict) -> str:
     tts = _number(row["tts99_s"])
     if math.isinf(tts):
-        return f"∞ (best E {float(row['best_energy']):g})" + _was(tts, _naive(row))
-    text = (f"{fmt_time(tts)} [{fmt_time(row['tts99_low_s'])}, {fmt_time(row['tts99_high_s'])}]"
-            f"{' †' if row.get('few_events') else ''} ({fmt_core(tts, _threads(row))}){_was(tts, _naive(row))}")
+        return f"{_row_tts(row)} (best E {float(row['best_energy']):g})" + _was(tts, _naive(row))
+    text = (f"{_row_tts(row)}{' †' if row.get('few_events') else ''} ({fmt_core(tts, _threads(row))})"
+            f"{_was(tts, _naive(row))}")
     if row.get("tts_method") == "time-to-target" and row.get("ttt_p99_s") is not None:
         text += f"; ttt median {fmt_time(row['ttt_median_s'])}, p99 {fmt_time(row['ttt_p99_s'])}"
     return text
@@ -296,10 +330,8 @@ def matrix_table(rows: Sequence[dict]) -> str:
     """
     def cell(r):
         tts = _number(r["tts99_s"])
-        if math.isinf(tts):
-            return f"{float(r['p']):.2f} / ∞" + _was(tts, _naive(r))
-        return (f"{float(r['p']):.2f} / {fmt_time(tts)} {_bracket(_number(r['tts99_low_s']), _number(r['tts99_high_s']))}"
-                f"{' †' if r.get('few_events') else ''}{_was(tts, _naive(r))}")
+        return (f"{float(r['p']):.2f} / {_row_tts(r)}{' †' if r.get('few_events') and math.isfinite(tts) else ''}"
+                f"{_was(tts, _naive(r))}")
 
     puzzles = list(dict.fromkeys(r["puzzle"] for r in rows))
     lines = ["| configuration | " + " | ".join(puzzles) + " | solved | cores (core-s = s × cores) |",
@@ -384,7 +416,7 @@ def distribution_line(rows: Sequence[dict]) -> str:
     if shifted:
         change = (f"; {len(shifted)} moved by censoring (before: median {fmt_time(_median(naive))}, "
                   f"{sum(30 < t < math.inf for t in naive)} above 30 s, worst {fmt_time(max(naive))})")
-    return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_time(median)} {_bracket(*_interval(rows))}, 90th "
+    return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_tts(median, *_interval(rows))}, 90th "
             f"percentile {fmt_time(_percentile(tts, 90))}, 99th {fmt_time(_percentile(tts, 99))}, worst "
             f"{fmt_time(worst)}{core}{change}")
 
@@ -527,8 +559,8 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
         cited.append(w)
         lines.append(f"| earlier, hybrid (presolve): all {len(hybrid)} solved | {solved} of {len(hybrid)} | "
                      f"{_verdict(solved == len(hybrid))} |")
-        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median {fmt_time(_median(tts))} "
-                     f"{_bracket(*_interval(hybrid))}, worst {_tts_cell(w).split('; ttt')[0]} ({w['puzzle']}) | "
+        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median {fmt_tts(_median(tts), *_interval(hybrid))}"
+                     f", worst {_tts_cell(w).split('; ttt')[0]} ({w['puzzle']}) | "
                      f"{_verdict(_median(tts) <= 1 and max(tts) <= 60)} |")
     for name in ("taai2011", "tcga2012"):
         mine = [r for r in tournament if r["config"] == "shift" and collection(r).startswith(name)]
@@ -632,8 +664,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
         if r is None:
             return "-"
         t = _number(r["tts99_s"])
-        return (f"{fmt_time(t)} {_bracket(_number(r.get('tts99_low_s', t)), _number(r.get('tts99_high_s', t)))} "
-                f"({fmt_core(t, _threads(r))})")
+        return _row_tts(r) + (f" ({fmt_core(t, _threads(r))})" if math.isfinite(t) else "")
 
     for puzzle, configs in by.items():
         a, b = configs.get(one), configs.get(two)

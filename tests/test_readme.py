@@ -169,3 +169,26 @@ def test_tables_carry_intervals_core_seconds_and_what_censoring_moved():
     line = report.distribution_line(rows)
     assert "median 2 s [1 s, 4 s]" in line and "(4 core-s, worst 59.2 core-s on 2 cores)" in line
     assert "1 moved by censoring (before: median 2 s, 1 above 30 s, worst 108 s)" in line
+
+
+def test_a_row_no_read_of_which_solved_reads_as_a_lower_bound_whichever_its_kind():
+    """An early-stopping row with every read censored and a fixed-length row with no success both print "> X",
+    X what their reads rule out; for reads of one length the two agree; an old file's inf low end is recomputed."""
+    from qpicross.experiments.tts import survival_tts, tts99, wilson_interval
+
+    censored = survival_tts([float("inf")] * 3, [2.0] * 3)
+    fixed_low = tts99(2.0, wilson_interval(0, 3)[1])  # what result_from_run writes for 3 fixed reads of 2 s, none solved
+    assert censored.tts99_low_s == pytest.approx(fixed_low)
+    common = {"source": "q", "config": "shift", "rows": 5, "cols": 5, "num_variables": 10, "num_reads": 3,
+              "num_solved": 0, "p": 0.0, "p_low": 0.0, "p_high": 0.56, "tts99_s": "inf", "tts99_high_s": "inf",
+              "best_energy": 2.0, "threads": 1}
+    rows = [{**common, "puzzle": "early", "tts_method": "time-to-target", "tts99_low_s": censored.tts99_low_s,
+             "time_to_target_s": ["inf"] * 3, "read_s": [2.0] * 3},
+            {**common, "puzzle": "fixed", "tts_method": "fixed", "tts99_low_s": fixed_low},
+            {**common, "puzzle": "old", "tts_method": "time-to-target", "tts99_low_s": "inf",
+             "time_to_target_s": ["inf"] * 3, "read_s": [2.0] * 3}]
+    expected = f"> {report.fmt_time(fixed_low)}"
+    table = report.puzzle_table(rows, ["shift"])
+    for line, row in zip(table.splitlines()[2:], rows):
+        assert f"| {expected} (best E 2) |" in line, (row["puzzle"], line)
+    assert "∞ [∞, ∞]" not in report.summary_table(rows) and f"| {expected} | {expected} (early) |" in report.summary_table(rows)

@@ -63,7 +63,7 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 
 __all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
-           "quantile_with_inf", "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
+           "quantile_with_inf", "no_event_lower_bound", "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """Two-sided 95 % standard-normal quantile."""
@@ -390,6 +390,35 @@ def quantile_with_inf(values: Sequence[float] | np.ndarray, q: float) -> float:
     return float(np.quantile(ordered, q))
 
 
+def no_event_lower_bound(durations: Sequence[float] | np.ndarray, *, target: float = 0.99,
+                         confidence: float = 0.95) -> float:
+    r"""The low end of the TTS99 interval of reads none of which reached the target: what they rule out.
+
+    A cutoff :math:`\tau` no longer than a read was passed by the :math:`n(\tau)` reads that ran at least
+    :math:`\tau` without a hit, so :math:`p(\tau)` is at most the Wilson high end :math:`p^+` of 0 in
+    :math:`n(\tau)`, and restarting every :math:`\tau` takes at least :math:`\tau R(p^+)`. The bound is
+    the least of these over the reads' lengths: for reads of one length (fixed-length reads, a time
+    budget) exactly the low end that :func:`tts99` gives with the Wilson interval, so both kinds of row
+    agree. A cutoff shorter than every read is not tried, as :func:`survival_tts` tries none shorter
+    than its first hit: no read can show how often a far shorter restart succeeds.
+
+    Examples:
+        One 60 s read allows :math:`p(60) \le 0.79`; 12 reads of 2 s allow :math:`p(2) \le 0.24`:
+
+        >>> round(no_event_lower_bound([60.0]), 1), round(no_event_lower_bound([2.0] * 12), 1)
+        (175.2, 33.2)
+        >>> no_event_lower_bound([2.0] * 12) == tts99(2.0, wilson_interval(0, 12)[1])
+        True
+    """
+    from scipy import stats
+
+    lengths = np.sort(np.asarray(durations, dtype=float))
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    bounds = [tau * repetitions(wilson_interval(0, int(lengths.size - np.searchsorted(lengths, tau)), z)[1], target)
+              for tau in np.unique(lengths[lengths > 0]).tolist()]
+    return min(bounds, default=0.0)
+
+
 def survival_tts(
     times: Sequence[float] | np.ndarray,
     durations: Sequence[float] | np.ndarray,
@@ -418,7 +447,9 @@ def survival_tts(
     :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective number
     of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
     cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is
-    the estimate itself. One read gives no bootstrap, only the Wilson part.
+    the estimate itself. One read gives no bootstrap, only the Wilson part. Where no read reached
+    the target the estimate and the high end are ``inf`` and the low end is what the reads rule out,
+    :func:`no_event_lower_bound`: such a row reads "> low end", never a certain ∞.
 
     Raises:
         ValueError: Lengths differ, no reads, nan, a negative duration, or a hit after its read's end.
@@ -471,9 +502,9 @@ def survival_tts(
         alpha = (1 - confidence) / 2  # the tails, as scipy's percentile interval cuts them
         low = min(quantile_with_inf(resampled, alpha), tts)
         high = max(quantile_with_inf(resampled, 1 - alpha), tts)
-    elif not observed.any():
-        low = high = math.inf
-    if observed.any():  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
+    if not observed.any():
+        low, high = no_event_lower_bound(d, target=target, confidence=confidence), math.inf
+    else:  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
         z = float(stats.norm.ppf(0.5 + confidence / 2))
         p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
         low = min(low, cutoff * repetitions(p_high, target))

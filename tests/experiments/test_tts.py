@@ -14,6 +14,7 @@ from qpicross.experiments.tts import (
     TimeToTarget,
     read_durations,
     repetitions,
+    no_event_lower_bound,
     quantile_with_inf,
     survival_tts,
     time_to_target_tts,
@@ -274,8 +275,9 @@ def test_censored_estimate_by_hand():
 
 
 def test_censored_interval_and_edge_cases():
-    r = survival_tts([math.inf, math.inf], [60.0, 60.0])
-    assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s, r.num_events) == (math.inf, math.inf, math.inf, 0)
+    r = survival_tts([math.inf, math.inf], [60.0, 60.0])  # no event: "> low end", what two 60 s reads rule out
+    assert (r.tts99_s, r.tts99_high_s, r.num_events) == (math.inf, math.inf, 0)
+    assert r.tts99_low_s == pytest.approx(60.0 * R(wilson_interval(0, 2)[1]))
     one = survival_tts([2.0], [2.0])  # no bootstrap of one read: the Wilson interval of 1 in 1 at the cutoff
     assert one.tts99_s == 2.0 and one.tts99_high_s == pytest.approx(2.0 * R(wilson_interval(1, 1)[0])) and one.few_events
     many = survival_tts([1.0] * 20, [1.0] * 20)  # every resample says 1.0; 20 of 20 still allows p = 0.84
@@ -308,3 +310,14 @@ def test_bootstrap_high_end_is_infinite_where_more_than_its_tail_of_resamples_ha
     quantile = [quantile_with_inf(np.array([1.0] * (999 - n) + [math.inf] * n), 0.975) for n in (24, 25)]
     assert quantile == [1.0, math.inf]
     assert quantile_with_inf([1.0, 3.0, math.inf], 0.25) == pytest.approx(np.quantile([1.0, 3.0, 5.0], 0.25))
+
+
+def test_no_event_lower_bound_agrees_with_fixed_length_reads_and_takes_the_least_cutoff():
+    """Reads of one length give tts99's low end at p's Wilson high end; reads of several lengths the least
+    over the lengths of length x R(Wilson high end of 0 in the reads at least that long), computed by hand."""
+    assert no_event_lower_bound([3.0] * 7) == pytest.approx(tts99(3.0, wilson_interval(0, 7)[1]))
+    by_hand = min(1.0 * R(wilson_interval(0, 4)[1]), 2.0 * R(wilson_interval(0, 3)[1]),
+                  60.0 * R(wilson_interval(0, 1)[1]))
+    assert no_event_lower_bound([60.0, 2.0, 1.0, 2.0]) == pytest.approx(by_hand)
+    r = survival_tts([math.inf] * 4, [60.0, 2.0, 1.0, 2.0])
+    assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s) == (math.inf, pytest.approx(by_hand), math.inf)
