@@ -20,11 +20,15 @@ Examples:
     | configuration | puzzles | solved | median TTS99 [95 % CI] | worst TTS99 [95 % CI] (puzzle) | cores | median / worst in core-seconds | cutoff on < 3 events | moved by censoring |
     |---|---|---|---|---|---|---|---|---|
     | shift | 1 | 1 | 2 ms [2 ms, 3 ms] | 2 ms [2 ms, 3 ms] (5x5) | 1 | 2 core-ms / 2 core-ms | 0 | none |
+    <BLANKLINE>
+    Core-seconds of rows without measured CPU time (files written before it was kept): threads × wall seconds.
 
 Every TTS99 carries its 95 % interval (early-stopping reads: the bootstrap of
 :func:`~qpicross.experiments.tts.survival_tts`; fixed-length reads: from the Wilson interval of
 :math:`p`; where no read reached the target, ``> X``, X the low end: what the reads rule out,
-:func:`~qpicross.experiments.tts.no_event_lower_bound`) and its core-seconds (cores a read ran on × wall seconds). Time-to-target figures are
+:func:`~qpicross.experiments.tts.no_event_lower_bound`) and its core-seconds (wall seconds × the cores the reads
+kept busy, measured CPU over wall seconds, :func:`cores_used`; threads × wall in files without CPU times).
+Time-to-target figures are
 the censored (Kaplan--Meier) estimates of results files restated by
 :mod:`benchmarks.restate`; where one differs from the figure that counted reads cut by the
 budget as misses, the tables say so ("was ..."), and a † marks a TTS99 whose optimal cutoff rests
@@ -47,7 +51,8 @@ from benchmarks.restate import _number, has_moved, threads_of
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 
-__all__ = ["fmt_time", "fmt_tts", "low_end", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
+__all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
+           "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
 
@@ -108,6 +113,30 @@ def fmt_core(t: float | str | None, threads: int | None) -> str:
     if text.endswith(" ms"):
         return text[:-2] + "core-ms"
     return text[:-1] + "core-s" if text.endswith(" s") else text
+
+
+def cores_used(row: dict) -> float | None:
+    """The cores a row's reads kept busy: its measured CPU seconds over its wall seconds (``core_s`` over
+    ``read_s``, or over ``sample_s`` where a fixed-length row keeps no ``read_s``) where the sampler measured
+    them, else the cores it ran on (``threads``: core-seconds are then threads × wall); ``None`` on a GPU.
+
+    >>> cores_used({"threads": 2, "core_s": [3.0, 0.6], "read_s": [2.0, 0.4]}), cores_used({"threads": 2})
+    (1.5, 2)
+    """
+    threads = _threads(row)
+    measured, wall = row.get("core_s"), row.get("read_s")
+    if threads is None or not measured:
+        return threads
+    seconds = sum(_number(t) for t in wall) if wall else _number(row.get("sample_s"))
+    return sum(measured) / seconds if seconds > 0 else threads
+
+
+def core_note(rows: Sequence[dict]) -> str:
+    """The note under a table that shows core-seconds of rows without measured CPU time: how they are counted."""
+    if any(_threads(r) is not None and not r.get("core_s") for r in rows):
+        return ("core-seconds of rows without measured CPU time (files written before it was kept): "
+                "threads × wall seconds")
+    return ""
 
 
 def _cores_text(rows: Sequence[dict]) -> str:
@@ -190,8 +219,9 @@ def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None)
         solved = sum(int(r["num_solved"]) > 0 for r in mine)
         median = _median(tts)
         cores = {_threads(r) for r in mine}
-        core = (f"{fmt_core(median, cores.pop())} / {fmt_core(tts[worst], _threads(mine[worst]))}" if len(cores) == 1
-                else "mixed")
+        core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, mine)])
+        core = (f"{fmt_core(core_median, 1 if cores != {None} else None)} / "
+                f"{fmt_core(tts[worst], cores_used(mine[worst]))}" if len(cores) == 1 else "mixed")
         few = sum(bool(r.get("few_events")) and math.isfinite(_number(r["tts99_s"])) for r in mine)
         shifted = [r for r in mine if moved(r)]
         naive = [_naive(r) for r in mine]
@@ -200,7 +230,8 @@ def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None)
         w = mine[worst]
         lines.append(f"| {key} | {len(mine)} | {solved} | {fmt_tts(median, *_interval(mine))} | "
                      f"{_row_tts(w)} ({w['puzzle']}) | {_cores_text(mine)} | {core} | {few} | {change} |")
-    return "\n".join(lines)
+    note = core_note(rows)
+    return "\n".join(lines) + (f"\n\n{note[:1].upper()}{note[1:]}." if note else "")
 
 
 def _p_cell(row: dict) -> str:
@@ -211,7 +242,7 @@ def _tts_cell(row: dict) -> str:
     tts = _number(row["tts99_s"])
     if math.isinf(tts):
         return f"{_row_tts(row)} (best E {float(row['best_energy']):g})" + _was(tts, _naive(row))
-    text = (f"{_row_tts(row)}{' †' if row.get('few_events') else ''} ({fmt_core(tts, _threads(row))})"
+    text = (f"{_row_tts(row)}{' †' if row.get('few_events') else ''} ({fmt_core(tts, cores_used(row))})"
             f"{_was(tts, _naive(row))}")
     if row.get("tts_method") == "time-to-target" and row.get("ttt_p99_s") is not None:
         text += f"; ttt median {fmt_time(row['ttt_median_s'])}, p99 {fmt_time(row['ttt_p99_s'])}"
@@ -262,13 +293,17 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
 
 
 def legend(rows: Sequence[dict]) -> str:
-    """The note under a table whose cells carry † or "was": what they mean (empty when none does)."""
+    """The note under a table whose cells carry †, "was" or core-seconds not measured: what they mean (empty when
+    none does)."""
     parts = []
     if any(r.get("few_events") and math.isfinite(_number(r["tts99_s"])) for r in rows):
         parts.append(f"† the optimal cutoff rests on fewer than {MIN_EVENTS} reads that reached the target")
     if any(moved(r) for r in rows):
         parts.append("(was ...): the TTS99 before reads cut by the time budget were treated as censored")
-    return ("\n\n" + "; ".join(parts) + ".") if parts else ""
+    if core_note(rows):
+        parts.append(core_note(rows))
+    text = "; ".join(parts)
+    return f"\n\n{text[:1].upper()}{text[1:]}." if parts else ""
 
 
 _MARKER = "<!-- {which} generated: {name} -->"
@@ -327,6 +362,8 @@ def matrix_table(rows: Sequence[dict]) -> str:
     |---|---|---|---|
     | `a` | 1.00 / 10 ms [10 ms, 10 ms] | 1/1 | 1 |
     | `b` | 0.00 / ∞ | 0/1 | 1 |
+    <BLANKLINE>
+    Core-seconds of rows without measured CPU time (files written before it was kept): threads × wall seconds.
     """
     def cell(r):
         tts = _number(r["tts99_s"])
@@ -408,7 +445,8 @@ def distribution_line(rows: Sequence[dict]) -> str:
     solved = sum(int(r["num_solved"]) > 0 for r in rows)
     median, worst = _median(tts), max(tts)
     cores = {_threads(r) for r in rows}
-    core = (f" ({fmt_core(median, next(iter(cores)))}, worst {fmt_core(worst, next(iter(cores)))} on "
+    core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, rows)])
+    core = (f" ({fmt_core(core_median, 1)}, worst {fmt_core(worst, cores_used(rows[tts.index(worst)]))} on "
             f"{_cores_text(rows)} core{'s' if cores != {1} else ''})" if len(cores) == 1 and None not in cores else "")
     shifted = [r for r in rows if moved(r)]
     naive = [_naive(r) for r in rows]
@@ -559,8 +597,9 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
         cited.append(w)
         lines.append(f"| earlier, hybrid (presolve): all {len(hybrid)} solved | {solved} of {len(hybrid)} | "
                      f"{_verdict(solved == len(hybrid))} |")
-        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median {fmt_tts(_median(tts), *_interval(hybrid))}"
-                     f", worst {_tts_cell(w).split('; ttt')[0]} ({w['puzzle']}) | "
+        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median "
+                     f"{fmt_tts(_median(tts), *_interval(hybrid))}, worst {_tts_cell(w).split('; ttt')[0]} "
+                     f"({w['puzzle']}) | "
                      f"{_verdict(_median(tts) <= 1 and max(tts) <= 60)} |")
     for name in ("taai2011", "tcga2012"):
         mine = [r for r in tournament if r["config"] == "shift" and collection(r).startswith(name)]
@@ -664,7 +703,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
         if r is None:
             return "-"
         t = _number(r["tts99_s"])
-        return _row_tts(r) + (f" ({fmt_core(t, _threads(r))})" if math.isfinite(t) else "")
+        return _row_tts(r) + (f" ({fmt_core(t, cores_used(r))})" if math.isfinite(t) else "")
 
     for puzzle, configs in by.items():
         a, b = configs.get(one), configs.get(two)
@@ -672,7 +711,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
         if a is not None and b is not None:
             ta, tb = _number(a["tts99_s"]), _number(b["tts99_s"])
             if math.isfinite(ta) and math.isfinite(tb) and tb > 0:
-                ratios = [f"{ta / tb:.2f}×", f"{ta * (_threads(a) or 1) / (tb * (_threads(b) or 1)):.2f}×"]
+                ratios = [f"{ta / tb:.2f}×", f"{ta * (cores_used(a) or 1) / (tb * (cores_used(b) or 1)):.2f}×"]
         projected = ["-"] * len(PROJECTED_STREAMS)
         if a is not None and a.get("time_to_target_s"):
             times = [_number(t) for t in a["time_to_target_s"]]

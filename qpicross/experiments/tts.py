@@ -63,7 +63,8 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 
 __all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
-           "quantile_with_inf", "no_event_lower_bound", "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
+           "quantile_with_inf", "no_event_lower_bound", "survival_tts", "time_to_target_tts", "tts99",
+           "wilson_interval"]
 
 Z95 = 1.959963984540054
 """Two-sided 95 % standard-normal quantile."""
