@@ -48,6 +48,7 @@ from pathlib import Path
 
 from benchmarks.memory import memory_table
 from benchmarks.restate import _number, has_moved, threads_of
+from qpicross.experiments.ratios import geometric_interval
 from qpicross.experiments.tts import MIN_EVENTS
 from qpicross.puzzle.formats.registry import split_spec
 
@@ -388,7 +389,7 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
     """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
-    puzzle-bootstrap interval (:func:`geometric_interval`), and range.
+    puzzle-bootstrap interval (:func:`~qpicross.experiments.ratios.geometric_interval`), and range.
 
     >>> rows = [{"source": "", "puzzle": p, "config": c, "tts99_s": t}
     ...         for p, c, t in [("a", "x", 2.0), ("a", "y", 1.0), ("b", "x", 1.0), ("b", "y", 2.0)]]
@@ -414,28 +415,6 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
         text += (f"; {slower} ran on {a_cores} core{'s' * (a_cores > 1)}, {faster} on {b_cores}: in core-seconds, "
                  f"geometric mean {geometric * a_cores / b_cores:.3g}×")
     return text
-
-
-def geometric_interval(ratios: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
-    """The percentile bootstrap interval of the geometric mean of per-puzzle ratios, the puzzles resampled
-    (scipy's :func:`~scipy.stats.bootstrap`, 9 999 resamples, a fixed seed: the same file gives the same
-    interval); ``None`` for fewer than two puzzles.
-
-    >>> low, high = geometric_interval([0.5, 2.0, 1.0, 1.0])
-    >>> 0.5 <= low < 1.0 < high <= 2.0
-    True
-    """
-    if len(ratios) < 2:
-        return None
-    import numpy as np
-    from scipy import stats
-
-    logs = [math.log(v) for v in ratios]
-    if max(logs) - min(logs) < 1e-12:
-        return math.exp(logs[0]), math.exp(logs[0])
-    found = stats.bootstrap((logs,), np.mean, confidence_level=confidence, n_resamples=9999, method="percentile",
-                            random_state=0, vectorized=True)
-    return math.exp(found.confidence_interval.low), math.exp(found.confidence_interval.high)
 
 
 def distribution_line(rows: Sequence[dict]) -> str:

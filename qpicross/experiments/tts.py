@@ -370,23 +370,26 @@ def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[flo
 
 
 def quantile_with_inf(values: Sequence[float] | np.ndarray, q: float) -> float:
-    r"""The ``q``-quantile of ``values`` (linear interpolation, as ``numpy.quantile``) where some are ``inf``.
+    r"""The ``q``-quantile of ``values`` (linear interpolation, as ``numpy.quantile``) where some are infinite.
 
-    Between two order statistics the quantile interpolates; where the upper one is ``inf`` it is ``inf``
-    (no finite number lies a fraction of the way to infinity; ``numpy.quantile`` gives ``nan`` where
-    both are). So the high end of a percentile bootstrap interval is ``inf`` exactly when more than its
-    tail share of resamples (2.5 % for a 95 % interval, up to rounding of the rank) has no finite value.
+    Between two order statistics the quantile interpolates; where one of them is infinite it is that
+    infinity (no finite number lies a fraction of the way to infinity; ``numpy.quantile`` gives ``nan``
+    where both are). So the high end of a percentile bootstrap interval is ``inf`` exactly when more
+    than its tail share of resamples (2.5 % for a 95 % interval, up to rounding of the rank) has no
+    finite value, and the low end ``-inf`` likewise.
 
     Examples:
         >>> quantile_with_inf([1.0, 2.0, 3.0], 0.5), quantile_with_inf([1.0, 2.0, math.inf], 0.75)
         (2.0, inf)
-        >>> quantile_with_inf([1.0, 2.0, 3.0, math.inf], 0.5)
-        2.5
+        >>> quantile_with_inf([1.0, 2.0, 3.0, math.inf], 0.5), quantile_with_inf([-math.inf, 0.0, 1.0], 0.25)
+        (2.5, -inf)
     """
     ordered = np.sort(np.asarray(values, dtype=float))
     position = q * (ordered.size - 1)
-    if math.isinf(ordered[math.ceil(position)]) and (math.ceil(position) != math.floor(position)
-                                                      or math.isinf(ordered[math.floor(position)])):
+    below, above = float(ordered[math.floor(position)]), float(ordered[math.ceil(position)])
+    if below == -math.inf:
+        return -math.inf
+    if above == math.inf and (math.ceil(position) != math.floor(position) or below == math.inf):
         return math.inf
     return float(np.quantile(ordered, q))
 
