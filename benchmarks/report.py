@@ -55,7 +55,8 @@ from qpicross.puzzle.formats.registry import split_spec
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
            "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS"]
+           "kernels_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
+           "has_section", "update_page", "SECTIONS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_LIMIT``;
@@ -654,27 +655,45 @@ def kernels_table(rows: Sequence[dict]) -> str:
 PROJECTED_STREAMS = (2, 16, 64)
 
 
+def _reads_of(row: dict) -> tuple[list[float], list[float]] | None:
+    """A time-to-target row's reads: times to target and durations (``None`` where it keeps none)."""
+    if not row.get("time_to_target_s"):
+        return None
+    return ([_number(t) for t in row["time_to_target_s"]],
+            [_number(t) for t in row.get("read_s") or row["time_to_target_s"]])
+
+
+def _scaled(ratio, factor: float):
+    """A :class:`~qpicross.experiments.ratios.RatioInterval` times a constant (cores per stream, core-seconds)."""
+    import dataclasses
+
+    return dataclasses.replace(ratio, ratio=ratio.ratio * factor, low=ratio.low * factor, high=ratio.high * factor)
+
+
 def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
     """Each puzzle's TTS99 with its reads' restart streams on one and on two processes (``make bench-parallel``):
-    wall seconds with their interval and core-seconds, the ratio, and the wall TTS99 that
-    :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS` streams from the
-    one-stream reads.
+    wall seconds with their interval and core-seconds; the ratio one / two in wall seconds and in core-seconds
+    with its interval from the reads (:func:`~qpicross.experiments.ratios.reads_ratio`, both configurations'
+    reads resampled; the core-seconds ratio is the wall one times the cores each kept busy, :func:`cores_used`);
+    and the wall TTS99 that :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS`
+    streams from the one-stream reads, with its interval over those reads
+    (:func:`~qpicross.experiments.ratios.reads_interval`). Under it, :func:`parallel_summary`.
 
-    >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 8.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
-    ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0]},
+    >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 12.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
+    ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0], "core_s": [4, 8, 12]},
     ...         {"puzzle": "p", "config": "shift-2-streams", "tts99_s": 4.5, "tts99_low_s": 2.0, "tts99_high_s": 9.0,
-    ...          "threads": 2, "time_to_target_s": [2.0, 4.5], "read_s": [2.0, 4.5]}]
-    >>> print(parallel_table(rows))  # doctest: +NORMALIZE_WHITESPACE
-    | puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | 1 / 2 (core-s) | projected: 2 streams | 16 streams | 64 streams |
-    |---|---|---|---|---|---|---|---|
-    | p | 8 s [4 s, 20 s] (8 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 1.78× | 0.89× | 12 s | 4 s | 4 s |
+    ...          "threads": 2, "time_to_target_s": [2.0, 4.5], "read_s": [2.0, 4.5], "core_s": [4, 9]}]
+    >>> print(parallel_table(rows).splitlines()[2])
+    | p | 12 s [4 s, 20 s] (12 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 2.67× [1.78, 6] | 1.33× [0.889, 3] | 12 s [4 s, 12 s] | 4 s [4 s, 12 s] | 4 s [4 s, 12 s] |
     """
+    from qpicross.experiments.ratios import reads_interval, reads_ratio
     from qpicross.experiments.tts import streams_tts
 
     head = [f"{n} streams" for n in PROJECTED_STREAMS]
-    lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | "
-             "1 / 2 (core-s) | projected: " + " | ".join(head) + " |", "|---" * (5 + len(head)) + "|"]
-    by = {}
+    lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | "
+             "1 / 2 (wall) [95 % CI] | 1 / 2 (core-s) [95 % CI] | projected from 1 stream: " + " | ".join(head) + " |",
+             "|---" * (5 + len(head)) + "|"]
+    by: dict[str, dict[str, dict]] = {}
     for r in rows:
         by.setdefault(r["puzzle"], {})[r["config"]] = r
 
@@ -687,17 +706,53 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
     for puzzle, configs in by.items():
         a, b = configs.get(one), configs.get(two)
         ratios = ["-", "-"]
-        if a is not None and b is not None:
-            ta, tb = _number(a["tts99_s"]), _number(b["tts99_s"])
-            if math.isfinite(ta) and math.isfinite(tb) and tb > 0:
-                ratios = [f"{ta / tb:.2f}×", f"{ta * (cores_used(a) or 1) / (tb * (cores_used(b) or 1)):.2f}×"]
+        if a is not None and b is not None and _reads_of(a) and _reads_of(b):
+            wall = reads_ratio([_reads_of(a)], [_reads_of(b)])
+            if math.isfinite(wall.ratio):
+                ratios = [wall.text(), _scaled(wall, (cores_used(a) or 1) / (cores_used(b) or 1)).text()]
         projected = ["-"] * len(PROJECTED_STREAMS)
-        if a is not None and a.get("time_to_target_s"):
-            times = [_number(t) for t in a["time_to_target_s"]]
-            durations = [_number(t) for t in a.get("read_s") or a["time_to_target_s"]]
-            projected = [fmt_time(streams_tts(times, durations, n)) for n in PROJECTED_STREAMS]
+        if a is not None and _reads_of(a):
+            projected = [fmt_tts(*reads_interval(*_reads_of(a), lambda t, d, n=n: streams_tts(t, d, n)))
+                         for n in PROJECTED_STREAMS]
         lines.append(f"| {puzzle} | {cell(a)} | {cell(b)} | " + " | ".join(ratios + projected) + " |")
-    return "\n".join(lines)
+    note = core_note([r for configs in by.values() for r in configs.values()])
+    return ("\n".join(lines) + "\n\n" + parallel_summary(rows, one, two)
+            + (f"\n\n{note[:1].upper()}{note[1:]}." if note else ""))
+
+
+def parallel_summary(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
+    """What :func:`parallel_table`'s rows say in a sentence: on the puzzles both configurations solved, the wall
+    TTS99 of two streams as a multiple of one stream's, the ratio one / two over them with its interval
+    (:func:`~qpicross.experiments.ratios.reads_ratio`, puzzles and reads resampled), and how wide the TTS99
+    intervals are (high end / low end).
+
+    >>> rows = [{"puzzle": p, "config": c, "tts99_s": t, "tts99_low_s": t / 2, "tts99_high_s": t * 3,
+    ...          "time_to_target_s": [t, t / 2], "read_s": [t, t / 2]}
+    ...         for p, c, t in [("a", "shift-1-stream", 8.0), ("a", "shift-2-streams", 4.0)]]
+    >>> parallel_summary(rows)
+    'On the 1 puzzle both solved, the wall TTS99 of 2 streams is 0.5× that of 1 stream: 1 / 2 is 2× [1, 4] (puzzles and reads resampled); each TTS99 interval spans a factor of 6 (high end / low end).'
+    """
+    from qpicross.experiments.ratios import reads_ratio
+
+    by: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        by.setdefault(r["puzzle"], {})[r["config"]] = r
+    both = [(c[one], c[two]) for c in by.values() if one in c and two in c
+            and all(math.isfinite(_number(r["tts99_s"])) and _reads_of(r) for r in (c[one], c[two]))]
+    if not both:
+        return "No puzzle was solved by both."
+    share = [_number(b["tts99_s"]) / _number(a["tts99_s"]) for a, b in both]
+    spread = f"{min(share):.3g}× to {max(share):.3g}×" if len(both) > 1 else f"{share[0]:.3g}×"
+    ratio = reads_ratio([_reads_of(a) for a, _ in both], [_reads_of(b) for _, b in both])
+    widths = [_number(r["tts99_high_s"]) / low_end(r) for pair in both for r in pair]
+    finite = [w for w in widths if math.isfinite(w)]
+    span = (f"{min(finite):.2g} to {max(finite):.2g}" if len(set(f"{w:.2g}" for w in finite)) > 1
+            else f"{finite[0]:.2g}") if finite else ""
+    unbounded = len(widths) - len(finite)
+    span = (span + (f", or ∞ ({unbounded} of {len(widths)})" if unbounded else "")) if span else "∞"
+    return (f"On the {len(both)} puzzle{'s' * (len(both) > 1)} both solved, the wall TTS99 of 2 streams is {spread} "
+            f"that of 1 stream: 1 / 2 is {ratio.text()} (puzzles and reads resampled); each TTS99 interval spans a "
+            f"factor of {span} (high end / low end).")
 
 
 def _optional_rows(name: str) -> list[dict]:

@@ -194,3 +194,16 @@ def test_a_row_no_read_of_which_solved_reads_as_a_lower_bound_whichever_its_kind
         assert f"| {expected} (best E 2) |" in line, (row["puzzle"], line)
     summary = report.summary_table(rows)
     assert "∞ [∞, ∞]" not in summary and f"| {expected} | {expected} (early) |" in summary
+
+
+def test_the_parallel_pages_ratios_are_all_generated():
+    """The parallel-restarts section quotes no ratio outside its generated blocks: each one, with its interval,
+    is written from the results files by parallel_table and parallel_summary."""
+    import re
+
+    text = (report.ROOT / "docs" / "results" / "parallel.md").read_text()
+    section = text[text.index("## Parallel restarts of one read"):text.index("## The batched annealer")]
+    prose = re.sub(r"<!-- begin generated: (\S+) -->.*?<!-- end generated: \1 -->", "", section, flags=re.S)
+    assert not re.findall(r"\d(?:\.\d+)?×", prose)
+    assert "What two cores can show, and what they cannot" in prose
+    assert "1 / 2 is 2.54× [" in section and "(puzzles and reads resampled)" in section

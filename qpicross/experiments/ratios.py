@@ -3,6 +3,8 @@ with bootstrap intervals.
 
 * :func:`geometric_interval` -- the per-puzzle ratios are given (one figure a puzzle): the percentile
   bootstrap interval of their geometric mean, the puzzles resampled.
+* :func:`reads_interval` -- the interval of any statistic of one configuration's reads of one puzzle, the
+  reads resampled (what the next resamples within a puzzle).
 * :func:`reads_ratio` -- the reads of both configurations are given, puzzle by puzzle: the geometric mean
   over puzzles of the ratio of a statistic of the reads (TTS99 by default, :func:`tts99_of_reads`; or
   :func:`mean_time_of_reads`), with a two-level (puzzle-cluster) bootstrap: the puzzles resampled, then
@@ -36,7 +38,8 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.tts import BOOTSTRAP_RESAMPLES, _km_tts, quantile_with_inf
 
-__all__ = ["RatioInterval", "geometric_interval", "reads_ratio", "tts99_of_reads", "mean_time_of_reads"]
+__all__ = ["RatioInterval", "geometric_interval", "reads_interval", "reads_ratio", "tts99_of_reads",
+           "mean_time_of_reads"]
 
 #: One configuration's reads of one puzzle: per read, its time to target (``inf``: it never reached it) and
 #: how long it ran (its censoring time).
@@ -114,6 +117,47 @@ def _log_ratio(a: float, b: float) -> float:
     return math.inf if math.isinf(a) or b == 0 else -math.inf if math.isinf(b) or a == 0 else math.log(a / b)
 
 
+def _cached(statistic: Callable[[np.ndarray, np.ndarray], float]) -> Callable[[np.ndarray, np.ndarray], float]:
+    """``statistic`` remembering its value for each multiset of reads (resamples of few reads repeat)."""
+    cache: dict[tuple, float] = {}
+
+    def value(times: np.ndarray, durations: np.ndarray) -> float:
+        key = tuple(sorted(zip(times.tolist(), durations.tolist())))
+        if key not in cache:
+            cache[key] = float(statistic(times, durations))
+        return cache[key]
+
+    return value
+
+
+def _resample(times: np.ndarray, durations: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    """As many reads drawn with replacement, each with its duration; the reads themselves where ``rng`` is None."""
+    if rng is None:
+        return times, durations
+    pick = rng.integers(times.size, size=times.size)
+    return times[pick], durations[pick]
+
+
+def reads_interval(times: Sequence[float], durations: Sequence[float],
+                   statistic: Callable[[np.ndarray, np.ndarray], float] = tts99_of_reads, *, confidence: float = 0.95,
+                   n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[float, float, float]:
+    """``(statistic, low, high)`` of one configuration's reads of one puzzle: the percentile bootstrap over the
+    reads (with their durations), the resampling of :func:`reads_ratio`; an infinite resample reaches the
+    interval's end as infinity. For a figure :func:`~qpicross.experiments.tts.survival_tts` does not give
+    an interval of, e.g. a projection to more streams (:func:`~qpicross.experiments.tts.streams_tts`).
+
+    >>> point, low, high = reads_interval([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0], mean_time_of_reads)
+    >>> point, low <= point <= high
+    (2.5, True)
+    """
+    t, d = np.asarray(times, float), np.asarray(durations, float)
+    value = _cached(statistic)
+    rng = np.random.default_rng(seed)
+    draws = np.array([value(*_resample(t, d, rng)) for _ in range(n_resamples)])
+    alpha = (1 - confidence) / 2
+    return value(t, d), quantile_with_inf(draws, alpha), quantile_with_inf(draws, 1 - alpha)
+
+
 def reads_ratio(first: Sequence[Reads], second: Sequence[Reads], *,
                 statistic: Callable[[np.ndarray, np.ndarray], float] = tts99_of_reads, confidence: float = 0.95,
                 n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> RatioInterval:
@@ -137,22 +181,10 @@ def reads_ratio(first: Sequence[Reads], second: Sequence[Reads], *,
     puzzles = [tuple((np.asarray(t, float), np.asarray(d, float)) for t, d in pair) for pair in zip(first, second)]
     if any(t.size == 0 or t.shape != d.shape for pair in puzzles for t, d in pair):
         raise ParameterError("every puzzle needs reads (times and durations of one length) in both configurations")
-    cache: dict[tuple, float] = {}
-
-    def value(times: np.ndarray, durations: np.ndarray) -> float:
-        key = tuple(sorted(zip(times.tolist(), durations.tolist())))
-        if key not in cache:
-            cache[key] = float(statistic(times, durations))
-        return cache[key]
+    value = _cached(statistic)
 
     def mean_log(chosen, rng) -> float:
-        logs = []
-        for i in chosen:
-            figures = []
-            for t, d in puzzles[i]:
-                pick = slice(None) if rng is None else rng.integers(t.size, size=t.size)
-                figures.append(value(t[pick], d[pick]))
-            logs.append(_log_ratio(*figures))
+        logs = [_log_ratio(*(value(*_resample(t, d, rng)) for t, d in puzzles[i])) for i in chosen]
         if any(math.isnan(v) for v in logs) or (math.inf in logs and -math.inf in logs):
             return math.nan
         return float(np.mean(logs))
