@@ -321,3 +321,29 @@ def test_no_event_lower_bound_agrees_with_fixed_length_reads_and_takes_the_least
     assert no_event_lower_bound([60.0, 2.0, 1.0, 2.0]) == pytest.approx(by_hand)
     r = survival_tts([math.inf] * 4, [60.0, 2.0, 1.0, 2.0])
     assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s) == (math.inf, pytest.approx(by_hand), math.inf)
+
+
+COVERAGE_DRAWS = 400
+COVERAGE_READS = 15
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the optimal-cutoff TTS99 is the least of tau R(p(tau)) over the event times, and for memoryless reads every "
+    "cutoff has the same true value, so the least one is biased low (median estimate 0.46 of the truth) and the "
+    "95 % interval's high end falls below the true TTS99 in 90 of these 400 draws (coverage 77.5 %): the interval "
+    "overclaims. Fixing it changes every stored interval (results files restated), a decision left to the issue"))
+def test_the_95_percent_interval_covers_the_true_tts99_of_censored_exponential_reads():
+    """400 draws of 15 reads with exponential times to target (mean 1 s, so TTS99 = ln 100 s at every cutoff),
+    each cut by a budget drawn from 2 s to 4 s: the 95 % interval of survival_tts (99 resamples, to keep the
+    test short) should hold the true TTS99 in 90 % to 98 % of the draws."""
+    true = math.log(100)
+    rng = np.random.default_rng(2026)
+    missed = 0
+    for draw in range(COVERAGE_DRAWS):
+        to_target = rng.exponential(1.0, COVERAGE_READS)
+        budget = rng.uniform(2.0, 4.0, COVERAGE_READS)
+        times = np.where(to_target <= budget, to_target, math.inf)
+        r = survival_tts(times, np.minimum(to_target, budget), n_resamples=99, seed=draw)
+        missed += not r.tts99_low_s <= true <= r.tts99_high_s
+        assert missed <= 0.10 * COVERAGE_DRAWS, f"{missed} misses after {draw + 1} draws"  # settled: stop early
+    assert missed >= 0.02 * COVERAGE_DRAWS, f"only {missed} misses of {COVERAGE_DRAWS}: too wide"
