@@ -49,7 +49,7 @@ from pathlib import Path
 from benchmarks.memory import memory_table
 from benchmarks.restate import _number, has_moved, threads_of
 from qpicross.experiments.ratios import geometric_interval
-from qpicross.experiments.tts import MIN_EVENTS
+from qpicross.experiments.tts import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
@@ -194,8 +194,6 @@ def low_end(row: dict) -> float:
     low = _number(row.get("tts99_low_s", row["tts99_s"]))
     times, durations = row.get("time_to_target_s"), row.get("read_s")
     if math.isinf(low) and times and durations and all(math.isinf(_number(t)) for t in times):
-        from qpicross.experiments.tts import no_event_lower_bound
-
         return _number(row.get("presolve_s") or 0.0) + no_event_lower_bound([_number(d) for d in durations])
     return low
 

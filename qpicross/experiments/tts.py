@@ -296,7 +296,8 @@ class SurvivalTTS:
     Attributes:
         tts99_s: :math:`\min_\tau \tau R(\hat p(\tau))` over the event times, :math:`\hat p` the
             Kaplan--Meier estimate; inf when no read reached the target.
-        tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method).
+        tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method); with no event, what
+            the reads rule out (:func:`no_event_lower_bound`).
         tts99_high_s: High end (inf where more than the tail share of resamples has no event).
         cutoff_s: The optimal cutoff :math:`\tau^*` (inf when no event).
         p_at_cutoff: :math:`\hat p(\tau^*)` (0.0 when no event).
