@@ -23,10 +23,15 @@ Examples:
     | configuration | puzzles | solved | median TTS99 [95 % CI] | worst TTS99 [95 % CI] (puzzle) | cores | median / worst in core-seconds | cutoff on < 3 events | moved by censoring |
     |---|---|---|---|---|---|---|---|---|
     | shift | 1 | 1 | 2 ms [2 ms, 3 ms] | 2 ms [2 ms, 3 ms] (5x5) | 1 | 2 core-ms / 2 core-ms | 0 | none |
+    <BLANKLINE>
+    Core-seconds of rows without measured CPU time (files written before it was kept): threads × wall seconds.
 
 Every TTS99 carries its 95 % interval (early-stopping reads: the bootstrap of
 :func:`~qpicross.experiments.tts.survival_tts`; fixed-length reads: from the Wilson interval of
-:math:`p`) and its core-seconds (cores a read ran on × wall seconds). Time-to-target figures are
+:math:`p`; where no read reached the target, ``> X``, X the low end: what the reads rule out,
+:func:`~qpicross.experiments.tts.no_event_lower_bound`) and its core-seconds (wall seconds × the cores the reads
+kept busy, measured CPU over wall seconds, :func:`cores_used`; threads × wall in files without CPU times).
+Time-to-target figures are
 the censored (Kaplan--Meier) estimates of results files restated by
 :mod:`benchmarks.restate`; where one differs from the figure that counted reads cut by the
 budget as misses, the tables say so ("was ..."), and a † marks a TTS99 whose optimal cutoff rests
@@ -48,13 +53,15 @@ from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.tournament import tournament_table
-from qpicross.experiments.tts import MIN_EVENTS
+from qpicross.experiments.ratios import geometric_interval
+from qpicross.experiments.tts import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
 
-__all__ = ["fmt_time", "load_rows", "summary_table", "puzzle_table", "matrix_table", "targets_table", "distribution_line",
+__all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
+           "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "collection", "replace_section", "pages", "has_section", "update_page", "SECTIONS",
-           "section_files", "section_text"]
+           "kernels_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
+           "has_section", "update_page", "SECTIONS", "section_files", "section_text"]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_LIMIT``;
@@ -115,6 +122,30 @@ def fmt_core(t: float | str | None, threads: int | None) -> str:
     return text[:-1] + "core-s" if text.endswith(" s") else text
 
 
+def cores_used(row: dict) -> float | None:
+    """The cores a row's reads kept busy: its measured CPU seconds over its wall seconds (``core_s`` over
+    ``read_s``, or over ``sample_s`` where a fixed-length row keeps no ``read_s``) where the sampler measured
+    them, else the cores it ran on (``threads``: core-seconds are then threads × wall); ``None`` on a GPU.
+
+    >>> cores_used({"threads": 2, "core_s": [3.0, 0.6], "read_s": [2.0, 0.4]}), cores_used({"threads": 2})
+    (1.5, 2)
+    """
+    threads = _threads(row)
+    measured, wall = row.get("core_s"), row.get("read_s")
+    if threads is None or not measured:
+        return threads
+    seconds = sum(_number(t) for t in wall) if wall else _number(row.get("sample_s"))
+    return sum(measured) / seconds if seconds > 0 else threads
+
+
+def core_note(rows: Sequence[dict]) -> str:
+    """The note under a table that shows core-seconds of rows without measured CPU time: how they are counted."""
+    if any(_threads(r) is not None and not r.get("core_s") for r in rows):
+        return ("core-seconds of rows without measured CPU time (files written before it was kept): "
+                "threads × wall seconds")
+    return ""
+
+
 def _cores_text(rows: Sequence[dict]) -> str:
     cores = list(dict.fromkeys(_threads(r) for r in rows))
     return " / ".join("GPU" if c is None else str(c) for c in cores)
@@ -138,12 +169,44 @@ def _was(now: float, before: float) -> str:
 def _interval(rows: Sequence[dict]) -> tuple[float, float]:
     """An interval for the median TTS99 of some puzzles: the medians of their intervals' ends (if each
     puzzle's TTS99 lies in its interval, their median lies in this one)."""
-    return (_median([_number(r.get("tts99_low_s", r["tts99_s"])) for r in rows]),
+    return (_median([low_end(r) for r in rows]),
             _median([_number(r.get("tts99_high_s", r["tts99_s"])) for r in rows]))
 
 
 def _bracket(low: float, high: float) -> str:
     return f"[{fmt_time(low)}, {fmt_time(high)}]"
+
+
+def fmt_tts(tts: float, low: float, high: float) -> str:
+    """A TTS99 with its interval; where it is infinite (no read reached the target), ``> low end``: what the
+    reads rule out, not a certain ∞ (``∞`` alone only where even that is unknown).
+
+    >>> fmt_tts(2.0, 1.0, 4.0), fmt_tts(math.inf, 175.2, math.inf), fmt_tts(math.inf, math.inf, math.inf)
+    ('2 s [1 s, 4 s]', '> 175 s', '∞')
+    """
+    if math.isfinite(tts):
+        return f"{fmt_time(tts)} {_bracket(low, high)}"
+    return f"> {fmt_time(low)}" if math.isfinite(low) else "∞"
+
+
+def low_end(row: dict) -> float:
+    """A row's TTS99 low end; for a time-to-target row no read of which reached the target, written before its
+    low end was kept (``inf``), the low end its reads give (:func:`~qpicross.experiments.tts.no_event_lower_bound`).
+
+    >>> low_end({"tts99_s": "inf", "tts99_low_s": "inf", "time_to_target_s": ["inf"], "read_s": [60.0]}) > 60
+    True
+    """
+    low = _number(row.get("tts99_low_s", row["tts99_s"]))
+    times, durations = row.get("time_to_target_s"), row.get("read_s")
+    if math.isinf(low) and times and durations and all(math.isinf(_number(t)) for t in times):
+        return _number(row.get("presolve_s") or 0.0) + no_event_lower_bound([_number(d) for d in durations])
+    return low
+
+
+def _row_tts(row: dict) -> str:
+    """A row's TTS99 with its interval (:func:`fmt_tts`)."""
+    tts = _number(row["tts99_s"])
+    return fmt_tts(tts, low_end(row), _number(row.get("tts99_high_s", tts)))
 
 
 def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None) -> str:
@@ -161,18 +224,19 @@ def summary_table(rows: Sequence[dict], by: Callable[[dict], str] | None = None)
         solved = sum(int(r["num_solved"]) > 0 for r in mine)
         median = _median(tts)
         cores = {_threads(r) for r in mine}
-        core = (f"{fmt_core(median, cores.pop())} / {fmt_core(tts[worst], _threads(mine[worst]))}" if len(cores) == 1
-                else "mixed")
+        core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, mine)])
+        core = (f"{fmt_core(core_median, 1 if cores != {None} else None)} / "
+                f"{fmt_core(tts[worst], cores_used(mine[worst]))}" if len(cores) == 1 else "mixed")
         few = sum(bool(r.get("few_events")) and math.isfinite(_number(r["tts99_s"])) for r in mine)
         shifted = [r for r in mine if moved(r)]
         naive = [_naive(r) for r in mine]
         change = (f"{len(shifted)} puzzles" + _was(median, _median(naive)).replace(" (was", "; median was").rstrip(")")
                   + _was(tts[worst], max(naive)).replace(" (was", "; worst was").rstrip(")")) if shifted else "none"
         w = mine[worst]
-        lines.append(f"| {key} | {len(mine)} | {solved} | {fmt_time(median)} {_bracket(*_interval(mine))} | "
-                     f"{fmt_time(tts[worst])} {_bracket(_number(w.get('tts99_low_s', w['tts99_s'])), _number(w.get('tts99_high_s', w['tts99_s'])))} "
-                     f"({w['puzzle']}) | {_cores_text(mine)} | {core} | {few} | {change} |")
-    return "\n".join(lines)
+        lines.append(f"| {key} | {len(mine)} | {solved} | {fmt_tts(median, *_interval(mine))} | "
+                     f"{_row_tts(w)} ({w['puzzle']}) | {_cores_text(mine)} | {core} | {few} | {change} |")
+    note = core_note(rows)
+    return "\n".join(lines) + (f"\n\n{note[:1].upper()}{note[1:]}." if note else "")
 
 
 def _p_cell(row: dict) -> str:
@@ -182,9 +246,9 @@ def _p_cell(row: dict) -> str:
 def _tts_cell(row: dict) -> str:
     tts = _number(row["tts99_s"])
     if math.isinf(tts):
-        return f"∞ (best E {float(row['best_energy']):g})" + _was(tts, _naive(row))
-    text = (f"{fmt_time(tts)} [{fmt_time(row['tts99_low_s'])}, {fmt_time(row['tts99_high_s'])}]"
-            f"{' †' if row.get('few_events') else ''} ({fmt_core(tts, _threads(row))}){_was(tts, _naive(row))}")
+        return f"{_row_tts(row)} (best E {float(row['best_energy']):g})" + _was(tts, _naive(row))
+    text = (f"{_row_tts(row)}{' †' if row.get('few_events') else ''} ({fmt_core(tts, cores_used(row))})"
+            f"{_was(tts, _naive(row))}")
     if row.get("tts_method") == "time-to-target" and row.get("ttt_p99_s") is not None:
         text += f"; ttt median {fmt_time(row['ttt_median_s'])}, p99 {fmt_time(row['ttt_p99_s'])}"
     return text
@@ -234,13 +298,17 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
 
 
 def legend(rows: Sequence[dict]) -> str:
-    """The note under a table whose cells carry † or "was": what they mean (empty when none does)."""
+    """The note under a table whose cells carry †, "was" or core-seconds not measured: what they mean (empty when
+    none does)."""
     parts = []
     if any(r.get("few_events") and math.isfinite(_number(r["tts99_s"])) for r in rows):
         parts.append(f"† the optimal cutoff rests on fewer than {MIN_EVENTS} reads that reached the target")
     if any(moved(r) for r in rows):
         parts.append("(was ...): the TTS99 before reads cut by the time budget were treated as censored")
-    return ("\n\n" + "; ".join(parts) + ".") if parts else ""
+    if core_note(rows):
+        parts.append(core_note(rows))
+    text = "; ".join(parts)
+    return f"\n\n{text[:1].upper()}{text[1:]}." if parts else ""
 
 
 _MARKER = "<!-- {which} generated: {name} -->"
@@ -299,13 +367,13 @@ def matrix_table(rows: Sequence[dict]) -> str:
     |---|---|---|---|
     | `a` | 1.00 / 10 ms [10 ms, 10 ms] | 1/1 | 1 |
     | `b` | 0.00 / ∞ | 0/1 | 1 |
+    <BLANKLINE>
+    Core-seconds of rows without measured CPU time (files written before it was kept): threads × wall seconds.
     """
     def cell(r):
         tts = _number(r["tts99_s"])
-        if math.isinf(tts):
-            return f"{float(r['p']):.2f} / ∞" + _was(tts, _naive(r))
-        return (f"{float(r['p']):.2f} / {fmt_time(tts)} {_bracket(_number(r['tts99_low_s']), _number(r['tts99_high_s']))}"
-                f"{' †' if r.get('few_events') else ''}{_was(tts, _naive(r))}")
+        return (f"{float(r['p']):.2f} / {_row_tts(r)}{' †' if r.get('few_events') and math.isfinite(tts) else ''}"
+                f"{_was(tts, _naive(r))}")
 
     puzzles = list(dict.fromkeys(r["puzzle"] for r in rows))
     lines = ["| configuration | " + " | ".join(puzzles) + " | solved | cores (core-s = s × cores) |",
@@ -325,7 +393,7 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
     """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
-    puzzle-bootstrap interval (:func:`geometric_interval`), and range.
+    puzzle-bootstrap interval (:func:`~qpicross.experiments.ratios.geometric_interval`), and range.
 
     >>> rows = [{"source": "", "puzzle": p, "config": c, "tts99_s": t}
     ...         for p, c, t in [("a", "x", 2.0), ("a", "y", 1.0), ("b", "x", 1.0), ("b", "y", 2.0)]]
@@ -353,28 +421,6 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
     return text
 
 
-def geometric_interval(ratios: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
-    """The percentile bootstrap interval of the geometric mean of per-puzzle ratios, the puzzles resampled
-    (scipy's :func:`~scipy.stats.bootstrap`, 9 999 resamples, a fixed seed: the same file gives the same
-    interval); ``None`` for fewer than two puzzles.
-
-    >>> low, high = geometric_interval([0.5, 2.0, 1.0, 1.0])
-    >>> 0.5 <= low < 1.0 < high <= 2.0
-    True
-    """
-    if len(ratios) < 2:
-        return None
-    import numpy as np
-    from scipy import stats
-
-    logs = [math.log(v) for v in ratios]
-    if max(logs) - min(logs) < 1e-12:
-        return math.exp(logs[0]), math.exp(logs[0])
-    found = stats.bootstrap((logs,), np.mean, confidence_level=confidence, n_resamples=9999, method="percentile",
-                            random_state=0, vectorized=True)
-    return math.exp(found.confidence_interval.low), math.exp(found.confidence_interval.high)
-
-
 def distribution_line(rows: Sequence[dict]) -> str:
     """Median (with the interval of :func:`summary_table`), 90th and 99th percentile and maximum of TTS99
     over some rows, in core-seconds too, how many solved, and what the censored estimator moved."""
@@ -382,7 +428,8 @@ def distribution_line(rows: Sequence[dict]) -> str:
     solved = sum(int(r["num_solved"]) > 0 for r in rows)
     median, worst = _median(tts), max(tts)
     cores = {_threads(r) for r in rows}
-    core = (f" ({fmt_core(median, next(iter(cores)))}, worst {fmt_core(worst, next(iter(cores)))} on "
+    core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, rows)])
+    core = (f" ({fmt_core(core_median, 1)}, worst {fmt_core(worst, cores_used(rows[tts.index(worst)]))} on "
             f"{_cores_text(rows)} core{'s' if cores != {1} else ''})" if len(cores) == 1 and None not in cores else "")
     shifted = [r for r in rows if moved(r)]
     naive = [_naive(r) for r in rows]
@@ -390,7 +437,7 @@ def distribution_line(rows: Sequence[dict]) -> str:
     if shifted:
         change = (f"; {len(shifted)} moved by censoring (before: median {fmt_time(_median(naive))}, "
                   f"{sum(30 < t < math.inf for t in naive)} above 30 s, worst {fmt_time(max(naive))})")
-    return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_time(median)} {_bracket(*_interval(rows))}, 90th "
+    return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_tts(median, *_interval(rows))}, 90th "
             f"percentile {fmt_time(_percentile(tts, 90))}, 99th {fmt_time(_percentile(tts, 99))}, worst "
             f"{fmt_time(worst)}{core}{change}")
 
@@ -533,8 +580,9 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
         cited.append(w)
         lines.append(f"| earlier, hybrid (presolve): all {len(hybrid)} solved | {solved} of {len(hybrid)} | "
                      f"{_verdict(solved == len(hybrid))} |")
-        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median {fmt_time(_median(tts))} "
-                     f"{_bracket(*_interval(hybrid))}, worst {_tts_cell(w).split('; ttt')[0]} ({w['puzzle']}) | "
+        lines.append(f"| earlier, hybrid: median TTS99 ≤ 1 s, worst ≤ 60 s | median "
+                     f"{fmt_tts(_median(tts), *_interval(hybrid))}, worst {_tts_cell(w).split('; ttt')[0]} "
+                     f"({w['puzzle']}) | "
                      f"{_verdict(_median(tts) <= 1 and max(tts) <= 60)} |")
     for name in ("taai2011", "tcga2012"):
         mine = [r for r in tournament if r["config"] == "shift" and collection(r).startswith(name)]
@@ -610,27 +658,45 @@ def kernels_table(rows: Sequence[dict]) -> str:
 PROJECTED_STREAMS = (2, 16, 64)
 
 
+def _reads_of(row: dict) -> tuple[list[float], list[float]] | None:
+    """A time-to-target row's reads: times to target and durations (``None`` where it keeps none)."""
+    if not row.get("time_to_target_s"):
+        return None
+    return ([_number(t) for t in row["time_to_target_s"]],
+            [_number(t) for t in row.get("read_s") or row["time_to_target_s"]])
+
+
+def _scaled(ratio, factor: float):
+    """A :class:`~qpicross.experiments.ratios.RatioInterval` times a constant (cores per stream, core-seconds)."""
+    import dataclasses
+
+    return dataclasses.replace(ratio, ratio=ratio.ratio * factor, low=ratio.low * factor, high=ratio.high * factor)
+
+
 def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
     """Each puzzle's TTS99 with its reads' restart streams on one and on two processes (``make bench-parallel``):
-    wall seconds with their interval and core-seconds, the ratio, and the wall TTS99 that
-    :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS` streams from the
-    one-stream reads.
+    wall seconds with their interval and core-seconds; the ratio one / two in wall seconds and in core-seconds
+    with its interval from the reads (:func:`~qpicross.experiments.ratios.reads_ratio`, both configurations'
+    reads resampled; the core-seconds ratio is the wall one times the cores each kept busy, :func:`cores_used`);
+    and the wall TTS99 that :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS`
+    streams from the one-stream reads, with its interval over those reads
+    (:func:`~qpicross.experiments.ratios.reads_interval`). Under it, :func:`parallel_summary`.
 
-    >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 8.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
-    ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0]},
+    >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 12.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
+    ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0], "core_s": [4, 8, 12]},
     ...         {"puzzle": "p", "config": "shift-2-streams", "tts99_s": 4.5, "tts99_low_s": 2.0, "tts99_high_s": 9.0,
-    ...          "threads": 2, "time_to_target_s": [2.0, 4.5], "read_s": [2.0, 4.5]}]
-    >>> print(parallel_table(rows))  # doctest: +NORMALIZE_WHITESPACE
-    | puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | 1 / 2 (core-s) | projected: 2 streams | 16 streams | 64 streams |
-    |---|---|---|---|---|---|---|---|
-    | p | 8 s [4 s, 20 s] (8 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 1.78× | 0.89× | 12 s | 4 s | 4 s |
+    ...          "threads": 2, "time_to_target_s": [2.0, 4.5], "read_s": [2.0, 4.5], "core_s": [4, 9]}]
+    >>> print(parallel_table(rows).splitlines()[2])
+    | p | 12 s [4 s, 20 s] (12 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 2.67× [1.78, 6] | 1.33× [0.889, 3] | 12 s [4 s, 12 s] | 4 s [4 s, 12 s] | 4 s [4 s, 12 s] |
     """
+    from qpicross.experiments.ratios import reads_interval, reads_ratio
     from qpicross.experiments.tts import streams_tts
 
     head = [f"{n} streams" for n in PROJECTED_STREAMS]
-    lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | 1 / 2 (wall) | "
-             "1 / 2 (core-s) | projected: " + " | ".join(head) + " |", "|---" * (5 + len(head)) + "|"]
-    by = {}
+    lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | "
+             "1 / 2 (wall) [95 % CI] | 1 / 2 (core-s) [95 % CI] | projected from 1 stream: " + " | ".join(head) + " |",
+             "|---" * (5 + len(head)) + "|"]
+    by: dict[str, dict[str, dict]] = {}
     for r in rows:
         by.setdefault(r["puzzle"], {})[r["config"]] = r
 
@@ -638,23 +704,58 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
         if r is None:
             return "-"
         t = _number(r["tts99_s"])
-        return (f"{fmt_time(t)} {_bracket(_number(r.get('tts99_low_s', t)), _number(r.get('tts99_high_s', t)))} "
-                f"({fmt_core(t, _threads(r))})")
+        return _row_tts(r) + (f" ({fmt_core(t, cores_used(r))})" if math.isfinite(t) else "")
 
     for puzzle, configs in by.items():
         a, b = configs.get(one), configs.get(two)
         ratios = ["-", "-"]
-        if a is not None and b is not None:
-            ta, tb = _number(a["tts99_s"]), _number(b["tts99_s"])
-            if math.isfinite(ta) and math.isfinite(tb) and tb > 0:
-                ratios = [f"{ta / tb:.2f}×", f"{ta * (_threads(a) or 1) / (tb * (_threads(b) or 1)):.2f}×"]
+        if a is not None and b is not None and _reads_of(a) and _reads_of(b):
+            wall = reads_ratio([_reads_of(a)], [_reads_of(b)])
+            if math.isfinite(wall.ratio):
+                ratios = [wall.text(), _scaled(wall, (cores_used(a) or 1) / (cores_used(b) or 1)).text()]
         projected = ["-"] * len(PROJECTED_STREAMS)
-        if a is not None and a.get("time_to_target_s"):
-            times = [_number(t) for t in a["time_to_target_s"]]
-            durations = [_number(t) for t in a.get("read_s") or a["time_to_target_s"]]
-            projected = [fmt_time(streams_tts(times, durations, n)) for n in PROJECTED_STREAMS]
+        if a is not None and _reads_of(a):
+            projected = [fmt_tts(*reads_interval(*_reads_of(a), lambda t, d, n=n: streams_tts(t, d, n)))
+                         for n in PROJECTED_STREAMS]
         lines.append(f"| {puzzle} | {cell(a)} | {cell(b)} | " + " | ".join(ratios + projected) + " |")
-    return "\n".join(lines)
+    note = core_note([r for configs in by.values() for r in configs.values()])
+    return ("\n".join(lines) + "\n\n" + parallel_summary(rows, one, two)
+            + (f"\n\n{note[:1].upper()}{note[1:]}." if note else ""))
+
+
+def parallel_summary(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
+    """What :func:`parallel_table`'s rows say in a sentence: on the puzzles both configurations solved, the wall
+    TTS99 of two streams as a multiple of one stream's, the ratio one / two over them with its interval
+    (:func:`~qpicross.experiments.ratios.reads_ratio`, puzzles and reads resampled), and how wide the TTS99
+    intervals are (high end / low end).
+
+    >>> rows = [{"puzzle": p, "config": c, "tts99_s": t, "tts99_low_s": t / 2, "tts99_high_s": t * 3,
+    ...          "time_to_target_s": [t, t / 2], "read_s": [t, t / 2]}
+    ...         for p, c, t in [("a", "shift-1-stream", 8.0), ("a", "shift-2-streams", 4.0)]]
+    >>> parallel_summary(rows)
+    'On the 1 puzzle both solved, the wall TTS99 of 2 streams is 0.5× that of 1 stream: 1 / 2 is 2× [1, 4] (puzzles and reads resampled); each TTS99 interval spans a factor of 6 (high end / low end).'
+    """
+    from qpicross.experiments.ratios import reads_ratio
+
+    by: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        by.setdefault(r["puzzle"], {})[r["config"]] = r
+    both = [(c[one], c[two]) for c in by.values() if one in c and two in c
+            and all(math.isfinite(_number(r["tts99_s"])) and _reads_of(r) for r in (c[one], c[two]))]
+    if not both:
+        return "No puzzle was solved by both."
+    share = [_number(b["tts99_s"]) / _number(a["tts99_s"]) for a, b in both]
+    spread = f"{min(share):.3g}× to {max(share):.3g}×" if len(both) > 1 else f"{share[0]:.3g}×"
+    ratio = reads_ratio([_reads_of(a) for a, _ in both], [_reads_of(b) for _, b in both])
+    widths = [_number(r["tts99_high_s"]) / low_end(r) for pair in both for r in pair]
+    finite = [w for w in widths if math.isfinite(w)]
+    span = (f"{min(finite):.2g} to {max(finite):.2g}" if len(set(f"{w:.2g}" for w in finite)) > 1
+            else f"{finite[0]:.2g}") if finite else ""
+    unbounded = len(widths) - len(finite)
+    span = (span + (f", or ∞ ({unbounded} of {len(widths)})" if unbounded else "")) if span else "∞"
+    return (f"On the {len(both)} puzzle{'s' * (len(both) > 1)} both solved, the wall TTS99 of 2 streams is {spread} "
+            f"that of 1 stream: 1 / 2 is {ratio.text()} (puzzles and reads resampled); each TTS99 interval spans a "
+            f"factor of {span} (high end / low end).")
 
 
 def _optional_rows(name: str) -> list[dict]:

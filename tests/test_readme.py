@@ -180,7 +180,45 @@ def test_tables_carry_intervals_core_seconds_and_what_censoring_moved():
     assert "| 2 s [1 s, 4 s] | 29.6 s [9.5 s, ∞] (t#1) | 2 | 4 core-s / 59.2 core-s | 1 | 1 puzzles; worst was 108 s |" in line
     cells = report.puzzle_table(rows, ["shift"])
     assert "29.6 s [9.5 s, ∞] † (59.2 core-s) (was 108 s)" in cells
-    assert cells.rstrip().endswith("treated as censored.") and "† the optimal cutoff rests on fewer than 3" in cells
+    assert "treated as censored; core-seconds of rows without measured CPU time" in cells
+    assert "† the optimal cutoff rests on fewer than 3" in cells
     line = report.distribution_line(rows)
     assert "median 2 s [1 s, 4 s]" in line and "(4 core-s, worst 59.2 core-s on 2 cores)" in line
     assert "1 moved by censoring (before: median 2 s, 1 above 30 s, worst 108 s)" in line
+
+
+def test_a_row_no_read_of_which_solved_reads_as_a_lower_bound_whichever_its_kind():
+    """An early-stopping row with every read censored and a fixed-length row with no success both print "> X",
+    X what their reads rule out; for reads of one length the two agree; an old file's inf low end is recomputed."""
+    from qpicross.experiments.tts import survival_tts, tts99, wilson_interval
+
+    censored = survival_tts([float("inf")] * 3, [2.0] * 3)
+    fixed_low = tts99(2.0, wilson_interval(0, 3)[1])  # result_from_run's low end: 3 fixed reads of 2 s, none solved
+    assert censored.tts99_low_s == pytest.approx(fixed_low)
+    common = {"source": "q", "config": "shift", "rows": 5, "cols": 5, "num_variables": 10, "num_reads": 3,
+              "num_solved": 0, "p": 0.0, "p_low": 0.0, "p_high": 0.56, "tts99_s": "inf", "tts99_high_s": "inf",
+              "best_energy": 2.0, "threads": 1}
+    rows = [{**common, "puzzle": "early", "tts_method": "time-to-target", "tts99_low_s": censored.tts99_low_s,
+             "time_to_target_s": ["inf"] * 3, "read_s": [2.0] * 3},
+            {**common, "puzzle": "fixed", "tts_method": "fixed", "tts99_low_s": fixed_low},
+            {**common, "puzzle": "old", "tts_method": "time-to-target", "tts99_low_s": "inf",
+             "time_to_target_s": ["inf"] * 3, "read_s": [2.0] * 3}]
+    expected = f"> {report.fmt_time(fixed_low)}"
+    table = report.puzzle_table(rows, ["shift"])
+    for line, row in zip(table.splitlines()[2:], rows):
+        assert f"| {expected} (best E 2) |" in line, (row["puzzle"], line)
+    summary = report.summary_table(rows)
+    assert "∞ [∞, ∞]" not in summary and f"| {expected} | {expected} (early) |" in summary
+
+
+def test_the_parallel_pages_ratios_are_all_generated():
+    """The parallel-restarts section quotes no ratio outside its generated blocks: each one, with its interval,
+    is written from the results files by parallel_table and parallel_summary."""
+    import re
+
+    text = (report.ROOT / "docs" / "results" / "parallel.md").read_text()
+    section = text[text.index("## Parallel restarts of one read"):text.index("## The batched annealer")]
+    prose = re.sub(r"<!-- begin generated: (\S+) -->.*?<!-- end generated: \1 -->", "", section, flags=re.S)
+    assert not re.findall(r"\d(?:\.\d+)?×", prose)
+    assert "What two cores can show, and what they cannot" in prose
+    assert "1 / 2 is 2.54× [" in section and "(puzzles and reads resampled)" in section

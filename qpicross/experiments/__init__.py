@@ -1,6 +1,8 @@
 """Experiments on top of the pipeline: benchmarks, time-to-solution statistics, tuning, scaling.
 
 * :mod:`qpicross.experiments.tts` -- TTS99 (fixed-length and optimal-cutoff), Wilson intervals;
+* :mod:`qpicross.experiments.ratios` -- how much faster one configuration is than another: geometric-mean ratios
+  with puzzle (and read) bootstrap intervals;
 * :mod:`qpicross.experiments.runner` -- many tasks on local processes or a Dask cluster;
 * :mod:`qpicross.experiments.bench` -- success probability and TTS99 per puzzle and configuration;
 * :mod:`qpicross.experiments.batch` -- the same for batched samplers, many puzzles in one call;

@@ -98,7 +98,7 @@ class BenchResult:
     seed: int | None = None
     #: Batched samplers (qpicross.experiments.batch): wall seconds of the one call that sampled every puzzle.
     batch_wall_s: float | None = None
-    #: Cores each read ran on (``None``: a GPU); core-seconds are ``threads`` × wall seconds.
+    #: Cores each read ran on (``None``: a GPU); where ``core_s`` is missing, core-seconds are ``threads`` × wall.
     threads: int | None = 1
     #: Per read, how long it ran (its time to target, or for a read that never reached it, the time it
     #: is censored at: :func:`~qpicross.experiments.tts.read_durations`).
@@ -111,6 +111,9 @@ class BenchResult:
     few_events: bool | None = None
     #: The TTS99 that counted every read cut short as a miss at every cutoff (the estimator before).
     tts99_naive_s: float | None = None
+    #: Per read, its measured CPU seconds (every stream's together), when the sampler timed them (the block-shift
+    #: sampler does): core-seconds are wall seconds × ``sum(core_s) / sum(read_s)``; ``None``: not measured.
+    core_s: list[float] | None = None
 
     @property
     def solved(self) -> bool:
@@ -311,6 +314,8 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
     residual = np.repeat(evaluation.energy, evaluation.num_occurrences)  # ground energy is 0
     histogram = Counter(f"{e:g}" for e in np.round(residual, 6))
     extra: dict = {}
+    if "core_s" in info and "read_s" in info and annealed:  # measured CPU seconds, read by read
+        extra["core_s"] = [float(c) for c in info["core_s"]]
     if "time_to_target_s" in info and annealed:
         # Early stopping: a read's time to target counts only if the read succeeded by our definition;
         # a read that did not is censored at its run time (survival data, Kaplan-Meier), not a miss forever.
@@ -323,7 +328,7 @@ def result_from_run(result: AnnealResult, source: str = "") -> BenchResult:
         ttt = survival_tts(times, durations)
         naive = time_to_target_tts(times)
         tts, tts_low, tts_high = ttt.tts99_s, ttt.tts99_low_s, ttt.tts99_high_s
-        extra = dict(tts_method="time-to-target", cutoff_s=ttt.cutoff_s, p_at_cutoff=ttt.p_at_cutoff,
+        extra.update(tts_method="time-to-target", cutoff_s=ttt.cutoff_s, p_at_cutoff=ttt.p_at_cutoff,
                      ttt_median_s=ttt.median_s, ttt_p99_s=ttt.p99_s, ttt_mean_s=naive.mean_s,
                      time_to_target_s=times.tolist(), read_s=durations.tolist(),
                      tts_estimator=TTS_ESTIMATOR, events_at_cutoff=ttt.events_at_cutoff,

@@ -63,7 +63,8 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 
 __all__ = ["Z95", "MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "TimeToTarget", "SurvivalTTS", "read_durations", "repetitions",
-           "survival_tts", "time_to_target_tts", "tts99", "wilson_interval"]
+           "quantile_with_inf", "no_event_lower_bound", "survival_tts", "time_to_target_tts", "tts99",
+           "wilson_interval"]
 
 Z95 = 1.959963984540054
 """Two-sided 95 % standard-normal quantile."""
@@ -295,7 +296,8 @@ class SurvivalTTS:
     Attributes:
         tts99_s: :math:`\min_\tau \tau R(\hat p(\tau))` over the event times, :math:`\hat p` the
             Kaplan--Meier estimate; inf when no read reached the target.
-        tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method).
+        tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method); with no event, what
+            the reads rule out (:func:`no_event_lower_bound`).
         tts99_high_s: High end (inf where more than the tail share of resamples has no event).
         cutoff_s: The optimal cutoff :math:`\tau^*` (inf when no event).
         p_at_cutoff: :math:`\hat p(\tau^*)` (0.0 when no event).
@@ -368,6 +370,60 @@ def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[flo
     return float(values[best]), float(cutoffs[best]), float(p[best]), int(np.searchsorted(np.sort(events), cutoffs[best], side="right"))
 
 
+def quantile_with_inf(values: Sequence[float] | np.ndarray, q: float) -> float:
+    r"""The ``q``-quantile of ``values`` (linear interpolation, as ``numpy.quantile``) where some are infinite.
+
+    Between two order statistics the quantile interpolates; where one of them is infinite it is that
+    infinity (no finite number lies a fraction of the way to infinity; ``numpy.quantile`` gives ``nan``
+    where both are). So the high end of a percentile bootstrap interval is ``inf`` exactly when more
+    than its tail share of resamples (2.5 % for a 95 % interval, up to rounding of the rank) has no
+    finite value, and the low end ``-inf`` likewise.
+
+    Examples:
+        >>> quantile_with_inf([1.0, 2.0, 3.0], 0.5), quantile_with_inf([1.0, 2.0, math.inf], 0.75)
+        (2.0, inf)
+        >>> quantile_with_inf([1.0, 2.0, 3.0, math.inf], 0.5), quantile_with_inf([-math.inf, 0.0, 1.0], 0.25)
+        (2.5, -inf)
+    """
+    ordered = np.sort(np.asarray(values, dtype=float))
+    position = q * (ordered.size - 1)
+    below, above = float(ordered[math.floor(position)]), float(ordered[math.ceil(position)])
+    if below == -math.inf:
+        return -math.inf
+    if above == math.inf and (math.ceil(position) != math.floor(position) or below == math.inf):
+        return math.inf
+    return float(np.quantile(ordered, q))
+
+
+def no_event_lower_bound(durations: Sequence[float] | np.ndarray, *, target: float = 0.99,
+                         confidence: float = 0.95) -> float:
+    r"""The low end of the TTS99 interval of reads none of which reached the target: what they rule out.
+
+    A cutoff :math:`\tau` no longer than a read was passed by the :math:`n(\tau)` reads that ran at least
+    :math:`\tau` without a hit, so :math:`p(\tau)` is at most the Wilson high end :math:`p^+` of 0 in
+    :math:`n(\tau)`, and restarting every :math:`\tau` takes at least :math:`\tau R(p^+)`. The bound is
+    the least of these over the reads' lengths: for reads of one length (fixed-length reads, a time
+    budget) exactly the low end that :func:`tts99` gives with the Wilson interval, so both kinds of row
+    agree. A cutoff shorter than every read is not tried, as :func:`survival_tts` tries none shorter
+    than its first hit: no read can show how often a far shorter restart succeeds.
+
+    Examples:
+        One 60 s read allows :math:`p(60) \le 0.79`; 12 reads of 2 s allow :math:`p(2) \le 0.24`:
+
+        >>> round(no_event_lower_bound([60.0]), 1), round(no_event_lower_bound([2.0] * 12), 1)
+        (175.2, 33.2)
+        >>> no_event_lower_bound([2.0] * 12) == tts99(2.0, wilson_interval(0, 12)[1])
+        True
+    """
+    from scipy import stats
+
+    lengths = np.sort(np.asarray(durations, dtype=float))
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    bounds = [tau * repetitions(wilson_interval(0, int(lengths.size - np.searchsorted(lengths, tau)), z)[1], target)
+              for tau in np.unique(lengths[lengths > 0]).tolist()]
+    return min(bounds, default=0.0)
+
+
 def survival_tts(
     times: Sequence[float] | np.ndarray,
     durations: Sequence[float] | np.ndarray,
@@ -396,7 +452,9 @@ def survival_tts(
     :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective number
     of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
     cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is
-    the estimate itself. One read gives no bootstrap, only the Wilson part.
+    the estimate itself. One read gives no bootstrap, only the Wilson part. Where no read reached
+    the target the estimate and the high end are ``inf`` and the low end is what the reads rule out,
+    :func:`no_event_lower_bound`: such a row reads "> low end", never a certain ∞.
 
     Raises:
         ValueError: Lengths differ, no reads, nan, a negative duration, or a hit after its read's end.
@@ -435,7 +493,7 @@ def survival_tts(
     low, high = tts, tts
     if at.size > 1 and observed.any():
         cache: dict[tuple, float] = {}
-        huge = 1e100  # percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf below
+        huge = 1e100  # scipy's percentiles of inf give nan: a stand-in (its square still a float), mapped back to inf
 
         def statistic(x, o):  # a resample of (time, observed) pairs; few distinct ones with few reads
             key = tuple(sorted(zip(x.tolist(), o.tolist())))
@@ -445,12 +503,13 @@ def survival_tts(
 
         res = stats.bootstrap((at, observed), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
                               confidence_level=confidence, method="percentile", rng=np.random.default_rng(seed))
-        low_b, high_b = float(res.confidence_interval.low), float(res.confidence_interval.high)
-        low = math.inf if low_b >= huge / 10 else min(low_b, tts)
-        high = math.inf if not math.isfinite(high_b) or high_b >= huge / 10 else max(high_b, tts)
-    elif not observed.any():
-        low = high = math.inf
-    if observed.any():  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
+        resampled = np.where(res.bootstrap_distribution >= huge, math.inf, res.bootstrap_distribution)
+        alpha = (1 - confidence) / 2  # the tails, as scipy's percentile interval cuts them
+        low = min(quantile_with_inf(resampled, alpha), tts)
+        high = max(quantile_with_inf(resampled, 1 - alpha), tts)
+    if not observed.any():
+        low, high = no_event_lower_bound(d, target=target, confidence=confidence), math.inf
+    else:  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
         z = float(stats.norm.ppf(0.5 + confidence / 2))
         p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
         low = min(low, cutoff * repetitions(p_high, target))

@@ -28,8 +28,14 @@ def test_every_committed_time_to_target_row_is_restated():
 
 @pytest.mark.parametrize("name", ["tail_default.json", "bench_tournament_retry.json"])
 def test_restating_the_committed_rows_again_changes_nothing(name):
+    """... but the low end of a row no read of which reached the target, written as inf before that low end
+    was kept: restated, it is the one the tables compute from the row's reads (report.low_end)."""
     for row in _rows(name):
-        assert restate_row(row) == row
+        again = restate_row(row)
+        if row["tts99_s"] == "inf" and row["tts99_low_s"] == "inf":
+            assert again.pop("tts99_low_s") == pytest.approx(report.low_end(row)) and math.isfinite(report.low_end(row))
+            row = {k: v for k, v in row.items() if k != "tts99_low_s"}
+        assert again == row
 
 
 def test_the_tail_row_that_moved_most_is_the_survival_estimate_of_its_reads():

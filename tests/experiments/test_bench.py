@@ -274,8 +274,8 @@ class ScriptedEarlyStop(dimod.Sampler):
     parameters = {"num_reads": [], "target_energy": [], "seed": []}
     properties = {}
 
-    def __init__(self, good, bad, reads, read_s=None):
-        self.good, self.bad, self.reads, self.read_s = good, bad, reads, read_s
+    def __init__(self, good, bad, reads, read_s=None, core_s=None):
+        self.good, self.bad, self.reads, self.read_s, self.core_s = good, bad, reads, read_s, core_s
 
     def sample(self, bqm, num_reads=1, target_energy=None, seed=None):
         samples = [self.good if t < math.inf else self.bad for t in self.reads]
@@ -283,6 +283,8 @@ class ScriptedEarlyStop(dimod.Sampler):
         ss.info["time_to_target_s"] = list(self.reads)
         if self.read_s is not None:
             ss.info["read_s"] = list(self.read_s)
+        if self.core_s is not None:
+            ss.info["core_s"] = list(self.core_s)
         return ss
 
 
@@ -309,6 +311,21 @@ def test_time_to_target_row_treats_a_read_cut_short_as_censored():
     assert row.tts99_low_s <= row.tts99_s <= row.tts99_high_s
     data = row.to_dict()
     assert data["time_to_target_s"] == [1.0, "inf", 4.0, "inf"] and data["threads"] == 1
+    assert row.core_s is None  # the sampler measured no CPU time: the row says so, the tables count threads x wall
+
+
+def test_measured_cpu_seconds_go_from_the_sampler_to_the_row_and_the_table():
+    """The sampler's per-read CPU seconds (``core_s``) are kept; the tables' core-seconds are the wall TTS99
+    times the cores the reads kept busy (CPU over wall seconds), not threads x wall."""
+    from benchmarks.report import core_note, cores_used, fmt_core
+
+    good, bad = _letter_a_samples()
+    stub = ScriptedEarlyStop(good, bad, [1.0, math.inf, 4.0, math.inf], read_s=[1.0, 2.0, 4.0, 5.0],
+                             core_s=[1.5, 3.0, 6.0, 7.5])
+    row = bench_puzzle(LETTER_A, SolverConfig(sampler=stub, num_reads=4, seed=1)).to_dict()
+    assert row["core_s"] == [1.5, 3.0, 6.0, 7.5] and row["threads"] == 1
+    assert cores_used(row) == pytest.approx(1.5) and core_note([row]) == ""
+    assert fmt_core(row["tts99_s"], cores_used(row)) == fmt_core(1.5 * row["tts99_s"], 1)
 
 
 def test_time_to_target_row_derives_the_censoring_time_when_reads_are_not_timed():
@@ -331,6 +348,7 @@ def test_structured_annealer_row_is_the_survival_estimate_of_its_own_reads(lette
     expected = survival_tts(times, times)
     assert (row.tts99_s, row.cutoff_s, row.p_at_cutoff) == (expected.tts99_s, expected.cutoff_s, expected.p_at_cutoff)
     assert row.cutoff_s in times and row.threads == 1
+    assert len(row.core_s) == 6 and all(c > 0 for c in row.core_s)  # CPU seconds measured read by read
     assert row.tts99_s == pytest.approx(time_to_target_tts(times).tts99_s)  # nothing censored: the naive figure
 
 

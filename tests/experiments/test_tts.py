@@ -14,6 +14,8 @@ from qpicross.experiments.tts import (
     TimeToTarget,
     read_durations,
     repetitions,
+    no_event_lower_bound,
+    quantile_with_inf,
     survival_tts,
     time_to_target_tts,
     tts99,
@@ -273,8 +275,9 @@ def test_censored_estimate_by_hand():
 
 
 def test_censored_interval_and_edge_cases():
-    r = survival_tts([math.inf, math.inf], [60.0, 60.0])
-    assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s, r.num_events) == (math.inf, math.inf, math.inf, 0)
+    r = survival_tts([math.inf, math.inf], [60.0, 60.0])  # no event: "> low end", what two 60 s reads rule out
+    assert (r.tts99_s, r.tts99_high_s, r.num_events) == (math.inf, math.inf, 0)
+    assert r.tts99_low_s == pytest.approx(60.0 * R(wilson_interval(0, 2)[1]))
     one = survival_tts([2.0], [2.0])  # no bootstrap of one read: the Wilson interval of 1 in 1 at the cutoff
     assert one.tts99_s == 2.0 and one.tts99_high_s == pytest.approx(2.0 * R(wilson_interval(1, 1)[0])) and one.few_events
     many = survival_tts([1.0] * 20, [1.0] * 20)  # every resample says 1.0; 20 of 20 still allows p = 0.84
@@ -294,3 +297,53 @@ def test_read_durations_share_what_the_hits_left():
     assert read_durations([1.0, 2.0], 9.0).tolist() == [1.0, 2.0]
     assert read_durations([5.0, math.inf], 4.0).tolist() == [5.0, 0.0]  # never negative
     assert read_durations([1.0, math.inf], 7.0, parallel=True).tolist() == [1.0, 7.0]
+
+
+def test_bootstrap_high_end_is_infinite_where_more_than_its_tail_of_resamples_has_no_event():
+    """3 hits at 1 s and 12 reads censored at 2 s: a resample draws none of the 3 hits with probability
+    (12/15)^15 = 3.5 %, more than the 2.5 % tail of a 95 % interval, so the high end is inf (the stand-in
+    for a resample without an event was once interpolated into a finite 5e98 s)."""
+    r = survival_tts([1.0] * 3 + [math.inf] * 12, [1.0] * 3 + [2.0] * 12)
+    assert r.tts99_high_s == math.inf
+    assert r.tts99_low_s < r.tts99_s < math.inf
+    # of 999 resamples, the 97.5 % quantile sits at rank 973.05 (from 0): finite with 24 inf, inf with 25
+    quantile = [quantile_with_inf(np.array([1.0] * (999 - n) + [math.inf] * n), 0.975) for n in (24, 25)]
+    assert quantile == [1.0, math.inf]
+    assert quantile_with_inf([1.0, 3.0, math.inf], 0.25) == pytest.approx(np.quantile([1.0, 3.0, 5.0], 0.25))
+
+
+def test_no_event_lower_bound_agrees_with_fixed_length_reads_and_takes_the_least_cutoff():
+    """Reads of one length give tts99's low end at p's Wilson high end; reads of several lengths the least
+    over the lengths of length x R(Wilson high end of 0 in the reads at least that long), computed by hand."""
+    assert no_event_lower_bound([3.0] * 7) == pytest.approx(tts99(3.0, wilson_interval(0, 7)[1]))
+    by_hand = min(1.0 * R(wilson_interval(0, 4)[1]), 2.0 * R(wilson_interval(0, 3)[1]),
+                  60.0 * R(wilson_interval(0, 1)[1]))
+    assert no_event_lower_bound([60.0, 2.0, 1.0, 2.0]) == pytest.approx(by_hand)
+    r = survival_tts([math.inf] * 4, [60.0, 2.0, 1.0, 2.0])
+    assert (r.tts99_s, r.tts99_low_s, r.tts99_high_s) == (math.inf, pytest.approx(by_hand), math.inf)
+
+
+COVERAGE_DRAWS = 400
+COVERAGE_READS = 15
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the optimal-cutoff TTS99 is the least of tau R(p(tau)) over the event times, and for memoryless reads every "
+    "cutoff has the same true value, so the least one is biased low (median estimate 0.46 of the truth) and the "
+    "95 % interval's high end falls below the true TTS99 in 90 of these 400 draws (coverage 77.5 %): the interval "
+    "overclaims. Fixing it changes every stored interval (results files restated), a decision left to the issue"))
+def test_the_95_percent_interval_covers_the_true_tts99_of_censored_exponential_reads():
+    """400 draws of 15 reads with exponential times to target (mean 1 s, so TTS99 = ln 100 s at every cutoff),
+    each cut by a budget drawn from 2 s to 4 s: the 95 % interval of survival_tts (99 resamples, to keep the
+    test short) should hold the true TTS99 in 90 % to 98 % of the draws."""
+    true = math.log(100)
+    rng = np.random.default_rng(2026)
+    missed = 0
+    for draw in range(COVERAGE_DRAWS):
+        to_target = rng.exponential(1.0, COVERAGE_READS)
+        budget = rng.uniform(2.0, 4.0, COVERAGE_READS)
+        times = np.where(to_target <= budget, to_target, math.inf)
+        r = survival_tts(times, np.minimum(to_target, budget), n_resamples=99, seed=draw)
+        missed += not r.tts99_low_s <= true <= r.tts99_high_s
+        assert missed <= 0.10 * COVERAGE_DRAWS, f"{missed} misses after {draw + 1} draws"  # settled: stop early
+    assert missed >= 0.02 * COVERAGE_DRAWS, f"only {missed} misses of {COVERAGE_DRAWS}: too wide"

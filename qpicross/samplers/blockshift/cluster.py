@@ -14,7 +14,7 @@ sampler (:mod:`qpicross.samplers.control`).
 
 Restarts are independent, so a read whose time to target is exponential
 (the tail of the tournament puzzles) is ``N`` times faster in wall time on ``N``
-streams at the same core-seconds: ``info["core_s"]`` counts the seconds of every
+streams at the same core-seconds: ``info["core_s"]`` counts the CPU seconds of every
 stream of each read, ``info["read_s"]`` its wall seconds. Which stream wins
 depends on the clock, so a read's state is not fixed by the seed (the seeds of
 the streams are).
@@ -137,14 +137,15 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_li
         if stop.is_set():
             raise _Stopped
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.thread_time()  # the stream runs in this worker thread
     try:
         ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
                                     time_limit=time_limit, **params)
     except _Stopped:
-        return {"stopped": True, "seconds": time.perf_counter() - started}
+        return {"stopped": True, "seconds": time.perf_counter() - started, "cpu_s": time.thread_time() - cpu_started}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
-    return {"stopped": False, "seconds": time.perf_counter() - started, "sample": ss.record.sample[0],
+    return {"stopped": False, "seconds": time.perf_counter() - started, "cpu_s": time.thread_time() - cpu_started,
+            "sample": ss.record.sample[0],
             "variables": list(ss.variables),
             "energy": float(ss.record.energy[0]), "reached": math.isfinite(to_target), "to_target_s": to_target,
             "sweeps": int(ss.info["sweeps"][0])}
@@ -157,9 +158,11 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     ``params`` are the sampler's other parameters.
 
     ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
-    return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (seconds of all its
-    streams together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the best stream's); and
-    ``streams`` and ``threads`` (the workers: one core each), ``scheduler``, ``timed_out``, ``interrupted``.
+    return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (CPU seconds of all
+    its streams together, each measured by ``time.thread_time`` in the worker thread that ran it), ``stream_s``
+    (wall seconds of all its streams together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the
+    best stream's); and ``streams`` and ``threads`` (the workers: one core each), ``scheduler``,
+    ``timed_out``, ``interrupted``.
     """
     from distributed import Event, wait
 
@@ -175,7 +178,7 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     variables = list(bqm.variables)
     position = {v: i for i, v in enumerate(variables)}
     samples = np.zeros((num_reads, len(variables)), np.int8)  # in the BQM's vartype, as the streams return them
-    to_target, read_s, core_s, winners, sweeps = [], [], [], [], []
+    to_target, read_s, core_s, stream_s, winners, sweeps = [], [], [], [], [], []
     deadline = Deadline(time_limit)
     timed_out = interrupted = False
     best = math.inf
@@ -221,7 +224,8 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
         best = min(best, finished[win]["energy"])
         to_target.append(hit[1] if hit is not None else math.inf)
         read_s.append(time.perf_counter() - t0)
-        core_s.append(sum(r["seconds"] for r in results.values()))
+        core_s.append(sum(r["cpu_s"] for r in results.values()))
+        stream_s.append(sum(r["seconds"] for r in results.values()))
         winners.append(win if hit is not None else -1)
         sweeps.append(finished[win]["sweeps"])
         if interrupted:
@@ -230,7 +234,7 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     drawn = len(read_s)
     sampleset = dimod.SampleSet.from_samples_bqm((samples[:drawn], variables), bqm)
     sampleset.info.update(
-        timing={"sample_s": deadline.elapsed()}, sweeps=sweeps, read_s=read_s, core_s=core_s,
+        timing={"sample_s": deadline.elapsed()}, sweeps=sweeps, read_s=read_s, core_s=core_s, stream_s=stream_s,
         winner=winners, streams=len(workers), threads=len(workers), scheduler=str(scheduler),
         timed_out=timed_out, interrupted=interrupted)
     if target_energy is not None:

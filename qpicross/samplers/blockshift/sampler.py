@@ -301,7 +301,7 @@ class BlockShiftSampler(dimod.Sampler):
             scheduler: Run each read's restart streams on a Dask cluster instead of threads, one stream per
                 worker: ``"local:N"`` (``N`` local processes), a scheduler address or a
                 :class:`distributed.Client` (:mod:`~qpicross.samplers.blockshift.cluster`; ``threads`` is then
-                not used). ``info`` adds ``core_s`` and ``read_s`` per read.
+                not used).
 
         Returns:
             One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
@@ -309,7 +309,9 @@ class BlockShiftSampler(dimod.Sampler):
             ``sweeps_to_target`` and ``time_to_target_s`` (seconds from the read's start, the first read's
             with the calibration's few milliseconds of sweeps before it, its compilation apart;
             ``math.inf`` where the read never reached the target); ``read_s``, each read's wall seconds on
-            the same clock, whether it reached the target or not.
+            the same clock, whether it reached the target or not; ``core_s``, each read's CPU seconds (every
+            stream's thread together: the process's CPU time over the read; the first read's with the
+            calibration's, counted as one thread's wall seconds), the core-seconds it cost.
 
         Raises:
             ValueError: For a bad parameter or a group naming an unknown variable.
@@ -422,6 +424,7 @@ class BlockShiftSampler(dimod.Sampler):
         sweeps_done = np.zeros(num_reads, np.int64)
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
+        cpu = np.zeros(num_reads)  # each read's CPU seconds, every stream's thread together (the process's)
         params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
         board = None if line_moves == 0 else _board.picross_board(variables, model, couplings, paints=paints,
                                                                   layout=layout)
@@ -451,7 +454,7 @@ class BlockShiftSampler(dimod.Sampler):
         runner.deadline = Deadline(time_limit, start=t0)
         drawn = num_reads
         for read in range(num_reads):  # Python between reads and restarts: honest per-read times
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             runner.reads_done = read
             if read and start >= runner.deadline.at:
                 runner.timed_out, drawn = True, read
@@ -459,13 +462,14 @@ class BlockShiftSampler(dimod.Sampler):
             sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan, stream_plans)
             # the first read also pays for the calibration: the same clock as a sampler without one
             durations[read] = time.perf_counter() - start + (runner.calibration_s if read == 0 else 0.0)
+            cpu[read] = time.process_time() - cpu_start + (runner.calibration_s if read == 0 else 0.0)  # one thread
             if reached >= 0:
                 seconds[read], to_target[read] = durations[read], reached
             if runner.interrupted or runner.timed_out:
                 drawn = read + 1
                 break
-        samples, sweeps_done, to_target, seconds, durations = (a[:drawn] for a in (samples, sweeps_done, to_target,
-                                                                                   seconds, durations))
+        samples, sweeps_done, to_target, seconds, durations, cpu = (a[:drawn] for a in (samples, sweeps_done, to_target,
+                                                                                        seconds, durations, cpu))
         t2 = time.perf_counter()
         if bqm.vartype is dimod.SPIN:
             samples = 2 * samples - 1
@@ -474,6 +478,7 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["timing"] = {"preprocess_s": t1 - t0 - calibration, "sample_s": t2 - t1 + calibration,
                                     "calibration_s": calibration}
         sampleset.info["read_s"] = durations.tolist()
+        sampleset.info["core_s"] = cpu.tolist()
         sampleset.info["sweeps"] = sweeps_done.tolist()
         sampleset.info["schedule"] = schedule
         sampleset.info["kernel"] = "bqm" if board is None else "board"
