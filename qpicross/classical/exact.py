@@ -232,8 +232,8 @@ def _search(solve: Callable[[], object], stop: Callable[[], None], stop_at: floa
 
     At ``stop_at`` (a :func:`time.perf_counter` moment) or at Ctrl-C (or a ``progress`` that raises
     :class:`KeyboardInterrupt`) it calls ``stop()``, the solver's own way to end a search, and waits
-    for ``solve()`` to return. Returns ``solve()``'s value and why it stopped early: None,
-    ``"time_limit"`` or ``"interrupted"``.
+    for ``solve()`` to return (a second Ctrl-C meanwhile is raised once it has). Returns ``solve()``'s
+    value and why it stopped early: None, ``"time_limit"`` or ``"interrupted"``.
     """
     outcome: dict = {}
     finished = threading.Event()  # waited on, not Thread.join: a join cut by Ctrl-C can return early later
@@ -258,7 +258,15 @@ def _search(solve: Callable[[], object], stop: Callable[[], None], stop_at: floa
     except KeyboardInterrupt:
         stopped = "interrupted"
         stop()
-        finished.wait()  # a second Ctrl-C here is raised as it is
+        again = False
+        while True:  # the search must end before its solver may be freed (freed under it, it crashes)
+            try:
+                finished.wait()
+                break
+            except KeyboardInterrupt:
+                again = True
+        if again:  # a second Ctrl-C: no result wanted, the caller stops at once
+            raise KeyboardInterrupt
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value"), stopped

@@ -158,3 +158,32 @@ def test_size_estimates_count_the_variables_built(method):
     assert estimate["variables"] == built["variables"]
     key = "clauses" if method == "sat" else "constraints"
     assert built[key] <= estimate[key] <= 1.5 * built[key]
+
+
+def test_a_second_ctrl_c_is_raised_once_the_stopped_search_has_returned():
+    """Freeing a solver while its search still runs crashes the process (python-sat): a second Ctrl-C waits for the
+    search to return, then ends the solve."""
+    import _thread
+    import math
+    import threading
+    import time
+
+    from qpicross.classical.exact import _search
+
+    stopped, returned = threading.Event(), threading.Event()
+
+    def slow_to_stop():
+        stopped.wait(60)
+        time.sleep(1.0)  # the solver winding down
+        returned.set()
+
+    def stop():
+        stopped.set()
+        threading.Timer(0.2, _thread.interrupt_main).start()  # the second Ctrl-C, while the search winds down
+
+    def ctrl_c(elapsed):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _search(slow_to_stop, stop, math.inf, ctrl_c, time.perf_counter())
+    assert returned.is_set()
