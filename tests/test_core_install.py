@@ -41,6 +41,9 @@ NEEDS_AN_EXTRA = [
     (["bench", LETTER_A_FILE, "--reads", "2", "--sampler", "openjij-sqa"], "openjij"),
     (["bench", LETTER_A_FILE, "--reads", "2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
     (["tune", LETTER_A_FILE, "--grid", "match=1:2:2", "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+    (["anneal", LETTER_A_FILE, "--scheduler", "local:2"], "tune"),
+    (["anneal", LETTER_A_FILE, "--scheduler", "tcp://127.0.0.1:1"], "tune"),
+    (["anneal", LETTER_A_FILE, "--option", "scheduler=local:2"], "tune"),
 ]
 
 #: Commands the core does on its own.

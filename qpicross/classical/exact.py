@@ -28,6 +28,13 @@ that differs from the first in at least one cell:
 OR-tools and python-sat are imported only when a solver runs (the
 ``classical`` extra).
 
+Both can be stopped inside a search: ``time_limit_s`` bounds a whole solve (the model, the first
+solution and the uniqueness check together), and Ctrl-C ends it with what it has found
+(``ExactResult.interrupted``). The search runs on a thread of its own while the caller's thread
+waits, where the time limit and Ctrl-C act through each library's own stop (python-sat's
+``interrupt``, CP-SAT's ``StopSearch`` and ``max_time_in_seconds``); :func:`estimate_size` says
+how large a model will be before it is built.
+
 Examples:
     >>> from qpicross import Puzzle
     >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
@@ -48,8 +55,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -60,8 +69,8 @@ from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the ord
 from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
 from qpicross.puzzle import Puzzle, board_to_strings, check
 
-__all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "METHODS", "MODELS", "require_solver",
-           "SolverUnavailableError"]
+__all__ = ["ExactResult", "solve_exact", "solve_cpsat", "solve_sat", "estimate_size", "METHODS", "MODELS",
+           "require_solver", "SolverUnavailableError"]
 
 
 Model = Literal["M1", "M2", "M3"]
@@ -104,6 +113,8 @@ class ExactResult:
         model: The CP-SAT constraint set (``None`` for SAT).
         size: Model size (variables, constraints or clauses).
         second_board: A second, different solution when ``status == "multiple"``.
+        interrupted: Ctrl-C stopped the solve (``status`` says what it had found: ``"unknown"`` or
+            ``"solved"``).
     """
 
     puzzle: Puzzle
@@ -115,6 +126,7 @@ class ExactResult:
     model: str | None = None
     size: dict[str, int] = dataclasses.field(default_factory=dict)
     second_board: np.ndarray | None = None
+    interrupted: bool = False
 
     @property
     def solved(self) -> bool:
@@ -146,6 +158,7 @@ class ExactResult:
             "timing": dict(self.timing),
             "size": dict(self.size),
             "second_board": None if self.second_board is None else board_to_strings(self.second_board),
+            "interrupted": self.interrupted,
         }
 
 
@@ -156,6 +169,7 @@ def solve_exact(
     model: Model = "M3",
     check_unique: bool = True,
     time_limit_s: float | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> ExactResult:
     """Solve a puzzle exactly with ``method`` (``"cpsat"`` or ``"sat"``).
 
@@ -164,15 +178,18 @@ def solve_exact(
         method: One of :data:`METHODS`.
         model: CP-SAT constraint set (ignored by ``"sat"``).
         check_unique: Look for a second solution to decide uniqueness.
-        time_limit_s: Give up after about this long (CP-SAT: per solve; SAT: no limit).
+        time_limit_s: Give up after about this long, the model's building and both solves together
+            (None: no limit); status ``"unknown"`` (no solution yet) or ``"solved"`` (uniqueness undecided).
+        progress: Called as ``progress(seconds_elapsed)`` about every 0.1 s while a search runs.
 
     Raises:
         ValueError: On an unknown method or model.
     """
     if method == "cpsat":
-        return solve_cpsat(puzzle, model=model, check_unique=check_unique, time_limit_s=time_limit_s)
+        return solve_cpsat(puzzle, model=model, check_unique=check_unique, time_limit_s=time_limit_s,
+                           progress=progress)
     if method == "sat":
-        return solve_sat(puzzle, check_unique=check_unique)
+        return solve_sat(puzzle, check_unique=check_unique, time_limit_s=time_limit_s, progress=progress)
     raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 
@@ -191,13 +208,98 @@ def _lines(puzzle: Puzzle):
             yield kind, index, clue, _line_cells(kind, index, length, n_cols)
 
 
-def _finish(puzzle, method, model, status, first, second, t0, timing, size) -> ExactResult:
+def _finish(puzzle, method, model, status, first, second, t0, timing, size, interrupted=False) -> ExactResult:
     board = None if first is None else first.reshape(puzzle.shape).astype(np.uint8)
     if board is not None and check(puzzle, board):
         raise AssertionError(f"{method} returned a board that breaks the clues of {puzzle.name}")
     second_board = None if second is None else second.reshape(puzzle.shape).astype(np.uint8)
     return ExactResult(puzzle, method, status, board, time.perf_counter() - t0, timing, model, size,
-                       second_board)
+                       second_board, interrupted)
+
+
+def _check_time_limit(time_limit_s) -> float:
+    """The moment (:func:`time.perf_counter`) a solve started now must end by (``inf`` for None)."""
+    if time_limit_s is None:
+        return math.inf
+    if isinstance(time_limit_s, bool) or not isinstance(time_limit_s, (int, float)) or not time_limit_s > 0:
+        raise ParameterError(f"time_limit_s must be a positive number of seconds, got {time_limit_s!r}")
+    return time.perf_counter() + float(time_limit_s)
+
+
+def _search(solve: Callable[[], object], stop: Callable[[], None], stop_at: float,
+            progress: Callable[[float], None] | None, t0: float) -> tuple[object, str | None]:
+    """Run ``solve()`` on a thread of its own and wait here, where the time limit and Ctrl-C can act.
+
+    At ``stop_at`` (a :func:`time.perf_counter` moment) or at Ctrl-C (or a ``progress`` that raises
+    :class:`KeyboardInterrupt`) it calls ``stop()``, the solver's own way to end a search, and waits
+    for ``solve()`` to return (a second Ctrl-C meanwhile is raised once it has). Returns ``solve()``'s
+    value and why it stopped early: None, ``"time_limit"`` or ``"interrupted"``.
+    """
+    outcome: dict = {}
+    finished = threading.Event()  # waited on, not Thread.join: a join cut by Ctrl-C can return early later
+
+    def target() -> None:
+        try:
+            outcome["value"] = solve()
+        except BaseException as exc:  # noqa: B902 -- raised again on the caller's thread
+            outcome["error"] = exc
+        finally:
+            finished.set()
+
+    threading.Thread(target=target, name="qpicross-exact-search", daemon=True).start()
+    stopped = None
+    try:
+        while not finished.wait(0.1):
+            if progress is not None:
+                progress(time.perf_counter() - t0)
+            if stopped is None and time.perf_counter() >= stop_at:
+                stopped = "time_limit"
+                stop()
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        stop()
+        again = False
+        while True:  # the search must end before its solver may be freed (freed under it, it crashes)
+            try:
+                finished.wait()
+                break
+            except KeyboardInterrupt:
+                again = True
+        if again:  # a second Ctrl-C: no result wanted, the caller stops at once
+            raise KeyboardInterrupt
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value"), stopped
+
+
+def estimate_size(puzzle: Puzzle, method: str) -> dict[str, int]:
+    """About how large ``method``'s model of ``puzzle`` is, before it is built (cheap: the stacking windows).
+
+    SAT: ``variables`` and ``clauses`` (an upper bound, a little above what :func:`encode_sat`
+    builds); CP-SAT: ``variables`` (grid booleans and block starts) and ``constraints`` (model M3's
+    count, the largest). Building and solving take time and memory roughly in proportion.
+
+    >>> from qpicross import Puzzle
+    >>> letter_a = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
+    >>> estimate_size(letter_a, "sat")
+    {'variables': 109, 'clauses': 354}
+    """
+    if method not in _BACKENDS:
+        raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    cells = puzzle.num_rows * puzzle.num_cols
+    variables, clauses = cells, 0
+    for _, _, clue, cells_of_line in _lines(puzzle):
+        length = len(cells_of_line)
+        for k, (lo, hi) in enumerate(placement_windows(clue, length)):
+            starts = max(hi - lo + 1, 0)
+            if method == "sat":  # order variables and clauses, then cover variables with 4 clauses each
+                variables += starts - 1 + starts + clue[k] - 1
+                clauses += 2 * starts + 4 * (starts + clue[k] - 1)
+            else:  # a start variable and one boolean per start, one blank implication on each side of a start
+                variables += 1 + starts
+                clauses += 2 + 2 * starts
+        clauses += length if method == "sat" else length + 1
+    return {"variables": variables, "clauses" if method == "sat" else "constraints": clauses}
 
 
 # -- CP-SAT --------------------------------------------------------------------
@@ -211,6 +313,7 @@ def solve_cpsat(
     time_limit_s: float | None = None,
     workers: int = 1,
     seed: int = 0,
+    progress: Callable[[float], None] | None = None,
 ) -> ExactResult:
     """The CP report's model (see the module docstring) solved by OR-tools CP-SAT.
 
@@ -218,9 +321,10 @@ def solve_cpsat(
         puzzle: The puzzle.
         model: ``"M1"``, ``"M2"`` or ``"M3"`` (the report's constraint sets).
         check_unique: Solve again with the first solution excluded.
-        time_limit_s: Per-solve time limit.
+        time_limit_s: Seconds for the whole solve (see :func:`solve_exact`).
         workers: CP-SAT search workers (1: deterministic for a seed).
         seed: CP-SAT's random seed.
+        progress: See :func:`solve_exact`.
 
     Examples:
         >>> from qpicross import Puzzle
@@ -232,11 +336,15 @@ def solve_cpsat(
     if model not in MODELS:
         raise ParameterError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
     t0 = time.perf_counter()
+    stop_at = _check_time_limit(time_limit_s)
     n_rows, n_cols = puzzle.shape
     m = cp_model.CpModel()
     grid = [m.NewBoolVar(f"g{c // n_cols}_{c % n_cols}") for c in range(n_rows * n_cols)]
     num_starts = 0
     for kind, index, clue, cells in _lines(puzzle):
+        if stop_at < math.inf and time.perf_counter() >= stop_at:  # out of time while building
+            return _finish(puzzle, "cpsat", model, "unknown", None, None, t0, {"build_s": time.perf_counter() - t0},
+                           {})
         length = len(cells)
         name = f"{'rc'[kind]}{index}"
         m.Add(sum(grid[c] for c in cells) == sum(clue))  # (1a), (1b)
@@ -272,30 +380,35 @@ def solve_cpsat(
             "variables": len(proto.variables), "constraints": len(proto.constraints)}
     timing = {"build_s": time.perf_counter() - t0}
 
+    interrupted = False
+
     def run() -> tuple[str, np.ndarray | None]:
+        nonlocal interrupted
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
         solver.parameters.random_seed = seed
-        if time_limit_s is not None:
-            solver.parameters.max_time_in_seconds = float(time_limit_s)
-        status = solver.Solve(m)
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's: an interrupt, not a time-out
+        if stop_at < math.inf:
+            solver.parameters.max_time_in_seconds = max(stop_at - time.perf_counter(), 1e-3)
+        status, stopped = _search(lambda: solver.Solve(m), solver.StopSearch, stop_at, progress, t0)
+        interrupted = stopped == "interrupted"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "found", np.array([solver.BooleanValue(g) for g in grid], np.uint8)
-        return ("infeasible" if status == cp_model.INFEASIBLE else "unknown"), None
+        return ("infeasible" if status == cp_model.INFEASIBLE and not stopped else "unknown"), None
 
     t1 = time.perf_counter()
     outcome, first = run()
     timing["first_s"] = time.perf_counter() - t1
     if first is None:
-        return _finish(puzzle, "cpsat", model, outcome, None, None, t0, timing, size)
-    if not check_unique:
-        return _finish(puzzle, "cpsat", model, "solved", first, None, t0, timing, size)
+        return _finish(puzzle, "cpsat", model, outcome, None, None, t0, timing, size, interrupted)
+    if not check_unique or interrupted:
+        return _finish(puzzle, "cpsat", model, "solved", first, None, t0, timing, size, interrupted)
     m.AddBoolOr([g.Not() if v else g for g, v in zip(grid, first)])
     t2 = time.perf_counter()
     outcome, second = run()
     timing["second_s"] = time.perf_counter() - t2
     status = {"found": "multiple", "infeasible": "unique"}.get(outcome, "solved")
-    return _finish(puzzle, "cpsat", model, status, first, second, t0, timing, size)
+    return _finish(puzzle, "cpsat", model, status, first, second, t0, timing, size, interrupted)
 
 
 # -- SAT -----------------------------------------------------------------------
@@ -322,10 +435,15 @@ class _Cnf:
         self.clauses.append([lit for lit in lits if lit is not False])
 
 
-def encode_sat(puzzle: Puzzle) -> tuple[list[list[int]], int]:
+#: What :func:`encode_sat` returns as its clauses when its ``stop_at`` passed first.
+_OUT_OF_TIME: list = []
+
+
+def encode_sat(puzzle: Puzzle, *, stop_at: float = math.inf) -> tuple[list[list[int]], int]:
     """The compact CNF of a puzzle: ``(clauses, num_vars)``; variable ``1 + r * num_cols + c`` is cell (r, c).
 
-    An empty clause in the list means the clues cannot fit at all.
+    An empty clause in the list means the clues cannot fit at all. ``stop_at``: a :func:`time.perf_counter`
+    moment after which it stops between lines and returns ``([], 0)`` (the time limit of :func:`solve_sat`).
 
     Examples:
         >>> from qpicross import Puzzle
@@ -337,6 +455,8 @@ def encode_sat(puzzle: Puzzle) -> tuple[list[list[int]], int]:
     n_rows, n_cols = puzzle.shape
     cnf = _Cnf(n_rows * n_cols)
     for _, _, clue, cells in _lines(puzzle):
+        if stop_at < math.inf and time.perf_counter() >= stop_at:
+            return _OUT_OF_TIME, 0
         length = len(cells)
         cell_lit = [c + 1 for c in cells]
         covers: list[list[int]] = [[] for _ in range(length)]
@@ -376,13 +496,16 @@ def encode_sat(puzzle: Puzzle) -> tuple[list[list[int]], int]:
     return cnf.clauses, cnf.num_vars
 
 
-def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "cadical195") -> ExactResult:
+def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "glucose4",
+              time_limit_s: float | None = None, progress: Callable[[float], None] | None = None) -> ExactResult:
     """The compact CNF of :func:`encode_sat` solved by a python-sat solver.
 
     Args:
         puzzle: The puzzle.
         check_unique: Solve again (incrementally) with the first solution excluded.
-        solver: A python-sat solver name.
+        solver: A python-sat solver name; one that python-sat can interrupt (Glucose, MiniSat, Maple...,
+            not CaDiCaL or Lingeling), so that the time limit and Ctrl-C stop its search.
+        time_limit_s, progress: See :func:`solve_exact`.
 
     Examples:
         >>> from qpicross import Puzzle
@@ -391,28 +514,38 @@ def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "cadic
     """
     Solver = require_solver("sat").Solver  # noqa: N806 (python-sat's class)
     t0 = time.perf_counter()
-    clauses, num_vars = encode_sat(puzzle)
+    stop_at = _check_time_limit(time_limit_s)
+    clauses, num_vars = encode_sat(puzzle, stop_at=stop_at)
     n_cells = puzzle.num_rows * puzzle.num_cols
     size = {"variables": num_vars, "clauses": len(clauses)}
     timing = {"build_s": time.perf_counter() - t0}
+    if clauses is _OUT_OF_TIME:
+        return _finish(puzzle, "sat", None, "unknown", None, None, t0, timing, {})
     if any(len(c) == 0 for c in clauses):
         timing["first_s"] = 0.0
         return _finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
     with Solver(name=solver, bootstrap_with=clauses) as sat:
+        del clauses  # held by the solver now
+
+        def search() -> tuple[bool | None, str | None]:
+            return _search(lambda: sat.solve_limited(expect_interrupt=True), sat.interrupt, stop_at, progress, t0)
+
         t1 = time.perf_counter()
-        found = sat.solve()
+        found, stopped = search()
         timing["first_s"] = time.perf_counter() - t1
-        if not found:
-            return _finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
+        if found is None or not found:  # None: stopped before an answer
+            status = "infeasible" if found is False and stopped is None else "unknown"
+            return _finish(puzzle, "sat", None, status, None, None, t0, timing, size, stopped == "interrupted")
         first = _cells_of(sat.get_model(), n_cells)
-        if not check_unique:
-            return _finish(puzzle, "sat", None, "solved", first, None, t0, timing, size)
+        if not check_unique or stopped == "interrupted":
+            return _finish(puzzle, "sat", None, "solved", first, None, t0, timing, size, stopped == "interrupted")
         sat.add_clause([-(c + 1) if v else (c + 1) for c, v in enumerate(first)])
         t2 = time.perf_counter()
-        found = sat.solve()
+        found, stopped = search()
         timing["second_s"] = time.perf_counter() - t2
         second = _cells_of(sat.get_model(), n_cells) if found else None
-    return _finish(puzzle, "sat", None, "multiple" if found else "unique", first, second, t0, timing, size)
+    status = "solved" if found is None else "multiple" if found else "unique"
+    return _finish(puzzle, "sat", None, status, first, second, t0, timing, size, stopped == "interrupted")
 
 
 def _cells_of(model: Sequence[int], n_cells: int) -> np.ndarray:

@@ -120,7 +120,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.unraisablehook = hook
     if process:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command's process: a late Ctrl-C must not cut its exit short
+        if code == 130:
+            _exit_interrupted(code)
     return code
+
+
+def _exit_interrupted(code: int) -> None:
+    """End an interrupted process now: its exit handlers run (Dask clients close, worker processes are
+    joined) and its streams are flushed, but the interpreter's teardown is skipped, where objects a
+    Ctrl-C left half-built (numba's ``PassBuilder``) print "Exception ignored" lines after the last one.
+    Output files were written and closed before the command returned."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 #: The Ctrl-Cs this process has received (while :func:`main` runs as the process's command).

@@ -14,7 +14,7 @@ import argparse
 from qpicross.exceptions import UsageError
 
 __all__ = ["add_puzzle_argument", "add_puzzles_argument", "add_force_and_json", "output_file", "parse_beta_range",
-           "connect_scheduler_arg"]
+           "check_dask_installed", "connect_scheduler_arg"]
 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
@@ -65,21 +65,36 @@ def parse_beta_range(text: str | None) -> tuple[float, float] | None:
     return (hot, cold)
 
 
+def check_dask_installed() -> None:
+    """Refuse ``--scheduler`` in one line where dask.distributed (the ``tune`` extra) is not installed.
+
+    Raises:
+        UsageError: Naming the extra to install.
+    """
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+
+
 def connect_scheduler_arg(address: str):
     """``--scheduler ADDRESS`` as a connected :class:`distributed.Client` (within seconds), before any work.
 
     Raises:
         UsageError: Without dask.distributed, or when the scheduler cannot be reached: one line.
     """
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise UsageError("--scheduler needs dask.distributed: pip install 'qpicross[tune]'") from None
+    check_dask_installed()
     from qpicross.experiments.runner import connect_scheduler
 
     if not address.strip():
         raise UsageError("--scheduler wants an address such as tcp://HOST:8786, got ''")
+    if address.startswith("local:"):
+        raise UsageError(f"--scheduler here takes a scheduler's address, not {address!r} (local:N is anneal's); "
+                         "--workers N runs N local processes")
+    from qpicross.samplers.blockshift.cluster import parse_scheduler
+
     try:
+        parse_scheduler(address)
         return connect_scheduler(address)
-    except (ConnectionError, RuntimeError) as exc:
+    except (ConnectionError, RuntimeError, ValueError) as exc:
         raise UsageError(f"--scheduler: {exc}") from None

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from qpicross.exceptions import UsageError
-from ._arguments import add_puzzle_argument, output_file
+from ._arguments import add_puzzle_argument, check_dask_installed, output_file
 from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
 from ._progress import Progress
 from ._puzzle_files import load_puzzle_arg, size_error
@@ -215,12 +215,13 @@ def with_scheduler(config, scheduler: str):
     """``config`` whose reads run their restart streams on ``scheduler`` (``--scheduler``).
 
     Raises:
-        UsageError: For a sampler other than ``shift`` or a malformed scheduler.
+        UsageError: For a sampler other than ``shift``, a malformed scheduler, or without dask.distributed.
     """
     from qpicross.samplers.blockshift.cluster import parse_scheduler
 
     if config.sampler_name != "shift":
         raise UsageError(f"--scheduler runs the restart streams of the shift sampler, not {config.sampler_name!r}")
+    check_dask_installed()
     try:
         parse_scheduler(scheduler)
     except ValueError as exc:

@@ -4,14 +4,34 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from qpicross.names import EXACT_MODELS as MODELS
 from qpicross.exceptions import UsageError
 from ._arguments import add_puzzles_argument
+from ._progress import Progress
 from ._puzzle_files import check_puzzle_size
 from ._terminal import board_text, print_json, printable
 
 METHODS = ("sat", "cpsat", "logic")
+
+#: Seconds ``solve`` gives each puzzle unless ``--time-limit`` says otherwise. Every puzzle of the
+#: collections here is solved and its uniqueness decided in well under a second; a minute is far
+#: beyond that, yet ends a search that may run for hours (and gigabytes) on a large random puzzle.
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def _time_limit(text: str) -> float | None:
+    """``--time-limit``: positive seconds, or ``none`` for no limit."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"wants a positive number of seconds or 'none', got {text!r}")
+    return value
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -30,8 +50,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="cpsat constraint set: M1 (1a-1f), M2 (+ stacking 1g-1j), "
                         "M3 (+ blanks 1k-1n, default)")
     p.add_argument("--no-unique", action="store_true", help="do not look for a second solution")
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="cpsat: give up each solve after this long")
+    p.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                   help=f"give up on a puzzle after this long, building the model and both searches together "
+                        f"(default {DEFAULT_TIME_LIMIT:g}; 'none': no limit; line logic always runs to its "
+                        f"fixpoint, which takes polynomial time)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -40,10 +62,6 @@ def run(args: argparse.Namespace) -> int:
     from qpicross.classical.exact import require_solver
     from qpicross.puzzle.formats import expand_puzzle_specs
 
-    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
-    if args.time_limit is not None and args.method != "cpsat":
-        raise UsageError(f"--time-limit applies to --method cpsat only, not {args.method}")
     if args.method != "logic":
         require_solver(args.method)  # a missing extra is one line, before any file is read
     # Load every file and run every size guard first: bad input fails before any solving. A spec is read as
@@ -60,21 +78,36 @@ def run(args: argparse.Namespace) -> int:
         code, data = solve(puzzle, args)
         outputs.append(data)
         codes.append(code)
+        if code == 130:  # Ctrl-C: what was found is printed, the puzzles after it are not started
+            break
     if args.json:
         print_json(outputs[0] if len(outputs) == 1 else outputs)
     return max(codes)
 
 
 def _run_exact(puzzle, args) -> tuple[int, dict]:
-    from qpicross.classical.exact import solve_exact
+    from qpicross.classical.exact import estimate_size, solve_exact
 
-    result = solve_exact(puzzle, args.method, model=args.model, check_unique=not args.no_unique,
-                         time_limit_s=args.time_limit)
+    limit = "no time limit" if args.time_limit is None else f"time limit {args.time_limit:g} s"
+    status = Progress(f"solving {printable(puzzle.name)} ({args.method}, {limit})", clock=True)
+    if status.enabled:  # on a terminal, as the status line: how large the search is before it starts
+        size = ", ".join(f"{count:,} {name}" for name, count in estimate_size(puzzle, args.method).items())
+        print(f"{printable(puzzle)}: about {size} ({args.method}); {limit}", file=sys.stderr, flush=True)
+    with status:
+        status(0, 0)
+        result = solve_exact(puzzle, args.method, model=args.model, check_unique=not args.no_unique,
+                             time_limit_s=args.time_limit, progress=lambda elapsed: status(0, 0))
+    code = 130 if result.interrupted else 0 if result.solved else 1
     if args.json:
-        return (0 if result.solved else 1), result.to_dict()
+        return code, result.to_dict()
+    undecided = "interrupted" if result.interrupted else "out of time" if args.time_limit is not None else "undecided"
     what = {"unique": "unique solution", "multiple": "solved, NOT unique (a second solution exists)",
-            "solved": "solved (uniqueness " + ("not checked)" if args.no_unique else "undecided)"),
-            "infeasible": "no solution", "unknown": "no solution found within the time limit"}[result.status]
+            "solved": "solved (uniqueness " + ("not checked)" if args.no_unique else f"{undecided})"),
+            "infeasible": "no solution",
+            "unknown": "interrupted before a solution was found" if result.interrupted else
+            "no solution found (the solver gave up)" if args.time_limit is None else
+            f"no solution found within the time limit ({args.time_limit:g} s; --time-limit none for no limit)"
+            }[result.status]
     model = f" {result.model}" if result.model else ""
     print(f"{printable(puzzle)}: {what} [{result.method}{model}, {result.time_s:.3f} s]")
     if result.solved:
@@ -83,7 +116,7 @@ def _run_exact(puzzle, args) -> tuple[int, dict]:
         differ = int((result.board != result.second_board).sum())
         print(f"\nanother solution (differs in {differ} cells):")
         print(board_text(puzzle, result.second_board))
-    return (0 if result.solved else 1), result.to_dict()
+    return code, result.to_dict()
 
 
 def _run_logic(puzzle, args) -> tuple[int, dict]:

@@ -67,8 +67,14 @@ def run_point(formulation: PicrossFormulation, weights: PenaltyWeights, config: 
     Returns:
         ``{"successes", "num_reads", "sample_s", "min_energy"}`` (successes: ground states
         whose board passes the independent check).
+
+    Raises:
+        KeyboardInterrupt: When Ctrl-C stopped the sampler inside a read (samplers that stop their
+            read return what they have): a point measured on part of its reads is not a result.
     """
     result = run(formulation, config.replace(weights=weights))
+    if result.interrupted:
+        raise KeyboardInterrupt
     return {
         "successes": result.evaluation.num_solved,
         "num_reads": result.evaluation.num_reads,

@@ -18,7 +18,9 @@ the same parameters, with one meaning each:
   before the first read, while reads run (about every :data:`PROGRESS_INTERVAL_S`) and after the last;
   ``best_energy`` is ``inf`` until a read has one. Raising from it stops every running read;
 * a stop flag -- a one-element ``int8`` array that a compiled read checks every sweep; setting it ends
-  the read within a sweep (Ctrl-C, the time limit, another stream at the target all set it).
+  the read within a sweep (Ctrl-C, the time limit, another stream at the target all set it); a sampler
+  whose compiled loop calls back into Python between reads instead (dwave-samplers' simulated annealing,
+  ``interrupt_function``) gets a :class:`BetweenReads`.
   Ctrl-C ends a run with the reads drawn so far and ``info["interrupted"] = True``.
 
 Examples:
@@ -38,13 +40,15 @@ from __future__ import annotations
 
 import math
 import numbers
+import signal
+import threading
 import time
 from collections.abc import Callable
 
 from qpicross.exceptions import ParameterError
 from qpicross.names import EARLY_STOP
 
-__all__ = ["Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "check_early_stop", "check_time_limit",
+__all__ = ["BetweenReads", "Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "check_early_stop", "check_time_limit",
            "stop_flag"]
 
 #: Seconds between ``progress`` calls (and between checks for the time limit and Ctrl-C) while reads run.
@@ -108,3 +112,74 @@ class Deadline:
     def elapsed(self) -> float:
         """Seconds since the run's start."""
         return time.perf_counter() - self.start
+
+
+class BetweenReads:
+    """The ``interrupt_function`` of a sampler whose compiled loop calls it between reads (dwave-samplers'
+    simulated annealing): it counts the reads, reports ``progress`` inside the call, and stops the call at
+    a Ctrl-C, keeping the reads already drawn.
+
+    Python's Ctrl-C handler raises :class:`KeyboardInterrupt` inside the callback, where the compiled loop
+    drops it (the call would run on to its last read); so while the call runs, in a ``with`` block on the
+    main thread, a Ctrl-C that Python handles inside the callback only sets :attr:`interrupted`, and the
+    callback's answer ends the call; one handled anywhere else (the sampler's Python code before and after
+    its loop) raises as it always does. A ``progress`` hook (or ``chained``) that raises ends the call too:
+    :attr:`raised` holds the exception, for the caller to act on once the call has returned.
+
+    Args:
+        progress: Called as ``progress(reads_done)`` about every :data:`PROGRESS_INTERVAL_S`
+            (None: never).
+        chained: A user's own ``interrupt_function``, asked as well (None: none).
+
+    Examples:
+        >>> seen = []
+        >>> with BetweenReads(seen.append) as between_reads:
+        ...     stops = [between_reads() for _ in range(3)]
+        >>> stops, between_reads.reads, between_reads.interrupted
+        ([False, False, False], 3, False)
+    """
+
+    def __init__(self, progress: Callable[[int], None] | None = None, chained: Callable[[], bool] | None = None):
+        self.progress = progress
+        self.chained = chained
+        self.reads = 0
+        self.interrupted = False
+        self.raised: BaseException | None = None
+        self._previous = None
+        self._next_report = time.perf_counter() + PROGRESS_INTERVAL_S
+
+    def __call__(self) -> bool:
+        """Whether the call must stop now (called once after each read)."""
+        self.reads += 1
+        try:
+            if self.progress is not None and self.raised is None and time.perf_counter() >= self._next_report:
+                self.progress(self.reads)
+                self._next_report = time.perf_counter() + PROGRESS_INTERVAL_S
+            if self.chained is not None and self.chained():
+                return True
+        except BaseException as exc:  # noqa: B902 -- the compiled caller would drop it: kept for the caller
+            self.raised = exc
+        return self.interrupted or self.raised is not None
+
+    def _note_interrupt(self, signum, frame) -> None:
+        callback = type(self).__call__.__code__
+        inside = frame
+        while inside is not None and inside.f_code is not callback:
+            inside = inside.f_back
+        if inside is None:  # Python code of the sampler's own, before or after its compiled loop: raised there
+            self._previous(signum, frame)
+        else:
+            self.interrupted = True
+
+    def __enter__(self) -> BetweenReads:
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if callable(previous):  # a Python handler (Ctrl-C raises): noted instead while the call runs
+                self._previous = previous
+                signal.signal(signal.SIGINT, self._note_interrupt)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None

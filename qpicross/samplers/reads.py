@@ -26,12 +26,13 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import dimod
 import numpy as np
 
-from qpicross.samplers.control import Deadline, ProgressHook, check_early_stop, check_time_limit
+from qpicross.samplers.control import BetweenReads, Deadline, ProgressHook, check_early_stop, check_time_limit
 
 __all__ = ["ReadsComposite", "independent_reads", "FIND_BATCH"]
 
@@ -76,7 +77,9 @@ class ReadsComposite(dimod.ComposedSampler):
       :data:`FIND_BATCH`); ``early_stop`` also goes to a child that takes it;
     * ``progress(reads_done, num_reads, best_energy)`` is called before the first call and after
       each (and, for a child that takes ``progress``, inside its reads);
-    * a Ctrl-C after the first call keeps the reads drawn so far (``info["interrupted"]``).
+    * a Ctrl-C after the first read keeps the reads drawn so far (``info["interrupted"]``); a child that
+      calls back between reads (``interrupt_function``: dwave-samplers' simulated annealing) is stopped
+      inside its call, at the end of the read it is drawing, and reports ``progress`` there too.
 
     Per-read lists in the calls' ``info`` (``sweeps``, ``time_to_target_s``, ...) are joined in read
     order; ``info["timing"]["sample_s"]`` is the run's wall time and ``info["timed_out"]``
@@ -160,7 +163,21 @@ class ReadsComposite(dimod.ComposedSampler):
                 if progress is not None and "progress" in child.parameters:  # updates inside a read
                     call["progress"] = lambda reads, _, energy, done=done: progress(min(done + reads, num_reads),
                                                                                    num_reads, min(best, energy))
-                parts.append(child.sample(bqm, **call))
+                between_reads = None
+                if "interrupt_function" in child.parameters:  # progress and Ctrl-C inside the call
+                    report = None if progress is None else (
+                        lambda reads, done=done, best=best: progress(min(done + reads, num_reads), num_reads, best))
+                    between_reads = BetweenReads(report, chained=parameters.get("interrupt_function"))
+                    call["interrupt_function"] = between_reads
+                with between_reads or contextlib.nullcontext():
+                    part = child.sample(bqm, **call)
+                if between_reads is not None and between_reads.raised is not None:
+                    if not isinstance(between_reads.raised, KeyboardInterrupt):  # the progress hook failed
+                        raise between_reads.raised
+                    part.info["interrupted"] = True
+                if between_reads is not None and between_reads.interrupted:  # the reads finished are kept
+                    part.info["interrupted"] = True
+                parts.append(part)
                 done += len(parts[-1]) if takes_reads else size
                 if len(parts[-1]):
                     best = min(best, float(parts[-1].record.energy.min()))
@@ -180,6 +197,7 @@ class ReadsComposite(dimod.ComposedSampler):
                 if info.get("presolve", {}).get("contradiction"):  # line logic proved there is no solution
                     break
         except KeyboardInterrupt:  # keep what finished: the caller reports the best read so far
+            parts = [part for part in parts if len(part)]  # a call stopped in its first read has none
             if not parts:
                 raise
             interrupted = True

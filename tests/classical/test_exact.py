@@ -6,6 +6,7 @@ import pytest
 from qpicross import Puzzle, check, load_puzzle
 from qpicross.classical.exact import MODELS, encode_sat, solve_cpsat, solve_exact, solve_sat
 from qpicross.puzzle import line_runs
+from conftest import INSTANCES
 from puzzles import CORNER, TWO_DIAGONALS
 
 
@@ -108,3 +109,81 @@ def test_bompol_cpsat_matches_sat(shared_instances, name):
     cp, sat = solve_cpsat(puzzle), solve_sat(puzzle)
     assert cp.unique and sat.unique
     assert (cp.board == sat.board).all()
+
+
+def test_a_search_stops_at_ctrl_c_and_at_its_time_limit():
+    """The wait loop stops a running search (here one that only returns once stopped) with the solver's own stop."""
+    import math
+    import threading
+    import time
+
+    from qpicross.classical.exact import _search
+
+    stop = threading.Event()
+
+    def search_until_stopped():
+        stop.wait(60)
+        return "stopped" if stop.is_set() else "ran on"
+
+    def ctrl_c(elapsed):
+        raise KeyboardInterrupt
+
+    assert _search(search_until_stopped, stop.set, math.inf, ctrl_c, time.perf_counter()) == ("stopped", "interrupted")
+    stop.clear()
+    now = time.perf_counter()
+    assert _search(search_until_stopped, stop.set, now, None, now) == ("stopped", "time_limit")
+    assert _search(lambda: 7, stop.set, math.inf, None, now) == (7, None)
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat"])
+def test_a_spent_time_limit_gives_unknown_and_none_is_no_limit(method, letter_a):
+    out_of_time = solve_exact(letter_a, method, time_limit_s=1e-9)
+    assert out_of_time.status == "unknown" and not out_of_time.solved and not out_of_time.interrupted
+    assert solve_exact(letter_a, method, time_limit_s=None).unique
+    with pytest.raises(ValueError, match="time_limit_s"):
+        solve_exact(letter_a, method, time_limit_s=0)
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat"])
+def test_size_estimates_count_the_variables_built(method):
+    from qpicross.classical.exact import estimate_size
+
+    puzzle = load_puzzle(INSTANCES / "boat12.px")
+    estimate = estimate_size(puzzle, method)
+    if method == "sat":
+        clauses, num_vars = encode_sat(puzzle)
+        built = {"variables": num_vars, "clauses": len(clauses)}
+    else:
+        built = solve_cpsat(puzzle, model="M3").size
+    assert estimate["variables"] == built["variables"]
+    key = "clauses" if method == "sat" else "constraints"
+    assert built[key] <= estimate[key] <= 1.5 * built[key]
+
+
+def test_a_second_ctrl_c_is_raised_once_the_stopped_search_has_returned():
+    """Freeing a solver while its search still runs crashes the process (python-sat): a second Ctrl-C waits for the
+    search to return, then ends the solve."""
+    import _thread
+    import math
+    import threading
+    import time
+
+    from qpicross.classical.exact import _search
+
+    stopped, returned = threading.Event(), threading.Event()
+
+    def slow_to_stop():
+        stopped.wait(60)
+        time.sleep(1.0)  # the solver winding down
+        returned.set()
+
+    def stop():
+        stopped.set()
+        threading.Timer(0.2, _thread.interrupt_main).start()  # the second Ctrl-C, while the search winds down
+
+    def ctrl_c(elapsed):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _search(slow_to_stop, stop, math.inf, ctrl_c, time.perf_counter())
+    assert returned.is_set()

@@ -1,6 +1,7 @@
 """CLI tests for ``solve``, ``generate`` and ``anneal --presolve``."""
 
 import json
+import sys
 
 import pytest
 
@@ -109,3 +110,49 @@ def test_anneal_presolve_json(capsys):
     assert "(none)" not in out and "read 1 of" not in out and "success probability" not in out  # no reads to count
     code, out, _ = run(capsys, "anneal", LETTER_A_FILE, "--presolve", "--reads", "10", "--seed", "1")
     assert code == 0 and "nothing left to anneal" in out and "(none)" not in out
+
+
+@pytest.mark.parametrize("method", ["sat", "cpsat", "logic"])
+def test_solve_takes_a_time_limit_for_every_method_and_says_the_size_first(capsys, monkeypatch, method):
+    code, out, err = run(capsys, "solve", LETTER_A_FILE, "--method", method, "--time-limit", "none", "--json")
+    assert code == 0 and json.loads(out)["solved"] and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # on a terminal: the size, then a status line
+    code, out, err = run(capsys, "solve", LETTER_A_FILE, "--method", method, "--time-limit", "30")
+    assert code == 0 and "unique" in out
+    if method != "logic":
+        size = "109 variables, 354 clauses" if method == "sat" else "83 variables, 176 constraints"
+        assert f"5x5 (5x5): about {size} ({method}); time limit 30 s" in err
+        assert f"solving 5x5 ({method}, time limit 30 s): 00:00" in err
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf", "soon"])
+def test_solve_refuses_a_time_limit_that_is_no_number_of_seconds(capsys, limit):
+    code, _, err = run(capsys, "solve", LETTER_A_FILE, "--time-limit", limit)
+    assert code == 2 and "--time-limit wants a positive number of seconds or 'none'" in err
+
+
+def test_solve_out_of_time_says_so_and_how_to_lift_the_limit(capsys):
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, "--time-limit", "1e-9")
+    assert code == 1 and "no solution found within the time limit (1e-09 s; --time-limit none for no limit)" in out
+
+
+@pytest.mark.parametrize("found", [False, True])
+def test_ctrl_c_during_a_solve_says_interrupted_and_exits_130(capsys, monkeypatch, found):
+    """Ctrl-C in a search ends it with what it found (never "within the time limit"), and no further puzzle starts."""
+    import qpicross.classical.exact as exact
+
+    real = exact.solve_exact
+    calls = []
+
+    def interrupted(puzzle, method, **kwargs):
+        calls.append(puzzle.name)
+        result = real(puzzle, method, **kwargs)
+        status = "solved" if found else "unknown"
+        return exact.ExactResult(puzzle, method, status, result.board if found else None, result.time_s,
+                                 result.timing, interrupted=True)
+
+    monkeypatch.setattr(exact, "solve_exact", interrupted)
+    code, out, _ = run(capsys, "solve", LETTER_A_FILE, LETTER_A_FILE)
+    assert code == 130 and len(calls) == 1
+    assert ("solved (uniqueness interrupted)" if found else "interrupted before a solution was found") in out
+    assert "time limit" not in out

@@ -33,6 +33,29 @@ def test_unreachable_scheduler_is_one_line_within_seconds(command, address, word
     assert elapsed < SCHEDULER_TIMEOUT_S + 5, elapsed
 
 
+@pytest.mark.parametrize("address, words", [
+    ("tcp://127.0.0.1:1", "nothing answered within"),
+    ("ucx://127.0.0.1:1", "ucx:// needs UCX support"),  # was a traceback
+    ("tls://127.0.0.1:1", "tls:// needs dask's TLS settings"),  # was a traceback
+    ("tcp://127.0.0.1:99999", "99999 is not a port number"),  # was reported as a time-out
+])
+def test_anneal_on_an_unreachable_scheduler_is_one_line(address, words, capsys):
+    assert main(["anneal", LETTER_A_FILE, "--scheduler", address]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qpicross: error: "), lines
+    assert words in lines[0]
+
+
+@pytest.mark.parametrize("command", [["bench", LETTER_A_FILE, "--reads", "2"],
+                                     ["tune", LETTER_A_FILE, "--grid", "match=1:2:2"]])
+def test_bench_and_tune_say_they_take_no_local_workers_as_a_scheduler(command, capsys):
+    start = time.perf_counter()
+    assert main([*command, "--scheduler", "local:2"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers N" in err and "nothing answered" not in err and len(err.splitlines()) == 1
+    assert time.perf_counter() - start < SCHEDULER_TIMEOUT_S  # refused, not tried
+
+
 def test_connect_scheduler_raises_connection_error():
     with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"):
         connect_scheduler("tcp://127.0.0.1:1", timeout=0.5)

@@ -155,6 +155,30 @@ def test_ctrl_c_keeps_points_finished_on_every_puzzle(letter_a):
     assert [r["point"] for r in partial.summary] == [0]
 
 
+def test_ctrl_c_inside_a_read_stops_the_sweep(letter_a):
+    """A sampler that stops its read at Ctrl-C returns what it has: the sweep must stop there, not go on."""
+    import dimod
+
+    from qpicross.pipeline.config import SolverConfig
+
+    class StoppedInItsSecondCall(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+        calls = 0
+
+        def sample(self, bqm, num_reads=1, **kwargs):
+            StoppedInItsSecondCall.calls += 1
+            sampleset = dimod.SampleSet.from_samples_bqm(
+                (np.zeros((num_reads, bqm.num_variables), np.int8), list(bqm.variables)), bqm)
+            sampleset.info["interrupted"] = StoppedInItsSecondCall.calls == 2
+            return sampleset
+
+    with pytest.raises(TuneInterrupted) as caught:
+        tune(letter_a, grid_points(parse_grid("match=0.5:2:4")), config=SolverConfig(sampler=StoppedInItsSecondCall()),
+             num_reads=3, workers=1)
+    assert StoppedInItsSecondCall.calls == 2 and [r["point"] for r in caught.value.result.records] == [0]
+
+
 def test_dask_local_cluster_gives_the_serial_answer(letter_a):
     distributed = pytest.importorskip("distributed")
     puzzles = [letter_a, load_puzzle(SMILE7)]

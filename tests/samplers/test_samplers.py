@@ -128,3 +128,58 @@ def test_reads_composite_calls_a_child_without_independent_reads_once():
     again = split.sample(bqm, num_reads=200, seed=3, num_sweeps=20)
     assert updates == [0, 50, 100, 150, 200]  # four calls of 50 reads
     assert len(first) == 200 and (first.record.sample == again.record.sample).all()
+
+
+def test_ctrl_c_stops_simulated_annealing_inside_a_call_and_keeps_its_reads(letter_a, monkeypatch):
+    """dwave-samplers' annealer calls back between reads, where its compiled loop drops a KeyboardInterrupt:
+    a Ctrl-C (a real SIGINT, raised from the progress hook inside the call) ends the call at the next read,
+    and the reads drawn so far are the seed's reads, the same as a run's that was not stopped."""
+    import signal
+
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    import qpicross.samplers.control as control
+    from qpicross.samplers.reads import ReadsComposite
+
+    monkeypatch.setattr(control, "PROGRESS_INTERVAL_S", 0.0)  # a report after every read
+    bqm = build_bqm(letter_a)
+    seen = []
+
+    def ctrl_c_at_60(done, total, best):
+        seen.append(done)
+        if done == 60:
+            signal.raise_signal(signal.SIGINT)
+
+    composite = ReadsComposite(SimulatedAnnealingSampler())
+    stopped = composite.sample(bqm, num_reads=200, seed=4, num_sweeps=10, progress=ctrl_c_at_60)
+    assert stopped.info["interrupted"] and 60 <= len(stopped) < 100
+    assert 55 in seen  # reported inside the call of reads 50 to 100, not only after it
+    whole = composite.sample(bqm, num_reads=200, seed=4, num_sweeps=10)
+    assert not whole.info["interrupted"]
+    assert (stopped.record.sample == whole.record.sample[:len(stopped)]).all()
+    one_call = SimulatedAnnealingSampler().sample(bqm, num_reads=50, seed=4, num_sweeps=10)
+    assert (composite.sample(bqm, num_reads=50, seed=4, num_sweeps=10).record.sample == one_call.record.sample).all()
+
+
+def test_a_progress_hook_that_raises_stops_simulated_annealing_inside_a_call(letter_a, monkeypatch):
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    import qpicross.samplers.control as control
+    from qpicross.samplers.reads import ReadsComposite
+
+    monkeypatch.setattr(control, "PROGRESS_INTERVAL_S", 0.0)
+    bqm = build_bqm(letter_a)
+
+    def stop_at(reads, error):
+        def hook(done, total, best):
+            if done == reads:
+                raise error
+        return hook
+
+    composite = ReadsComposite(SimulatedAnnealingSampler())
+    stopped = composite.sample(bqm, num_reads=200, seed=4, num_sweeps=10, progress=stop_at(10, KeyboardInterrupt))
+    assert stopped.info["interrupted"] and 10 <= len(stopped) < 50
+    with pytest.raises(ZeroDivisionError):  # any other error of the hook is the caller's, as it was raised
+        composite.sample(bqm, num_reads=200, seed=4, num_sweeps=10, progress=stop_at(10, ZeroDivisionError))
+    with pytest.raises(KeyboardInterrupt):  # stopped before the first read: no read to keep
+        composite.sample(bqm, num_reads=200, seed=4, num_sweeps=10, progress=stop_at(0, KeyboardInterrupt))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import atexit
 import logging
 import math
+import re
 import time
 import uuid
 
@@ -50,10 +51,18 @@ _CLIENTS: dict = {}
 
 
 def parse_scheduler(scheduler) -> int | str:
-    """``"local:N"`` -> ``N`` local processes; an address -> itself (checked by Dask when connecting).
+    """``"local:N"`` -> ``N`` local processes; an address -> itself (checked by Dask when connecting, its
+    port here).
 
     Raises:
-        ValueError: For a malformed ``local:N``.
+        ValueError: For a malformed ``local:N``, or an address whose port is no port number.
+
+    >>> parse_scheduler("local:2"), parse_scheduler("tcp://127.0.0.1:8786")
+    (2, 'tcp://127.0.0.1:8786')
+    >>> parse_scheduler("tcp://127.0.0.1:99999")
+    Traceback (most recent call last):
+        ...
+    qpicross.exceptions.ParameterError: scheduler 'tcp://127.0.0.1:99999': 99999 is not a port number (1 to 65535)
     """
     if not isinstance(scheduler, str):
         raise ParameterError(f"scheduler must be 'local:N' or a scheduler address, got {scheduler!r}")
@@ -64,6 +73,9 @@ def parse_scheduler(scheduler) -> int | str:
         return int(text)
     if "://" not in scheduler and ":" not in scheduler:
         raise ParameterError(f"scheduler must be 'local:N' or an address such as tcp://host:8786, got {scheduler!r}")
+    port = re.search(r":(\d+)/?$", scheduler)
+    if port and not 1 <= int(port.group(1)) <= 65535:
+        raise ParameterError(f"scheduler {scheduler!r}: {port.group(1)} is not a port number (1 to 65535)")
     return scheduler
 
 
@@ -89,8 +101,12 @@ def client_for(scheduler):
         if isinstance(where, int):
             cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
-        else:
-            client = Client(where, timeout=f"{CONNECT_TIMEOUT_S}s")
+        else:  # probed first: one line for an address where nothing listens, tls:// or ucx:// without support
+            from qpicross.experiments.runner import connect_scheduler
+
+            client = connect_scheduler(where, timeout=CONNECT_TIMEOUT_S)
+    except ConnectionError as exc:
+        raise SamplerUnavailableError(str(exc)) from None
     except (OSError, TimeoutError, ValueError) as exc:
         raise SamplerUnavailableError(f"no Dask scheduler answered at {scheduler!r}: {exc}") from None
     if not _CLIENTS:  # registered after dask's own exit handlers, so it runs before them
@@ -164,9 +180,9 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     best stream's); and ``streams`` and ``threads`` (the workers: one core each), ``scheduler``,
     ``timed_out``, ``interrupted``.
     """
+    client = client_for(scheduler)  # first: it says in one line what this machine lacks
     from distributed import Event, wait
 
-    client = client_for(scheduler)
     if (id(client), sampler_class) not in _WARMED:
         client.run(_warm_up, sampler_class)
         _WARMED.add((id(client), sampler_class))
