@@ -26,6 +26,7 @@ from collections.abc import Mapping
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.model.formulation import PicrossFormulation
 from qpicross.model.weights import TERMS
 from qpicross.puzzle import BrokenLine, check, line_name
@@ -107,8 +108,15 @@ _KIND = ("row", "col")
 
 def _as_vector(formulation: PicrossFormulation, sample) -> np.ndarray:
     if isinstance(sample, Mapping):
+        missing = next((label for label in formulation.labels if label not in sample), None)
+        if missing is not None:
+            raise ParameterError(f"sample gives no value for the variable {missing!r}")
         return np.array([sample[label] for label in formulation.labels], dtype=np.int8)
-    return np.asarray(sample, dtype=np.int8)
+    vector = np.asarray(sample)
+    if vector.shape != (formulation.num_variables,) or not np.isin(vector, (0, 1)).all():
+        raise ParameterError(f"sample must be {formulation.num_variables} values 0 or 1 in the formulation's label "
+                             f"order (or a mapping of labels), got shape {vector.shape}")
+    return vector.astype(np.int8)
 
 
 def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray) -> DecodedRead:

@@ -68,7 +68,7 @@ class ParameterError(QpicrossError, ValueError):
     ...     BlockShiftSampler().sample(dimod.BQM({"a": 1}, {}, 0, "BINARY"), groups=[], num_reads=0)
     ... except ParameterError as e:
     ...     print(e)
-    num_reads and num_replicas must be positive and num_sweeps non-negative
+    num_reads must be an integer in [1, 10,000,000], got 0
     """
 
 

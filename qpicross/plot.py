@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qpicross.puzzle import BrokenLine, Puzzle, board_from_strings, check
+from qpicross.puzzle import BrokenLine, Puzzle, board_array, check
 
 if TYPE_CHECKING:
     from qpicross.experiments.tune import TuneResult
@@ -72,7 +72,7 @@ def plot_puzzle(
     n_rows, n_cols = puzzle.shape
     grid = None
     if board is not None:
-        grid = board_from_strings(board) if isinstance(board, (list, tuple)) else np.asarray(board)
+        grid = board_array(board)
         if broken is None:
             broken = check(puzzle, grid)
     broken = list(broken or [])

@@ -183,8 +183,11 @@ def solve_exact(
         progress: Called as ``progress(seconds_elapsed)`` about every 0.1 s while a search runs.
 
     Raises:
-        ValueError: On an unknown method or model.
+        ParameterError: On an unknown method or model, or a time limit that is not a positive number of seconds.
     """
+    if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, (int, float))
+                                     or not 0 < time_limit_s < float("inf")):
+        raise ParameterError(f"time_limit_s must be a positive number of seconds or None, got {time_limit_s!r}")
     if method == "cpsat":
         return solve_cpsat(puzzle, model=model, check_unique=check_unique, time_limit_s=time_limit_s,
                            progress=progress)

@@ -32,9 +32,10 @@ from collections import deque
 
 import numpy as np
 
-from qpicross.exceptions import Contradiction, ParameterError
+from qpicross.exceptions import Contradiction
 from qpicross.puzzle import Puzzle, clue_text, line_name
-from qpicross.puzzle.line_solver import UNKNOWN, compiled_line_solver, line_placements, line_text, solve_line
+from qpicross.puzzle.line_solver import (UNKNOWN, compiled_line_solver, known_cells, line_placements, line_text,
+                                         solve_line)
 
 __all__ = [
     "Contradiction",
@@ -130,11 +131,7 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
     """
     t0 = time.perf_counter()
     n_rows, n_cols = puzzle.shape
-    grid = np.full(puzzle.shape, UNKNOWN, np.int8) if known is None else np.array(known, dtype=np.int8)
-    if grid.shape != puzzle.shape:
-        raise ParameterError(f"known has shape {grid.shape}, puzzle is {puzzle.shape}")
-    if not np.isin(grid, (-1, 0, 1)).all():
-        raise ParameterError("known cells must be 1 (filled), 0 (empty) or -1 (unknown)")
+    grid = np.full(puzzle.shape, UNKNOWN, np.int8) if known is None else known_cells(known, puzzle.shape)
     clues = [np.asarray(c, np.int64) for c in (*puzzle.rows, *puzzle.cols)]
     kernel = compiled_line_solver()
     queue = deque(range(n_rows + n_cols))

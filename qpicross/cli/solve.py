@@ -7,7 +7,6 @@ import math
 import sys
 
 from qpicross.names import EXACT_MODELS as MODELS
-from qpicross.exceptions import UsageError
 from ._arguments import add_puzzles_argument
 from ._progress import Progress
 from ._puzzle_files import check_puzzle_size

@@ -56,10 +56,11 @@ from pathlib import Path
 import dimod
 import numpy as np
 
+from qpicross.exceptions import ParameterError
 from qpicross.experiments.batch import bench_batch
 from qpicross.experiments.result import (CSV_FIELDS, BenchResult, _options_text, _weights_text, csv_cell, machine_info,
                                          read_cell, result_from_run)
-from qpicross.experiments.runner import run_tasks
+from qpicross.experiments.runner import check_workers, run_tasks
 from qpicross.samplers.registry import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import run
@@ -110,6 +111,7 @@ def bench_puzzle(
         KeyboardInterrupt: When Ctrl-C stopped the sampler inside a read (samplers that stop their
             read return what they have): a measurement cut short is not a result.
     """
+    _check_configs([config])
     changes = {k: v for k, v in {"num_reads": num_reads, "time_limit": time_limit, "seed": seed}.items()
                if v is not None}
     config = config.replace(**changes)
@@ -212,6 +214,8 @@ def run_bench(
     """
     pairs = [item if isinstance(item, tuple) else ("", item) for item in puzzles]
     configs = list(configs)
+    _check_configs(configs)
+    check_workers(workers)
     if baseline and all(c.label != BASELINE.label for c in configs):
         configs = [BASELINE] + configs
     overrides = {k: v for k, v in {"num_reads": num_reads, "time_limit": time_limit}.items() if v is not None}
@@ -255,6 +259,15 @@ def run_bench(
     if baseline:
         _fill_ratios(out)
     return out
+
+
+def _check_configs(configs: Sequence) -> None:
+    """Refuse anything but :class:`SolverConfig` (a sampler's name given where a configuration goes)."""
+    for config in configs:
+        if not isinstance(config, SolverConfig):
+            raise ParameterError(f"config must be a SolverConfig, got {type(config).__name__}"
+                                 + (f"; for a sampler's name use SolverConfig(sampler={config!r})"
+                                    if isinstance(config, str) else ""))
 
 
 def _share_cores(config: SolverConfig, workers: int) -> SolverConfig:

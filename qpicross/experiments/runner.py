@@ -33,7 +33,10 @@ from typing import Any
 
 from qpicross.samplers.blockshift.restarts import default_threads
 
-__all__ = ["run_tasks", "default_workers", "connect_scheduler", "SCHEDULER_TIMEOUT_S"]
+__all__ = ["run_tasks", "default_workers", "check_workers", "MAX_WORKERS", "connect_scheduler", "SCHEDULER_TIMEOUT_S"]
+
+#: Most local worker processes a run may ask for.
+MAX_WORKERS = 1024
 
 #: Seconds a Dask scheduler has to answer before a run gives up on it (dask's own default is 30).
 SCHEDULER_TIMEOUT_S = 3.0
@@ -43,6 +46,19 @@ _SHARED: Any = None
 
 def _example_square(shared: int, task: int) -> int:
     return shared + task * task
+
+
+def check_workers(workers, none: bool = False) -> None:
+    """Refuse a number of worker processes that is not an integer in ``[1, MAX_WORKERS]`` (``none``: or None).
+
+    >>> check_workers(0)
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: workers must be an integer in [1, 1,024], got 0
+    """
+    from qpicross.samplers.parameters import integer
+
+    integer(1, MAX_WORKERS, none=none).check("workers", workers)
 
 
 def default_workers() -> int:

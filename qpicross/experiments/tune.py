@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.runner import default_workers, run_tasks
+from qpicross.experiments.runner import check_workers, default_workers, run_tasks
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.experiments.weight_points import MAX_POINTS, WeightRange, grid_points, parse_grid, random_points
 from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation
@@ -335,8 +335,12 @@ def tune(
     config = config.replace(**changes).validate()
     if not points:
         raise ParameterError("no points to try")
-    if seeds < 1:
-        raise ParameterError(f"need seeds >= 1, got {seeds}")
+    bad = next((p for p in points if not isinstance(p, PenaltyWeights)), None)
+    if bad is not None:
+        raise ParameterError(f"points must be PenaltyWeights (grid_points, random_points), got {type(bad).__name__}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise ParameterError(f"need seeds >= 1, got {seeds!r}")
+    check_workers(workers, none=True)
     many = puzzle if isinstance(puzzle, (list, tuple)) else [puzzle]
     if not many:
         raise ParameterError("no puzzles to sweep")

@@ -27,7 +27,7 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.puzzle import Puzzle, board_from_strings, clue_text, line_name, line_runs
+from qpicross.puzzle import Puzzle, board_array, clue_text, line_name, line_runs
 
 if TYPE_CHECKING:
     from qpicross.model.formulation import PicrossFormulation
@@ -45,7 +45,7 @@ def sample_from_board(formulation: PicrossFormulation, board: np.ndarray | Seque
         ParameterError: If a line's runs do not match its clue.
     """
     puzzle = formulation.puzzle
-    grid = board_from_strings(board) if isinstance(board, (list, tuple)) else np.asarray(board)
+    grid = board_array(board)
     on = set()
     for kind_name, lines, clues in (("row", grid, puzzle.rows), ("col", grid.T, puzzle.cols)):
         for index, (cells, clue) in enumerate(zip(lines, clues)):

@@ -73,8 +73,10 @@ from qpicross.model.placements import (
 )
 from qpicross.model.pruning import fix_to_one, prune_by_known
 from qpicross.model.terms import TermArrays, at_most_one_term, match_term, one_hot_term, order_term
+from qpicross.exceptions import ParameterError
 from qpicross.model.weights import TERMS, PenaltyWeights
 from qpicross.puzzle import Puzzle
+from qpicross.puzzle.line_solver import known_cells
 
 __all__ = [
     "PenaltyWeights",
@@ -121,7 +123,7 @@ class PicrossFormulation:
 
     def bqm(self, weights: PenaltyWeights | None = None) -> dimod.BinaryQuadraticModel:
         """The weighted sum of the penalty terms as a BQM (fast: arrays only)."""
-        w = (weights or PenaltyWeights()).as_dict()
+        w = PenaltyWeights.of(weights).as_dict()
         active = [name for name in TERMS if w[name] != 0]
         linear, offset = self._weighted_linear(w)
         irow = np.concatenate([self.terms[n].irow for n in active] or [np.zeros(0, np.int64)])
@@ -286,13 +288,15 @@ def build_formulation(
     Raises:
         ParameterError: If ``known`` leaves some block with no possible start.
     """
+    if not isinstance(puzzle, Puzzle):
+        raise ParameterError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
     n_rows, n_cols = puzzle.shape
     kind, line, block, start, length = enumerate_starts(puzzle, bounds)
     published = num_published_variables(puzzle)
 
     fixed = np.zeros(len(start), bool)
     if known is not None:
-        keep, fixed = prune_by_known(puzzle, np.asarray(known), kind, line, block, start, length)
+        keep, fixed = prune_by_known(puzzle, known_cells(known, puzzle.shape), kind, line, block, start, length)
         kind, line, block, start, length = (a[keep] for a in (kind, line, block, start, length))
         fixed = fixed[keep]
 
@@ -330,5 +334,5 @@ def build_formulation(
 
 
 def build_bqm(puzzle: Puzzle, weights: PenaltyWeights | None = None, **kwargs) -> dimod.BinaryQuadraticModel:
-    """Shortcut: ``build_formulation(puzzle, **kwargs).bqm(weights)``."""
+    """Shortcut: ``build_formulation(puzzle, **kwargs).bqm(weights)`` (``weights``: see :meth:`PenaltyWeights.of`)."""
     return build_formulation(puzzle, **kwargs).bqm(weights)

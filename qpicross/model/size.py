@@ -36,6 +36,7 @@ __all__ = [
     "check_size",
     "estimate_solver_size",
     "check_solver_size",
+    "check_allocation",
     "max_couplers_limit",
     "memory_limit",
     "available_memory",
@@ -171,6 +172,29 @@ def memory_limit() -> int:
         except ValueError as exc:
             raise ParameterError(f"QPICROSS_MAX_MEMORY: {exc}") from None
     return max(1, int(available_memory() * MEMORY_FRACTION))
+
+
+def check_allocation(what: str, nbytes: int, hint: str) -> None:
+    """Refuse, before it is made, an allocation above :func:`memory_limit` (a sampler's arrays of reads).
+
+    Args:
+        what: What would be allocated, as the message names it (``"10,000,000 reads of 44 variables"``).
+        nbytes: Its size in bytes.
+        hint: What to do instead (``"draw fewer reads"``).
+
+    Raises:
+        ModelTooLargeError: With the size and the limit.
+
+    >>> check_allocation("2**60 bytes", 2**60, "ask for less")
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ModelTooLargeError: 2**60 bytes would need about 1048576.0 TiB of memory, above the limit of ...
+    """
+    limit = memory_limit()
+    if nbytes > limit:
+        raise ModelTooLargeError(f"{what} would need about {_human(nbytes)} of memory, above the limit of "
+                                 f"{_human(limit)} (QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
+                                 f"available memory); {hint}", {"estimated_bytes": int(nbytes)}, limit)
 
 
 def _human(size: float) -> str:

@@ -63,7 +63,7 @@ from qpicross.model.formulation import PicrossFormulation
 from qpicross.model.terms import pairs_within_groups
 from qpicross.model.weights import PenaltyWeights
 
-__all__ = ["ThermometerModel", "thermometer_bqm", "THERMOMETER_TERMS"]
+__all__ = ["ThermometerModel", "thermometer_bqm", "thermometer_num_variables", "THERMOMETER_TERMS"]
 
 #: The penalty terms of the thermometer model and the weight each one takes.
 THERMOMETER_TERMS = {"wall": "one_hot", "order": "order", "match": "match"}
@@ -225,6 +225,20 @@ def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | N
     group_of[free_index[is_free]] = group[is_free]
     position[free_index[is_free]] = pos[is_free]
     return ThermometerModel(f, bqm, group_of, position, bits_before[:-1], size, terms)
+
+
+def thermometer_num_variables(formulation: PicrossFormulation) -> int:
+    """The variables :func:`thermometer_bqm` gives a formulation, without building it: ``m - 1`` bits for
+    each block of ``m`` starts, free and fixed (a block with one start left is a constant).
+
+    >>> from qpicross import Puzzle, build_formulation
+    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    >>> thermometer_num_variables(f) == thermometer_bqm(f).bqm.num_variables == 30
+    True
+    """
+    puzzle = formulation.puzzle
+    blocks = sum(len(clue) for clue in (*puzzle.rows, *puzzle.cols))
+    return formulation.num_variables + len(formulation.fixed_labels) - blocks
 
 
 class _Quadratic:

@@ -14,6 +14,8 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import numbers
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -42,7 +44,7 @@ class PenaltyWeights:
     def __post_init__(self):
         for name in TERMS:
             value = getattr(self, name)
-            if not np.isfinite(value) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
                 raise ParameterError(f"weight {name}={value!r} must be a finite non-negative number")
 
     @classmethod
@@ -76,6 +78,32 @@ class PenaltyWeights:
             except ValueError:
                 raise ParameterError(f"bad weight {item!r}: {value!r} is not a number") from None
         return cls(**values)
+
+    @classmethod
+    def of(cls, weights: PenaltyWeights | Mapping[str, float] | None) -> PenaltyWeights:
+        """Weights as given to a function: :class:`PenaltyWeights`, a mapping of term names to weights (the
+        others 1), or None (all 1).
+
+        >>> PenaltyWeights.of({"match": 2.5})
+        PenaltyWeights(one_hot=1.0, at_most_one=1.0, order=1.0, match=2.5)
+        >>> PenaltyWeights.of("match=2")
+        Traceback (most recent call last):
+        ...
+        qpicross.exceptions.ParameterError: weights must be PenaltyWeights or a mapping of term names to numbers, \
+got str (PenaltyWeights.parse reads 'name=value,...')
+        """
+        if weights is None:
+            return cls()
+        if isinstance(weights, Mapping):
+            unknown = [name for name in weights if name not in TERMS]
+            if unknown:
+                raise ParameterError(f"weights name no term {unknown[0]!r}; the terms: {', '.join(TERMS)}")
+            return cls(**weights)
+        if not isinstance(weights, PenaltyWeights):
+            raise ParameterError(f"weights must be PenaltyWeights or a mapping of term names to numbers, got "
+                                 f"{type(weights).__name__}" + (" (PenaltyWeights.parse reads 'name=value,...')"
+                                                                if isinstance(weights, str) else ""))
+        return weights
 
     def as_dict(self) -> dict[str, float]:
         return dataclasses.asdict(self)

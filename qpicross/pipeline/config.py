@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import dimod
+import numpy as np
 
 from qpicross.exceptions import ParameterError
 from qpicross.model.weights import PenaltyWeights
@@ -48,7 +49,8 @@ class SolverConfig:
             ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`) or ``"thermometer"``
             (:mod:`qpicross.model.thermometer`); samples are mapped back to start
             variables before they are judged.
-        weights: Penalty weights.
+        weights: Penalty weights: :class:`~qpicross.model.weights.PenaltyWeights`, or a mapping of term names to
+            weights (``{"match": 2}``; the others 1).
         bounds: ``"stacking"`` or ``"published"`` variable pruning
             (:func:`~qpicross.model.formulation.build_formulation`).
         presolve: Fix what line logic settles before sampling
@@ -85,10 +87,8 @@ class SolverConfig:
     early_stop: str | None = None
 
     def __post_init__(self) -> None:
-        options = self.options.items() if isinstance(self.options, Mapping) else self.options
-        object.__setattr__(self, "options", tuple(sorted((str(k), v) for k, v in options)))
-        if self.weights is None:
-            object.__setattr__(self, "weights", PenaltyWeights())
+        object.__setattr__(self, "options", _option_pairs(self.options))
+        object.__setattr__(self, "weights", PenaltyWeights.of(self.weights))
 
     @property
     def sampler_name(self) -> str:
@@ -107,17 +107,42 @@ class SolverConfig:
         return dict(self.options)
 
     def replace(self, **changes) -> SolverConfig:
-        """A copy with some fields changed (:func:`dataclasses.replace`)."""
+        """A copy with some fields changed (:func:`dataclasses.replace`).
+
+        >>> SolverConfig().replace(reads=5)
+        Traceback (most recent call last):
+        ...
+        qpicross.exceptions.ParameterError: SolverConfig has no field 'reads'; its fields: sampler, encoding, \
+weights, bounds, presolve, num_reads, num_sweeps, seed, time_limit, options, name, early_stop
+        """
+        fields = [f.name for f in dataclasses.fields(self)]
+        unknown = [name for name in changes if name not in fields]
+        if unknown:
+            raise ParameterError(f"SolverConfig has no field {unknown[0]!r}; its fields: {', '.join(fields)}")
         return dataclasses.replace(self, **changes)
 
     def validate(self) -> SolverConfig:
         """Check every field before any work; returns ``self``.
 
         Raises:
-            ValueError: With one line naming the bad field.
+            ParameterError: With one line naming the bad field (a sampler name the registry lacks included).
+
+        >>> SolverConfig(sampler="nope").validate()
+        Traceback (most recent call last):
+        ...
+        qpicross.exceptions.ParameterError: unknown sampler 'nope'; known: sa, tabu, shift, ...
         """
         if not isinstance(self.sampler, (str, dimod.Sampler)):
             raise ParameterError(f"sampler must be a name or a dimod.Sampler, got {type(self.sampler).__name__}")
+        if isinstance(self.sampler, str):
+            from qpicross.samplers.registry import SAMPLERS
+
+            if self.sampler not in SAMPLERS:
+                raise ParameterError(f"unknown sampler {self.sampler!r}; known: {', '.join(SAMPLERS)}")
+        if not isinstance(self.presolve, (bool, np.bool_)):
+            raise ParameterError(f"presolve must be True or False, got {self.presolve!r}")
+        if self.name is not None and not isinstance(self.name, str):
+            raise ParameterError(f"name must be a text or None, got {type(self.name).__name__}")
         if self.encoding not in ENCODINGS:
             raise ParameterError(f"unknown encoding {self.encoding!r}; use one of {', '.join(ENCODINGS)}")
         if self.encoding == "domain_wall" and self.presolve:
@@ -197,6 +222,16 @@ def _check_option(key: str, value) -> None:
         raise ParameterError(f"{key} must be a finite number, got {value!r}")
     elif key.endswith("_probability") and not 0 <= value <= 1:
         raise ParameterError(f"{key} must be between 0 and 1, got {value!r}")
+
+
+def _option_pairs(options) -> tuple[tuple[str, Any], ...]:
+    """Sampler options, a mapping or ``(name, value)`` pairs, as sorted pairs."""
+    pairs = options.items() if isinstance(options, Mapping) else options
+    try:
+        return tuple(sorted((str(k), v) for k, v in pairs))
+    except (TypeError, ValueError):
+        raise ParameterError(f"options must be a mapping of sampler parameter names to values, got "
+                             f"{type(options).__name__}") from None
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:

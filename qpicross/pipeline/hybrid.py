@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qpicross.exceptions import ParameterError
+from qpicross.samplers.parameters import MAX_COUNT, integer, number as real_number
 from qpicross.pipeline.run import AnnealResult, anneal
 from qpicross.classical.logic import UNKNOWN, propagate
 from qpicross.puzzle import Puzzle
@@ -108,8 +108,9 @@ def anneal_with_logic(
         variables annealed, unknown cells, reads, success probability, energy),
         ``total_reads``, ``probes`` and ``cells_proven`` (by probing).
     """
-    if rounds < 1:
-        raise ParameterError(f"rounds must be at least 1, got {rounds}")
+    integer(1, MAX_COUNT).check("rounds", rounds)
+    real_number(0, 1, above=True).check("top_fraction", top_fraction)
+    integer(0, MAX_COUNT, none=True).check("probes_per_round", probes_per_round)
     anneal_kwargs.pop("presolve", None)
     config = anneal_kwargs.get("config")
     if seed is None and config is not None:

@@ -43,7 +43,8 @@ class AnnealResult:
         energy: The best read's energy.
         timing: Seconds spent in ``build_s``, ``sample_s`` (presolve included), ``decode_s``.
         presolve: What line-logic presolve did (None when off): ``variables_before``,
-            ``variables_after``, ``variables_annealed`` (0 when logic settled every cell),
+            ``variables_after``, ``variables_annealed`` (0 when logic settled every cell; all three count the
+            variables of the model annealed, in its encoding),
             ``cells_settled``, ``fraction_settled``, ``solved_by_logic``, ``contradiction``, ``presolve_s``.
         sampled_bqm: The model the sampler saw (a domain-wall or thermometer BQM, or the one-hot BQM).
     """

@@ -1,20 +1,16 @@
 """The whole pipeline in one call: puzzles -> BQMs -> samples -> decoded, checked boards.
 
-:func:`run_many` takes puzzles and a :class:`~qpicross.pipeline.config.SolverConfig`
-and does every step once, the same way for ``qpicross anneal``, ``qpicross
-bench`` and ``qpicross tune``: the size guard, the formulation, the encoding,
-the presolve (:class:`~qpicross.classical.presolve.PresolveComposite`), the
-sampler (in chunks of reads under the run control of :mod:`qpicross.samplers.control`,
-or all puzzles in one call of a batched sampler), and the judgement of every read
-(:func:`~qpicross.pipeline.result.judge`). :func:`run` is :func:`run_many` of one
-puzzle; :func:`anneal` is :func:`run` with the configuration's fields as keyword arguments.
+:func:`run_many` takes puzzles and a :class:`~qpicross.pipeline.config.SolverConfig` and does every step
+once, the same way for ``qpicross anneal``, ``bench`` and ``tune``: the size guard, the formulation, the
+encoding, the presolve (:class:`~qpicross.classical.presolve.PresolveComposite`), the sampler (in chunks of
+reads under the run control of :mod:`qpicross.samplers.control`, or all puzzles in one call of a batched
+sampler), and the judgement of every read (:func:`~qpicross.pipeline.result.judge`). :func:`run` is
+:func:`run_many` of one puzzle; :func:`anneal` is :func:`run` with the configuration's fields as keywords.
 
 Examples:
     >>> from qpicross import Puzzle, anneal
     >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
     >>> result = anneal(p, num_reads=50, seed=7)
-    >>> result.solved
-    True
     >>> print("\\n".join(result.board_strings))
     ..#..
     .#.#.
@@ -26,6 +22,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Sequence
 
@@ -48,9 +45,10 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.result import AnnealResult, judge
 from qpicross.puzzle import Puzzle
 from qpicross.samplers import get_sampler, is_batched, sample, takes_threads
-from qpicross.samplers.parameters import STRUCTURE
+from qpicross.samplers.parameters import STRUCTURE, integer
 
-__all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size", "presolved_formulation", "encode"]
+__all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size", "presolved_formulation", "encode",
+           "encoded_num_variables"]
 
 
 def check_run_size(
@@ -102,7 +100,7 @@ def check_run_size(
 
 
 def run(
-    puzzle: Puzzle | PicrossFormulation,
+    puzzle: Puzzle | PicrossFormulation | str | os.PathLike,
     config: SolverConfig | None = None,
     *,
     known: np.ndarray | None = None,
@@ -116,8 +114,9 @@ def run(
     :func:`run_many` of one puzzle.
 
     Args:
-        puzzle: The puzzle, or a formulation already built from it (a weight
-            sweep builds once; ``config.bounds`` and ``known`` are then not used).
+        puzzle: The puzzle, a formulation already built from it (a weight
+            sweep builds once; ``config.bounds`` and ``known`` are then not used),
+            or a puzzle file's path (:func:`~qpicross.puzzle.formats.load_puzzle`, the format by its extension).
         config: How to solve it (default :class:`SolverConfig()`).
         known: Cells already settled (1 filled, 0 empty, -1 unknown): starts that
             contradict them are pruned from the model before it is built.
@@ -129,7 +128,8 @@ def run(
             sampling (the command line prints the model's size there).
 
     Raises:
-        ValueError: For a bad configuration (one line naming the field).
+        ParameterError: For a bad argument or configuration (one line naming it).
+        PuzzleFormatError, UnreadableFileError: For a path that is not a puzzle file.
         ModelTooLargeError: (a ``ValueError``) if the estimated model is too
             large and ``force`` is false; its message gives the estimate.
     """
@@ -138,7 +138,7 @@ def run(
 
 
 def run_many(
-    puzzles: Sequence[Puzzle | PicrossFormulation],
+    puzzles: Sequence[Puzzle | PicrossFormulation | str | os.PathLike],
     config: SolverConfig | None = None,
     *,
     known: Sequence[np.ndarray | None] | None = None,
@@ -157,7 +157,7 @@ def run_many(
     :mod:`qpicross.samplers.control`); last, every read is judged (:func:`~qpicross.pipeline.result.judge`).
 
     Args:
-        puzzles: The puzzles (or formulations already built from them, as :func:`run` takes).
+        puzzles: The puzzles (or formulations already built from them, or puzzle files' paths, as :func:`run` takes).
         config: How to solve them; with a batched sampler its ``time_limit`` bounds the whole call.
         known: Each puzzle's settled cells, as :func:`run` takes them (default: none).
         progress, force, max_couplers, on_built: As :func:`run` (``progress`` for samplers that
@@ -169,7 +169,7 @@ def run_many(
         until this puzzle stopped, and ``timing["batch_s"]`` the whole sampler call.
 
     Raises:
-        ValueError: For a bad configuration, or a batched sampler with another encoding than one-hot.
+        ParameterError: For a bad argument or configuration, or a batched sampler with another encoding than one-hot.
         ModelTooLargeError: As :func:`run`.
         SamplerUnavailableError: When the sampler cannot run here (e.g. no CUDA GPU).
 
@@ -181,7 +181,8 @@ def run_many(
         >>> [r.solved for r in run_many([letter, dot], config)]
         [True, True]
     """
-    config = (config or SolverConfig()).validate()
+    config = _check_run_arguments(config, progress, on_built, force, max_couplers)
+    puzzles = [_puzzle_of(puzzle) for puzzle in puzzles]
     batched = is_batched(config.sampler)
     if batched and config.encoding != "one_hot":
         raise ParameterError("batched samplers anneal the one-hot encoding only")
@@ -213,6 +214,32 @@ def run_many(
             for one in runs]
 
 
+def _check_run_arguments(config, progress, on_built, force, max_couplers) -> SolverConfig:
+    """The configuration, validated, once every other argument of :func:`run` is checked (one line naming it)."""
+    if config is not None and not isinstance(config, SolverConfig):
+        raise ParameterError(f"config must be a SolverConfig, got {type(config).__name__}; pass the sampler's name "
+                             f"as SolverConfig(sampler=...) or anneal(puzzle, sampler=...)")
+    for name, hook in (("progress", progress), ("on_built", on_built)):
+        if hook is not None and not callable(hook):
+            raise ParameterError(f"{name} must be a function or None, got {type(hook).__name__}")
+    if not isinstance(force, (bool, np.bool_)):
+        raise ParameterError(f"force must be True or False, got {force!r}")
+    integer(1, 2**62, none=True).check("max_couplers", max_couplers)
+    return (config or SolverConfig()).validate()
+
+
+def _puzzle_of(puzzle) -> Puzzle | PicrossFormulation:
+    """What :func:`run` solves: a puzzle, a formulation, or a puzzle file's path (read by :func:`load_puzzle`)."""
+    if isinstance(puzzle, (str, os.PathLike)):
+        from qpicross.puzzle import load_puzzle
+
+        return load_puzzle(puzzle)
+    if not isinstance(puzzle, (Puzzle, PicrossFormulation)):
+        raise ParameterError(f"puzzle must be a Puzzle, a PicrossFormulation or a puzzle file's path, got "
+                             f"{type(puzzle).__name__}")
+    return puzzle
+
+
 @dataclasses.dataclass
 class _Run:
     """One puzzle on its way through :func:`run_many`: its models, then its reads and their timing."""
@@ -240,11 +267,13 @@ class _Run:
                 check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
             t0 = time.perf_counter()
             formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
+        unpruned = formulation
         formulation, report = presolved_formulation(formulation, config, known)
         bqm, sampled, wall_model = encode(formulation, config)
         one = cls(puzzle, formulation, bqm, sampled, wall_model, known, {}, report)
-        if report is not None:  # line logic ran before the build: sample_s counts it, as with the composite
-            report["variables_annealed"] = sampled.num_variables
+        if report is not None:  # line logic pruned the formulation before its encoding: count the encoded model's
+            report["variables_before"] = encoded_num_variables(unpruned, config.encoding)
+            report["variables_after"] = report["variables_annealed"] = sampled.num_variables
             report["interactions_annealed"] = sampled.num_interactions
         elif presolve_now and config.presolve:
             from qpicross.classical.presolve import presolve_model
@@ -327,6 +356,24 @@ def presolved_formulation(formulation: PicrossFormulation, config: SolverConfig,
     return presolve_formulation(formulation, known)
 
 
+def encoded_num_variables(formulation: PicrossFormulation, encoding: str) -> int:
+    """The variables of ``encoding``'s model of a formulation (the model a presolved run would have annealed
+    without line logic), without building it.
+
+    >>> from qpicross import Puzzle, build_formulation
+    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
+    >>> encoded_num_variables(f, "one_hot"), encoded_num_variables(f, "thermometer")
+    (44, 30)
+    """
+    if encoding == "thermometer":
+        from qpicross.model.thermometer import thermometer_num_variables
+
+        return thermometer_num_variables(formulation)
+    if encoding == "one_hot":
+        return formulation.num_variables
+    raise ParameterError(f"presolve works on the one-hot and thermometer encodings only, not {encoding!r}")
+
+
 def encode(formulation: PicrossFormulation, config: SolverConfig):
     """The one-hot BQM every read is judged on, the BQM the sampler anneals (``config.encoding``) and the
     encoding's model (None for one-hot): ``(bqm, sampled, wall_model)``."""
@@ -387,7 +434,7 @@ def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulatio
 
 
 def anneal(
-    puzzle: Puzzle,
+    puzzle: Puzzle | str | os.PathLike,
     config: SolverConfig | None = None,
     *,
     known: np.ndarray | None = None,
@@ -413,7 +460,8 @@ def anneal(
     override the fields of ``config`` when both are given).
 
     Args:
-        puzzle: The puzzle.
+        puzzle: The puzzle, or a puzzle file's path (``anneal("instances/5x5.px")``: read by
+            :func:`~qpicross.puzzle.formats.load_puzzle`, the format by its extension).
         config: A :class:`~qpicross.pipeline.config.SolverConfig` to start from.
         known: Settled cells to prune the model with (see :func:`run`).
         progress: Called as ``progress(reads_done, num_reads, best_energy)``.
@@ -433,6 +481,8 @@ def anneal(
             :class:`~qpicross.pipeline.config.SolverConfig`).
         **sampler_options: Other sampler parameters (``num_replicas=8``, ``target_energy=0``, ...).
     """
+    if config is not None and not isinstance(config, SolverConfig):
+        _check_run_arguments(config, progress, None, force, max_couplers)  # one line naming config
     fields = {"sampler": sampler, "num_reads": num_reads, "num_sweeps": num_sweeps, "seed": seed,
               "weights": weights, "bounds": bounds, "presolve": presolve, "encoding": encoding,
               "time_limit": time_limit, "early_stop": early_stop}

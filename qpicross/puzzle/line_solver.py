@@ -41,7 +41,7 @@ import numpy as np
 
 from qpicross.exceptions import Contradiction, ParameterError
 
-__all__ = ["UNKNOWN", "solve_line", "line_placements", "line_text", "compiled_line_solver"]
+__all__ = ["UNKNOWN", "solve_line", "line_placements", "line_text", "known_cells", "compiled_line_solver"]
 
 #: The value of an unknown cell.
 UNKNOWN = -1
@@ -145,14 +145,40 @@ def _as_line(cells: Sequence[int] | str | int) -> np.ndarray:
         try:
             return np.array([_CELL_OF_CHAR[ch] for ch in cells.lower()], np.int8)
         except KeyError as exc:
-            raise ParameterError(f"bad cell character {exc.args[0]!r}; use '#', '.' or '?'") from None
-    line = np.asarray(cells, dtype=np.int8).reshape(-1)
-    if not np.isin(line, (-1, 0, 1)).all():
-        raise ParameterError("cells must be 1 (filled), 0 (empty) or -1 (unknown)")
-    return line
+            raise ParameterError(f"cells: bad character {exc.args[0]!r}; use '#', '.' or '?'") from None
+    return known_cells(cells, name="cells").reshape(-1)
+
+
+def known_cells(known, shape: tuple[int, ...] | None = None, name: str = "known") -> np.ndarray:
+    """Settled cells as an ``int8`` array: each ``1`` (filled), ``0`` (empty) or ``-1`` (unknown).
+
+    Args:
+        known: The cells (anything :func:`numpy.asarray` takes).
+        shape: The shape they must have (a puzzle's), if any.
+        name: The argument's name, for the error message.
+
+    Raises:
+        ParameterError: Naming ``name``, for another shape or a value other than 1, 0 and -1.
+
+    >>> known_cells([[1, -1]]).tolist()
+    [[1, -1]]
+    >>> known_cells([1, 2])
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: known cells must be 1 (filled), 0 (empty) or -1 (unknown)
+    """
+    grid = np.asarray(known)
+    if grid.dtype.kind not in "biuf" or not np.isin(grid, (-1, 0, 1)).all():
+        raise ParameterError(f"{name} cells must be 1 (filled), 0 (empty) or -1 (unknown)")
+    if shape is not None and grid.shape != tuple(shape):
+        raise ParameterError(f"{name} has shape {grid.shape}, puzzle is {tuple(shape)}")
+    return grid.astype(np.int8)
 
 
 def _run_kernel(clue: Sequence[int], line: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(clue, (str, bytes)) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                                 for v in clue):
+        raise ParameterError(f"clue must be block lengths, positive integers, got {clue!r}")
     clue_arr = np.asarray(tuple(clue), dtype=np.int64).reshape(-1)
     if (clue_arr < 1).any():
         raise ParameterError(f"clue numbers must be positive, got {tuple(clue)}")

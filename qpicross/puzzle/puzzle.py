@@ -36,6 +36,7 @@ __all__ = [
     "line_runs",
     "board_from_strings",
     "board_to_strings",
+    "board_array",
     "min_line_length",
     "line_name",
     "clue_text",
@@ -142,7 +143,7 @@ class Puzzle:
 
     def _goal_array(self, goal) -> np.ndarray:
         try:
-            grid = board_from_strings(goal) if _is_strings(goal) else np.asarray(goal)
+            grid = board_array(goal)
         except ValueError as exc:
             raise PuzzleFormatError(f"goal: {exc}") from None
         if grid.shape != self.shape:
@@ -266,7 +267,7 @@ def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]
     Raises:
         ValueError: If the board's shape is not the puzzle's.
     """
-    grid = board_from_strings(board) if _is_strings(board) else np.asarray(board)
+    grid = board_array(board)
     if grid.shape != puzzle.shape:
         raise ParameterError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")
     broken = []
@@ -282,14 +283,38 @@ def _is_strings(board) -> bool:
     return isinstance(board, (list, tuple)) and len(board) > 0 and isinstance(board[0], str)
 
 
+def board_array(board: np.ndarray | Sequence[str] | Sequence[Sequence[int]]) -> np.ndarray:
+    """A board as an array: strings of ``#``/``.`` (:func:`board_from_strings`) or anything :func:`numpy.asarray`
+    takes (rows of 0/1).
+
+    >>> board_array(["#."]).tolist(), board_array([[1, 0]]).tolist()
+    ([[1, 0]], [[1, 0]])
+    """
+    return board_from_strings(board) if _is_strings(board) else np.asarray(board)
+
+
+#: Characters a board's text may hold for a filled cell, and for an empty one.
+FILLED_CHARACTERS, EMPTY_CHARACTERS = "#1Xx■", ".0 -_□"
+
+
 def board_from_strings(lines: Sequence[str]) -> np.ndarray:
-    """Parse ``#``/``.`` strings (``1``/``0`` and ``X``/``x`` also accepted) into a 0/1 array.
+    """Parse ``#``/``.`` strings (``1``/``0``, ``X``/``x`` and ``-``/``_``/space also accepted) into a 0/1 array.
 
     >>> board_from_strings(["#.", ".#"]).tolist()
     [[1, 0], [0, 1]]
+    >>> board_from_strings(["#?"])
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: board cell '?' (row 1, column 2) is neither filled (#1Xx■) nor empty (.0 -_□)
     """
-    filled = set("#1Xx■")
-    rows = [[1 if ch in filled else 0 for ch in line] for line in lines]
+    if isinstance(lines, str) or not all(isinstance(line, str) for line in lines):
+        raise ParameterError("a board as text is a list of strings, one a row")
+    for number, line in enumerate(lines, 1):
+        stray = next((i for i, ch in enumerate(line) if ch not in FILLED_CHARACTERS + EMPTY_CHARACTERS), None)
+        if stray is not None:
+            raise ParameterError(f"board cell {line[stray]!r} (row {number}, column {stray + 1}) is neither filled "
+                                 f"({FILLED_CHARACTERS}) nor empty ({EMPTY_CHARACTERS})")
+    rows = [[1 if ch in FILLED_CHARACTERS else 0 for ch in line] for line in lines]
     if len({len(r) for r in rows}) > 1:
         raise ParameterError("board rows have different lengths")
     return np.array(rows, dtype=np.uint8).reshape(len(rows), -1)

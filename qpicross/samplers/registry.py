@@ -45,6 +45,8 @@ from collections.abc import Callable
 import dimod
 
 from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError
+from qpicross.names import MAX_READS
+from qpicross.samplers.parameters import integer
 from qpicross.samplers.control import ProgressHook
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 from qpicross.samplers.reads import ReadsComposite, independent_reads
@@ -110,7 +112,19 @@ SAMPLERS: dict[str, SamplerEntry] = {
 
 def register_sampler(name: str, factory: Callable[..., dimod.Sampler], description: str) -> None:
     """Make a sampler available by name (to :func:`sample` and the command line); what it can do is
-    read from its ``properties`` (:func:`sampler_property`)."""
+    read from its ``properties`` (:func:`sampler_property`).
+
+    Args:
+        name: The name (a non-empty text).
+        factory: Called with no arguments (or a sampler's options) to make the sampler.
+        description: One line for ``qpicross info`` and the docs.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ParameterError(f"name must be a non-empty text, got {name!r}")
+    if not callable(factory):
+        raise ParameterError(f"factory must be a function that makes the sampler, got {type(factory).__name__}")
+    if not isinstance(description, str):
+        raise ParameterError(f"description must be a text, got {type(description).__name__}")
     SAMPLERS[name] = SamplerEntry(factory, description)
 
 
@@ -216,8 +230,13 @@ def sample(
         The samples, with ``info["timing"]["sample_s"]`` holding wall time
         and ``info["timed_out"]`` whether the time limit cut the run short.
     """
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
+    integer(1, MAX_READS).check("num_reads", num_reads)
     if isinstance(sampler, str):
         sampler = get_sampler(sampler)
+    elif not isinstance(sampler, dimod.Sampler):
+        raise ParameterError(f"sampler must be a name or a dimod.Sampler, got {type(sampler).__name__}")
     wanted = {"num_sweeps": num_sweeps, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)

@@ -226,10 +226,14 @@ def test_presolved_thermometer_run_anneals_fewer_bits_and_solves():
     assert 0 < pre.presolve["variables_annealed"] == pre.sampled_bqm.num_variables < plain.sampled_bqm.num_variables
     assert pre.to_dict()["num_variables"] == pre.sampled_bqm.num_variables
     assert pre.timing["presolve_s"] <= pre.timing["sample_s"]
+    # the presolve's counts are those of the thermometer model annealed, not of the one-hot starts
+    assert (pre.presolve["variables_before"], pre.presolve["variables_after"]) == (
+        plain.sampled_bqm.num_variables, pre.sampled_bqm.num_variables)
 
 
 def test_presolved_thermometer_run_when_logic_settles_everything():
     r = anneal(load_puzzle(LETTER_A_FILE), SolverConfig(sampler="sa", encoding="thermometer", presolve=True,
                                                                 num_reads=3, seed=1))
     assert r.solved and r.presolve["solved_by_logic"] and r.presolve["variables_annealed"] == 0
+    assert (r.presolve["variables_before"], r.presolve["variables_after"]) == (30, 0)  # thermometer bits
     assert r.sampled_bqm.num_variables == 0

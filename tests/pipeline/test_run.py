@@ -7,8 +7,9 @@ import dimod
 import numpy as np
 import pytest
 
-from qpicross import PresolveComposite, SolverConfig, anneal, build_formulation, evaluate_samples, run
+from qpicross import PenaltyWeights, PresolveComposite, SolverConfig, anneal, build_formulation, evaluate_samples, run
 from qpicross.classical.presolve import fix_variables, presolve
+from qpicross.exceptions import ParameterError
 from qpicross.cli import main
 from qpicross.experiments.bench import bench_puzzle, result_from_run, run_bench
 from qpicross.experiments.tts import wilson_interval
@@ -173,3 +174,15 @@ def test_run_is_run_many_of_one_puzzle(config):
         assert (together.presolve or {}).keys() == (alone.presolve or {}).keys()
     batched = run(LETTER_A, SolverConfig(sampler="shift-batched-cpu", num_reads=4, num_sweeps=200, seed=4))
     assert batched.solved and batched.timing["batch_s"] > 0
+
+
+def test_validate_refuses_a_sampler_name_the_registry_lacks_and_names_the_known_ones():
+    with pytest.raises(ParameterError, match="unknown sampler 'nope'; known: sa, tabu, shift"):
+        SolverConfig(sampler="nope").validate()
+    SolverConfig(sampler="sa").validate()
+
+
+def test_weights_may_be_a_mapping_of_term_names():
+    assert SolverConfig(weights={"match": 2.0}).weights == PenaltyWeights(match=2.0)
+    with pytest.raises(ParameterError, match="weights name no term 'macth'"):
+        SolverConfig(weights={"macth": 2.0})

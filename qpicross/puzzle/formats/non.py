@@ -29,7 +29,8 @@ def parse_non(text: str, name: str = "puzzle", path: str | None = None) -> Puzzl
     exactly ``height`` / ``width`` clue lines (a blank line or a lone ``0`` is an
     empty clue, but a section's last clue before the next key must be written ``0``:
     a blank line there may be the separator after one clue too few, so it is refused). Unknown keys are ignored; a clue line outside a section is an
-    error (it means a section had more lines than the dimensions say). Only
+    error (it means a section had more lines than the dimensions say). The ``goal``, if any, is ``width x height``
+    characters ``0`` (empty) or ``1`` (filled), row by row: any other character is an error. Only
     black-and-white puzzles are supported: a colour letter after a number is
     an error.
 
@@ -120,8 +121,12 @@ def _parse_non_lines(lines: Sequence[str], offset: int, name: str, path: str | N
         if len(goal_text) != dims["width"] * dims["height"]:
             raise PuzzleFormatError(f"goal has {len(goal_text)} cells, expected width x height = "
                                     f"{dims['width'] * dims['height']}", path, goal_line)
-        cells = np.frombuffer(goal_text.encode("utf-32-le"), dtype=np.uint32)
-        goal = (cells != ord("0")).astype(np.uint8).reshape(dims["height"], dims["width"])
+        stray = next((ch for ch in goal_text if ch not in "01"), None)
+        if stray is not None:
+            raise PuzzleFormatError(f"goal cell {_quote(stray)} at position {goal_text.index(stray) + 1}: a goal "
+                                    "holds only 0 (empty) and 1 (filled)", path, goal_line)
+        cells = np.frombuffer(goal_text.encode("ascii"), dtype=np.uint8)
+        goal = (cells == ord("1")).astype(np.uint8).reshape(dims["height"], dims["width"])
     rows, row_lines = sections["rows"]
     cols, col_lines = sections["columns"]
     return _build(rows, cols, name, path, row_lines, col_lines, col_lines[0] - 1, goal, goal_line)

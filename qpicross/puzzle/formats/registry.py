@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from qpicross._files import UnreadableFileError, read_bounded
+from qpicross.exceptions import ParameterError
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
 from qpicross.puzzle.formats._text import _decode_text, _numbered_names, MAX_FILE_BYTES
 
@@ -144,6 +145,8 @@ def split_spec(spec: str | os.PathLike) -> tuple[Path, range | None]:
     >>> split_spec("puzzle.px")
     (PosixPath('puzzle.px'), None)
     """
+    if not isinstance(spec, (str, os.PathLike)):
+        raise ParameterError(f"path must be a puzzle file's path (a str or os.PathLike), got {type(spec).__name__}")
     text = os.fspath(spec)
     match = _SPEC.match(text)
     if match is None or Path(text).exists():
@@ -302,6 +305,10 @@ def save_format(path: str | os.PathLike, format: str | None = None) -> str:
 
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike, format: str | None = None) -> None:
     """Write a puzzle; the format follows the extension unless given."""
+    if not isinstance(puzzle, Puzzle):
+        raise ParameterError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     path = Path(path)
     fmt = save_format(path, format)
     path.write_text(WRITERS[fmt](puzzle), encoding="utf-8")

@@ -62,6 +62,8 @@ from qpicross.samplers.blockshift.structure import default_beta_range, infer_lin
 from qpicross.samplers.blockshift.plans import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import ModelStructureError, ParameterError, SamplerUnavailableError
 from qpicross.samplers.control import EARLY_STOP, check_early_stop, check_time_limit
+from qpicross.names import MAX_READS
+from qpicross.samplers.parameters import MAX_COUNT, MAX_SWEEPS, integer, number
 
 __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
@@ -282,17 +284,13 @@ def sample_many(
 
 def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
                       sweeps_per_launch, threads_per_block, time_limit, return_state) -> None:
-    for name, value, low in (("num_reads", num_reads, 1), ("num_sweeps", num_sweeps, 0),
-                             ("num_replicas", num_replicas, 1), ("sweeps_per_launch", sweeps_per_launch, 1),
-                             ("threads_per_block", threads_per_block, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
-    if num_replicas > 1024:
-        raise ParameterError(f"num_replicas must be at most 1024 (one CUDA block), got {num_replicas}")
-    if not 0 <= shift_probability <= 1:
-        raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
-    if not 0 <= line_moves <= 1:
-        raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
+    for name, value, low, high in (("num_reads", num_reads, 1, MAX_READS), ("num_sweeps", num_sweeps, 0, MAX_SWEEPS),
+                                   ("num_replicas", num_replicas, 1, 1024),  # one CUDA block
+                                   ("sweeps_per_launch", sweeps_per_launch, 1, MAX_COUNT),
+                                   ("threads_per_block", threads_per_block, 1, 1024)):
+        integer(low, high).check(name, value)
+    for name, value in (("shift_probability", shift_probability), ("line_moves", line_moves)):
+        number(0, 1).check(name, value)
     if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                                  and 0 <= seed < 2**32):
         raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")

@@ -105,6 +105,8 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ModelStructureError, ParameterError
+from qpicross.model.size import check_allocation
+from qpicross.names import MAX_READS
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
 from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, POPULATION_STEPS, POPULATION_SWEEPS,
@@ -112,6 +114,7 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
+from qpicross.samplers.parameters import MAX_SWEEPS, PARAMETERS, integer
 
 if TYPE_CHECKING:
     from qpicross.model.layout import PicrossLayout
@@ -126,6 +129,45 @@ _PROFILE_AXES = {"rows": (0,), "columns": (1,), "alternate": (0, 1)}
 MAX_POPULATION = 100_000
 MAX_POPULATION_STEPS = 100_000
 MAX_POPULATION_CELLS = 10_000_000
+
+
+#: Bytes a read holds besides its sample of one byte a variable: its seed, sweeps, times to target and duration.
+_BYTES_PER_READ = 40
+
+
+def _check_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
+                     groups, paints) -> None:
+    """The type and range of every argument a read's arrays depend on, before anything is allocated: one
+    :class:`~qpicross.exceptions.ParameterError` naming the first bad one (the other parameters are checked
+    by their values in :meth:`BlockShiftSampler.sample`)."""
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
+    integer(1, MAX_READS).check("num_reads", num_reads)
+    integer(0, MAX_SWEEPS, none=True).check("num_sweeps", num_sweeps)
+    for name, value in (("num_replicas", num_replicas), ("shift_probability", shift_probability),
+                        ("line_moves", line_moves)):
+        PARAMETERS["shift"][name].check(name, value)
+    if beta_range is not None:
+        try:
+            hot, cold = (float(b) for b in beta_range)
+        except (TypeError, ValueError):
+            raise ParameterError(f"beta_range must be two numbers (hot, cold), got {beta_range!r}") from None
+        if not (math.isfinite(hot) and math.isfinite(cold)):
+            raise ParameterError(f"beta_range must be finite, got {beta_range!r}")
+    for name, value in (("lines", lines), ("groups", groups)):
+        if value is not None and (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")):
+            raise ParameterError(f"{name} must be a list of lists of variables, got {type(value).__name__}")
+    if paints is None:
+        return
+    if not isinstance(paints, Mapping):
+        raise ParameterError(f"paints must map each variable to (axis, line, start, length), got "
+                             f"{type(paints).__name__}")
+    for variable, segment in paints.items():
+        if not (isinstance(segment, (tuple, list)) and len(segment) == 4
+                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in segment)
+                and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
+            raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
+                                 f"got {segment!r}")
 
 
 class BlockShiftSampler(dimod.Sampler):
@@ -314,7 +356,10 @@ class BlockShiftSampler(dimod.Sampler):
             calibration's, counted as one thread's wall seconds), the core-seconds it cost.
 
         Raises:
-            ValueError: For a bad parameter or a group naming an unknown variable.
+            ParameterError: For a bad parameter (``paints`` that do not give every variable its segment included).
+            ModelStructureError: For a group naming an unknown variable.
+            ModelTooLargeError: When the reads' arrays (``num_reads`` times the variables) or an annealing
+                schedule would not fit in :func:`~qpicross.model.size.memory_limit`, before they are allocated.
 
         Warns:
             UserWarning: When neither ``lines`` nor ``groups`` is given and the labels name no group.
@@ -324,6 +369,8 @@ class BlockShiftSampler(dimod.Sampler):
         ``info["interrupted"] = True``.
         """
         self.remove_unknown_kwargs(**kwargs)
+        _check_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
+                         groups, paints)
         if schedule not in ("auto", "fixed", "luby", "population"):
             raise ParameterError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
         if schedule == "auto":
@@ -388,6 +435,15 @@ class BlockShiftSampler(dimod.Sampler):
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
         n = len(variables)
+        check_allocation(f"{num_reads:,} reads of {n:,} variables", num_reads * (n + _BYTES_PER_READ),
+                         "draw fewer reads (num_reads), or them in several calls")
+        if schedule == "fixed" and num_replicas == 1:  # annealing: one inverse temperature per sweep
+            check_allocation(f"an annealing schedule of {num_sweeps:,} sweeps", 8 * num_sweeps,
+                             "run fewer sweeps (num_sweeps)")
+        if paints is not None:
+            missing = next((v for v in variables if v not in paints), None)
+            if missing is not None:
+                raise ParameterError(f"paints gives no (axis, line, start, length) for the variable {missing!r}")
         hot, cold = (float(b) for b in (default_beta_range(binary) if beta_range is None else beta_range))
         if not (0 < hot and 0 < cold):
             raise ParameterError(f"beta_range must be positive, got {beta_range}")

@@ -177,6 +177,13 @@ def test_non_goal_of_wrong_length_is_an_error():
     assert info.value.line == 20
 
 
+@pytest.mark.parametrize("cell", ["x", "#", " ", "2", "\u00e9"])
+def test_non_goal_cell_other_than_0_or_1_is_an_error_at_its_line(cell):
+    with pytest.raises(PuzzleFormatError, match="goal cell .* at position 3: a goal holds only 0") as info:
+        parse_non(NON_A.replace('goal "00100', f'goal "00{cell}00'), path="a.non")
+    assert info.value.line == 20 and str(info.value).startswith("a.non:20: ")
+
+
 def test_non_goal_that_breaks_the_clues_is_kept_and_check_reports_it():
     p = parse_non(NON_A.replace('goal "00100', 'goal "10100'))
     assert [b.kind for b in check(p, p.goal)] == ["row", "col"]
