@@ -989,7 +989,8 @@ def section_text(name: str) -> str:
 def pages(root: str | os.PathLike = ROOT) -> list[Path]:
     """The pages that hold generated sections: the README and every Markdown page of the docs."""
     root = Path(root)
-    docs = sorted(p for p in (root / "docs").rglob("*.md") if not {"_build", "api", "jupyter_execute"} & set(p.parts))
+    docs = sorted(p for p in (root / "docs").rglob("*.md")
+                  if not {"_build", "api", "jupyter_execute"} & set(p.relative_to(root).parts))
     return [root / "README.md", *docs]
 
 
