@@ -2,7 +2,7 @@
 
 * :mod:`qpicross.classical.logic` -- the line solver and propagation to a fixpoint (:func:`propagate`);
 * :mod:`qpicross.classical.exact` -- CP-SAT and SAT with a uniqueness check (:func:`solve_exact`;
-  needs the ``classical`` extra, imported when called);
+  needs the ``classical`` extra, imported when called), the SAT encoding in :mod:`qpicross.classical.sat`;
 * :mod:`qpicross.classical.presolve` -- fix what logic settles, anneal the rest (:class:`PresolveComposite`).
 """
 

@@ -36,9 +36,13 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from qpicross.exceptions import ParameterError
+import dimod
+import numpy as np
 
-__all__ = ["Parameter", "PARAMETERS", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
+from qpicross.exceptions import ParameterError
+from qpicross.names import MAX_READS
+
+__all__ = ["Parameter", "PARAMETERS", "check_shift_arguments", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
            "declared", "integer", "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object",
            "numbers_list"]
 
@@ -348,3 +352,43 @@ def check_sampler_options(sampler: str, options: Mapping[str, Any], *, from_text
 def declared(sampler: str) -> Sequence[str]:
     """The parameters declared for a registered sampler (empty for one not in :data:`PARAMETERS`)."""
     return tuple(PARAMETERS.get(sampler, {}))
+
+
+#: Bytes a read holds besides its sample of one byte a variable: its seed, sweeps, times to target and duration.
+BYTES_PER_READ = 40
+
+
+def check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range,
+                          lines, groups, paints) -> None:
+    """The type and range of every argument of the block-shift sampler that a read's arrays depend on, before
+    anything is allocated: one :class:`~qpicross.exceptions.ParameterError` naming the first bad one (the other
+    parameters are checked by their values in
+    :meth:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler.sample`)."""
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
+    integer(1, MAX_READS).check("num_reads", num_reads)
+    integer(0, MAX_SWEEPS, none=True).check("num_sweeps", num_sweeps)
+    for name, value in (("num_replicas", num_replicas), ("shift_probability", shift_probability),
+                        ("line_moves", line_moves)):
+        PARAMETERS["shift"][name].check(name, value)
+    if beta_range is not None:
+        try:
+            hot, cold = (float(b) for b in beta_range)
+        except (TypeError, ValueError):
+            raise ParameterError(f"beta_range must be two numbers (hot, cold), got {beta_range!r}") from None
+        if not (math.isfinite(hot) and math.isfinite(cold)):
+            raise ParameterError(f"beta_range must be finite, got {beta_range!r}")
+    for name, value in (("lines", lines), ("groups", groups)):
+        if value is not None and (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")):
+            raise ParameterError(f"{name} must be a list of lists of variables, got {type(value).__name__}")
+    if paints is None:
+        return
+    if not isinstance(paints, Mapping):
+        raise ParameterError(f"paints must map each variable to (axis, line, start, length), got "
+                             f"{type(paints).__name__}")
+    for variable, segment in paints.items():
+        if not (isinstance(segment, (tuple, list)) and len(segment) == 4
+                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in segment)
+                and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
+            raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
+                                 f"got {segment!r}")

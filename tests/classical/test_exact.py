@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle, check, load_puzzle
-from qpicross.classical.exact import MODELS, encode_sat, solve_cpsat, solve_exact, solve_sat
+from qpicross.classical.exact import MODELS, solve_cpsat, solve_exact
+from qpicross.classical.sat import encode_sat, solve_sat
 from qpicross.puzzle import line_runs
 from conftest import INSTANCES
 from puzzles import CORNER, TWO_DIAGONALS

@@ -117,12 +117,8 @@ def test_every_parameter_of_every_sampler_is_declared(name):
     assert set(sampler.parameters) <= declared, set(sampler.parameters) - declared
 
 
-def test_bounds_follow_the_block_shift_sampler():
+def test_bounds_follow_the_pipeline():
     from qpicross.samplers import parameters
-    from qpicross.samplers.blockshift import sampler
-
-    assert parameters.MAX_POPULATION == sampler.MAX_POPULATION
-    assert parameters.MAX_POPULATION_STEPS == sampler.MAX_POPULATION_STEPS
     from qpicross.pipeline import config
 
     assert parameters.MAX_SWEEPS == config.MAX_SWEEPS

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from qpicross import check, load_puzzle
-from qpicross.classical.exact import solve_sat
+from qpicross.classical.sat import solve_sat
 from qpicross.experiments.generate import generate_puzzle, parse_size, random_board
 
 

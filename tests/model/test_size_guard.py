@@ -108,7 +108,8 @@ def test_max_memory_option_sets_the_limit_for_one_command(monkeypatch, capsys, l
 
 @pytest.mark.parametrize("n, density", [(10, 0.5), (25, 0.3), (30, 0.55), (40, 0.7)])
 def test_solver_estimates_bound_the_real_model_within_a_factor_of_two(n, density):
-    from qpicross.classical.exact import encode_sat, solve_cpsat
+    from qpicross.classical.exact import solve_cpsat
+    from qpicross.classical.sat import encode_sat
 
     puzzle = Puzzle.from_board(random_board((n, n), density, np.random.default_rng(n)))
     clauses, _ = encode_sat(puzzle)
@@ -156,7 +157,7 @@ def test_reads_count_in_the_estimate(letter_a):
 # -- every command ---------------------------------------------------------------------------------------
 
 
-_QUBO_COMMANDS = [["anneal"], ["anneal", "--presolve"], ["info"], ["export", "-o", "{tmp}/m.json"],
+_QUBO_COMMANDS = [["anneal"], ["anneal", "--presolve"], ["export", "-o", "{tmp}/m.json"],
                   ["bench", "--reads", "2"], ["tune", "--grid", "match=1:2:2", "--workers", "1"]]
 _EXACT_COMMANDS = [["solve"], ["solve", "--method", "cpsat"]]
 
@@ -169,6 +170,15 @@ def test_every_command_refuses_a_huge_puzzle_fast(command, name, big, two_gib, c
     err = _refused(capsys, argv, big[name])
     assert "GiB" in err or "TiB" in err
     assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("name", ["blank10k", "perm2k"])
+def test_info_reports_a_huge_puzzle_from_its_clues_fast(name, big, two_gib, capsys):
+    """Reporting sizes is info's job: above the guard it counts from the clues (a lower bound), builds nothing."""
+    t0 = time.perf_counter()
+    assert main(["info", big[name]]) == 0
+    out = capsys.readouterr().out
+    assert time.perf_counter() - t0 < 10 and "above the size guard" in out and "--max-memory" in out
 
 
 def test_exact_solvers_take_no_board_above_a_million_cells_by_default(big, capsys, monkeypatch):

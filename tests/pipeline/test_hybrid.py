@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from qpicross import Puzzle, anneal, check, load_puzzle
-from qpicross.classical.exact import solve_sat
+from qpicross.classical.sat import solve_sat
 from qpicross.pipeline.hybrid import _probe, anneal_with_logic, read_agreement
 from qpicross.classical.logic import propagate
 from puzzles import PARTLY_LOGICAL

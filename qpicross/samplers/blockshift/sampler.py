@@ -1,35 +1,28 @@
 r"""A constraint-preserving annealer for the Picross QUBO: its moves never break a block.
 
-In the Picross QUBO (:mod:`qpicross.model.formulation`) each block of a line
-has one binary variable per start, and the ``one_hot`` penalty asks exactly one
-of them to be 1. Single-flip annealing must cross that barrier whenever a block
-moves (on 15x15 puzzles dwave-samplers SA never finds the ground state).
-:class:`BlockShiftSampler` keeps every block one-hot. Its moves:
+In the Picross QUBO (:mod:`qpicross.model.formulation`) each block of a line has one binary variable per start, and
+the ``one_hot`` penalty asks exactly one of them to be 1. Single-flip annealing must cross that barrier whenever a
+block moves (on 15x15 puzzles dwave-samplers SA never finds the ground state). :class:`BlockShiftSampler` keeps
+every block one-hot. Its moves:
 
-* **block moves** (each sweep, each block, when ``block_moves``) -- Metropolis
-  on the BQM restricted to one-hot states: a
-  block's start jumps to another (a neighbour with probability
-  ``shift_probability``, else any, uniformly), accepted with probability
-  :math:`\min(1, e^{-\beta\,\Delta E})`, :math:`\Delta E = f_b - f_a` the exact
-  BQM change, :math:`f_v = h_v + \sum_u J_{vu} x_u` (couplings inside a group never count);
-* **line moves** (each sweep, each line with probability ``line_moves``) --
-  heat-bath redraws of a line among the placements consistent with its clue,
-  from the Boltzmann distribution given the rest of the board (exactly, by
-  dynamic programming over the starts; a Metropolis test corrects for couplings
-  between blocks of the line, which the formulation does not have there);
+* **block moves** (each sweep, each block, when ``block_moves``) -- Metropolis on the BQM restricted to one-hot
+  states: a block's start jumps to another (a neighbour with probability ``shift_probability``, else any,
+  uniformly), accepted with probability :math:`\min(1, e^{-\beta\,\Delta E})`, :math:`\Delta E = f_b - f_a` the
+  exact BQM change, :math:`f_v = h_v + \sum_u J_{vu} x_u` (couplings inside a group never count);
+* **line moves** (each sweep, each line with probability ``line_moves``) -- heat-bath redraws of a line among the
+  placements consistent with its clue, from the Boltzmann distribution given the rest of the board (exactly, by
+  dynamic programming over the starts; a Metropolis test corrects for couplings between blocks of the line, which
+  the formulation does not have there);
 * free (ungrouped) variables: single-flip Metropolis.
 
-By default (``block_moves=None``) block moves run only when not every line is
-redrawn every sweep (``line_moves < 1``). A line move draws its line afresh
-from its conditional, whatever the line held before, so with every line
-redrawn the block moves act only through the crossing lines they shift before
-those are redrawn: a cheaper, approximate extra round of the alternation
-below. Without them, on the Picross formulation (rows interact only through
-columns, and columns through rows), a sweep is the two-block Gibbs sampler:
-every row drawn exactly given the columns, then every column given the rows.
-Which is faster per second is an empirical question, measured by ``make
-bench-ablation`` (``shift`` against ``shift-block-moves``) and reported in the
-docs (results, what paid); both leave the same distribution invariant.
+By default (``block_moves=None``) block moves run only when not every line is redrawn every sweep (``line_moves <
+1``). A line move draws its line afresh from its conditional, whatever the line held before, so with every line
+redrawn the block moves act only through the crossing lines they shift before those are redrawn: a cheaper,
+approximate extra round of the alternation below. Without them, on the Picross formulation (rows interact only
+through columns, and columns through rows), a sweep is the two-block Gibbs sampler: every row drawn exactly given
+the columns, then every column given the rows. Which is faster per second is an empirical question, measured by
+``make bench-ablation`` (``shift`` against ``shift-block-moves``) and reported in the docs (results, what paid);
+both leave the same distribution invariant.
 
 At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta E(x)}`
 (:math:`E` the BQM's energy) restricted to
@@ -45,20 +38,16 @@ At a fixed inverse temperature :math:`\beta` the chain samples :math:`e^{-\beta 
   that would leave that set are rejected; reads start from uniformly random
   consistent placements.
 
-Each move satisfies detailed balance with respect to its mode's target, and
-sweeps and replica exchanges compose moves that each leave it invariant (one
-approximation: a line move never draws a placement weighing below :math:`e^{-50}`
-of the best); ``tests/samplers/blockshift/test_distribution.py`` checks both against
-exact enumeration. The structure comes from ``lines=``, else ``groups=``, else
-the formulation's labels (:func:`infer_lines`); with none, a warning, and
-single flips. Given ``paints=`` (what each variable paints) on a BQM that is,
-on clue-consistent states, a constant plus a weight times the mismatched cells
-(the Picross formulation, checked exactly), reads run on the board layout of
-:mod:`qpicross.samplers.blockshift.board`: the same chain and the same samples, faster.
-``num_replicas > 1`` (default 4) runs parallel tempering over
-``beta_range``, ``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov
-chain at :math:`\beta = b`). Each read is an independent restart, one compiled
-(numba) call, returning its best or (``return_state="last"``) final state.
+Each move satisfies detailed balance with respect to its mode's target, and sweeps and replica exchanges compose
+moves that each leave it invariant (one approximation: a line move never draws a placement weighing below
+:math:`e^{-50}` of the best); ``tests/samplers/blockshift/test_distribution.py`` checks both against exact
+enumeration. The structure comes from ``lines=``, else ``groups=``, else the formulation's labels
+(:func:`infer_lines`); with none, a warning, and single flips. Given ``paints=`` (what each variable paints) on a
+BQM that is, on clue-consistent states, a constant plus a weight times the mismatched cells (the Picross
+formulation, checked exactly), reads run on the board layout of :mod:`qpicross.samplers.blockshift.board`: the same
+chain and the same samples, faster. ``num_replicas > 1`` (default 4) runs parallel tempering over ``beta_range``,
+``num_replicas=1`` annealing (``beta_range=(b, b)``: a Markov chain at :math:`\beta = b`). Each read is an
+independent restart, one compiled (numba) call, returning its best or (``return_state="last"``) final state.
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
@@ -106,7 +95,6 @@ import numpy as np
 
 from qpicross.exceptions import ModelStructureError, ParameterError
 from qpicross.model.size import check_allocation
-from qpicross.names import MAX_READS
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
 from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, POPULATION_STEPS, POPULATION_SWEEPS,
@@ -114,7 +102,8 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
-from qpicross.samplers.parameters import MAX_SWEEPS, PARAMETERS, integer
+from qpicross.samplers.parameters import (BYTES_PER_READ, MAX_POPULATION, MAX_POPULATION_STEPS,
+                                          check_shift_arguments)
 
 if TYPE_CHECKING:
     from qpicross.model.layout import PicrossLayout
@@ -124,50 +113,10 @@ __all__ = ["BlockShiftSampler", "default_beta_range", "default_threads", "infer_
 
 #: ``profile_lines`` -> the free axes (0: rows, 1: columns) of the profile chain's restarts, in turn.
 _PROFILE_AXES = {"rows": (0,), "columns": (1,), "alternate": (0, 1)}
-#: Bounds of ``schedule="population"``, checked before anything is allocated: members, temperature steps,
-#: and members times cells (each member's state and its copy for resampling take about 40 bytes a cell).
-MAX_POPULATION = 100_000
-MAX_POPULATION_STEPS = 100_000
+#: Bound of ``schedule="population"`` beside its members and steps (``MAX_POPULATION``, ``MAX_POPULATION_STEPS``
+#: of :mod:`qpicross.samplers.parameters`), checked before anything is allocated: members times cells (each
+#: member's state and its copy for resampling take about 40 bytes a cell).
 MAX_POPULATION_CELLS = 10_000_000
-
-
-#: Bytes a read holds besides its sample of one byte a variable: its seed, sweeps, times to target and duration.
-_BYTES_PER_READ = 40
-
-
-def _check_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
-                     groups, paints) -> None:
-    """The type and range of every argument a read's arrays depend on, before anything is allocated: one
-    :class:`~qpicross.exceptions.ParameterError` naming the first bad one (the other parameters are checked
-    by their values in :meth:`BlockShiftSampler.sample`)."""
-    if not isinstance(bqm, dimod.BinaryQuadraticModel):
-        raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
-    integer(1, MAX_READS).check("num_reads", num_reads)
-    integer(0, MAX_SWEEPS, none=True).check("num_sweeps", num_sweeps)
-    for name, value in (("num_replicas", num_replicas), ("shift_probability", shift_probability),
-                        ("line_moves", line_moves)):
-        PARAMETERS["shift"][name].check(name, value)
-    if beta_range is not None:
-        try:
-            hot, cold = (float(b) for b in beta_range)
-        except (TypeError, ValueError):
-            raise ParameterError(f"beta_range must be two numbers (hot, cold), got {beta_range!r}") from None
-        if not (math.isfinite(hot) and math.isfinite(cold)):
-            raise ParameterError(f"beta_range must be finite, got {beta_range!r}")
-    for name, value in (("lines", lines), ("groups", groups)):
-        if value is not None and (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")):
-            raise ParameterError(f"{name} must be a list of lists of variables, got {type(value).__name__}")
-    if paints is None:
-        return
-    if not isinstance(paints, Mapping):
-        raise ParameterError(f"paints must map each variable to (axis, line, start, length), got "
-                             f"{type(paints).__name__}")
-    for variable, segment in paints.items():
-        if not (isinstance(segment, (tuple, list)) and len(segment) == 4
-                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in segment)
-                and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
-            raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
-                                 f"got {segment!r}")
 
 
 class BlockShiftSampler(dimod.Sampler):
@@ -369,7 +318,7 @@ class BlockShiftSampler(dimod.Sampler):
         ``info["interrupted"] = True``.
         """
         self.remove_unknown_kwargs(**kwargs)
-        _check_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
+        check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
                          groups, paints)
         if schedule not in ("auto", "fixed", "luby", "population"):
             raise ParameterError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
@@ -435,7 +384,7 @@ class BlockShiftSampler(dimod.Sampler):
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
         n = len(variables)
-        check_allocation(f"{num_reads:,} reads of {n:,} variables", num_reads * (n + _BYTES_PER_READ),
+        check_allocation(f"{num_reads:,} reads of {n:,} variables", num_reads * (n + BYTES_PER_READ),
                          "draw fewer reads (num_reads), or them in several calls")
         if schedule == "fixed" and num_replicas == 1:  # annealing: one inverse temperature per sweep
             check_allocation(f"an annealing schedule of {num_sweeps:,} sweeps", 8 * num_sweeps,
