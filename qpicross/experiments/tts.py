@@ -36,7 +36,8 @@ which biases :math:`p(\tau)` low wherever a read was cut before another read's h
 :func:`survival_tts` treats the reads as survival data, estimating :math:`p(\tau)` by
 Kaplan--Meier (``scipy.stats.ecdf`` on ``scipy.stats.CensoredData``), minimises
 :math:`\tau R(p(\tau))` over the event times within the observed range, and gives a
-bootstrap interval (``scipy.stats.bootstrap``, reads resampled with their censoring) and a
+bootstrap interval (``scipy.stats.bootstrap``, reads resampled with their censoring) widened by a
+high end that sees the choice of cutoff (a simultaneous lower band of :math:`p`), and a
 flag where the optimal cutoff rests on fewer than :data:`MIN_EVENTS` events.
 
 References:
@@ -298,7 +299,9 @@ class SurvivalTTS:
             Kaplan--Meier estimate; inf when no read reached the target.
         tts99_low_s: Low end of the bootstrap interval (``confidence``, percentile method); with no event, what
             the reads rule out (:func:`no_event_lower_bound`).
-        tts99_high_s: High end (inf where more than the tail share of resamples has no event).
+        tts99_high_s: High end: the greatest of the bootstrap's, the Wilson interval's at :math:`\tau^*` and the
+            least TTS over a simultaneous lower band of :math:`p` (see :func:`survival_tts`); inf where more than
+            the tail share of resamples has no event.
         cutoff_s: The optimal cutoff :math:`\tau^*` (inf when no event).
         p_at_cutoff: :math:`\hat p(\tau^*)` (0.0 when no event).
         events_at_cutoff: Events at or below :math:`\tau^*`.
@@ -368,6 +371,23 @@ def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[flo
     values = np.array([tau * repetitions(float(q), target) for tau, q in zip(cutoffs.tolist(), p.tolist())])
     best = int(np.argmin(values))  # first of equal values: the smallest cutoff
     return float(values[best]), float(cutoffs[best]), float(p[best]), int(np.searchsorted(np.sort(events), cutoffs[best], side="right"))
+
+
+def _band_high_end(times: np.ndarray, observed: np.ndarray, confidence: float, target: float) -> float:
+    r"""The high end of :func:`survival_tts`'s interval that sees the choice of cutoff: :math:`\min_{\tau}
+    \tau R(L(\tau))` over the ``m`` event times, :math:`L` a lower confidence band of :math:`p` holding at all of
+    them at once (``confidence``'s one tail, shared by Bonferroni: each bound at :math:`\alpha/m`); Jeffreys
+    bounds on :math:`k` events in the effective :math:`k / \hat p(\tau)` reads."""
+    from scipy import stats
+
+    events = np.sort(times[observed])
+    cutoffs = np.unique(events)
+    p = np.clip(stats.ecdf(stats.CensoredData(uncensored=events, right=times[~observed])).cdf.evaluate(cutoffs),
+                0.0, 1.0)
+    k = np.searchsorted(events, cutoffs, side="right")
+    reads = np.maximum(k / p, k)
+    low = stats.beta.ppf((1 - confidence) / 2 / cutoffs.size, k + 0.5, reads - k + 0.5)
+    return min(tau * repetitions(float(q), target) for tau, q in zip(cutoffs.tolist(), low.tolist()))
 
 
 def quantile_with_inf(values: Sequence[float] | np.ndarray, q: float) -> float:
@@ -446,13 +466,40 @@ def survival_tts(
 
     (Rønnow et al. 2014), only event times being tried: :math:`\hat p` rises only there, and
     never beyond the longest observed time. Without censoring before the last hit it equals
-    :func:`time_to_target_tts`. The interval is the union of ``scipy.stats.bootstrap``'s
-    percentile interval over reads resampled with their censoring (``n_resamples``, fixed
-    ``seed``), which includes the choice of :math:`\tau^*` on the same data, and the TTS at
-    :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective number
-    of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
-    cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is
-    the estimate itself. One read gives no bootstrap, only the Wilson part. Where no read reached
+    :func:`time_to_target_tts`.
+
+    The interval (``confidence``) is the union of three parts:
+
+    * ``scipy.stats.bootstrap``'s percentile interval over reads resampled with their censoring
+      (``n_resamples``, fixed ``seed``);
+    * the TTS at :math:`\tau^*` over the Wilson interval of :math:`\hat p(\tau^*)` (on the effective
+      number of reads, events / :math:`\hat p`), which covers what no resample can show: a resample's
+      cutoff is never later than the sample's, so where every read hit, the bootstrap's high end is the
+      estimate itself;
+    * for the high end, a bound that sees the choice of the cutoff. The estimate is the least of
+      :math:`m` noisy values :math:`\tau R(\hat p(\tau))`, so it is biased low: for memoryless reads
+      every cutoff has the same true TTS99 and the least estimate falls far below it (15 exponential
+      reads: 0.42 of it at the median), and neither the bootstrap (each resample takes its own least
+      value in the same way) nor an interval at :math:`\tau^*` alone sees that; without this part the
+      interval held the true TTS99 of such reads in only 77.5 % of draws, every miss a high end below
+      it. If a lower band :math:`L(\tau) \le p(\tau)` holds at every event time at once, then
+      :math:`\tau R(L(\tau)) \ge \tau R(p(\tau)) \ge TTS_{99}` at each, so
+      :math:`\min_\tau \tau R(L(\tau))` is a high end whichever cutoff the data favour. :math:`L` is
+      Bonferroni's band: at each of the :math:`m` event times, the one-sided Jeffreys bound (the
+      :math:`\alpha/m` quantile of :math:`\mathrm{Beta}(k + 1/2, n - k + 1/2)`, :math:`\alpha` the
+      interval's high tail) on the :math:`k` events in the effective :math:`n = k/\hat p(\tau)` reads
+      (exactly the binomial without censoring before :math:`\tau`). Jeffreys rather than Wilson: at
+      these small counts and far tails Wilson's low end lies above :math:`p` far more often than
+      :math:`\alpha/m` (2 hits in 15 reads, :math:`\alpha/m = 0.0017`: 4.2 % of the time, Jeffreys' 0.8 %),
+      and the band with it missed in 13.5 % of draws; Clopper--Pearson's, exact but conservative, added
+      to Bonferroni's conservatism (the bounds of one curve are strongly correlated), made the interval
+      hold the truth in 99 % of draws.
+
+    Simulated 15 reads with exponential times to target, cut by budgets of 2 s to 4 s
+    (``tests/experiments/test_tts.py``): the interval holds the true TTS99 in 98 % of 400 draws (low
+    end always below it); its high end is 2.0 times the truth at the median (1.4 without the band).
+    A fast mode with a slow tail (60 % of reads exponential with mean 0.5 s, 40 % mean 20 s, budgets of
+    5 s to 30 s): 98.5 % of 200 draws, the high end 2.8 times the truth at the median (1.9 without the band). One read gives no bootstrap, only the other two parts. Where no read reached
     the target the estimate and the high end are ``inf`` and the low end is what the reads rule out,
     :func:`no_event_lower_bound`: such a row reads "> low end", never a certain ∞.
 
@@ -513,7 +560,8 @@ def survival_tts(
         z = float(stats.norm.ppf(0.5 + confidence / 2))
         p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
         low = min(low, cutoff * repetitions(p_high, target))
-        high = max(high, cutoff * repetitions(p_low, target) if p_low > 0 else math.inf)
+        high = max(high, cutoff * repetitions(p_low, target) if p_low > 0 else math.inf,
+                   _band_high_end(at, observed, confidence, target))
     return SurvivalTTS(
         tts99_s=tts, tts99_low_s=low, tts99_high_s=high, cutoff_s=cutoff, p_at_cutoff=p, events_at_cutoff=k,
         few_events=k < min_events, num_reads=int(t.size), num_events=int(observed.sum()),
