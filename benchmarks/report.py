@@ -27,15 +27,15 @@ Examples:
     Core-seconds of rows without measured CPU time (files written before it was kept): threads × wall seconds.
 
 Every TTS99 carries its 95 % interval (early-stopping reads: the bootstrap of
-:func:`~qpicross.experiments.tts.survival_tts`; fixed-length reads: from the Wilson interval of
+:func:`~qpicross.experiments.survival.survival_tts`; fixed-length reads: from the Wilson interval of
 :math:`p`; where no read reached the target, ``> X``, X the low end: what the reads rule out,
-:func:`~qpicross.experiments.tts.no_event_lower_bound`) and its core-seconds (wall seconds × the cores the reads
+:func:`~qpicross.experiments.survival.no_event_lower_bound`) and its core-seconds (wall seconds × the cores the reads
 kept busy, measured CPU over wall seconds, :func:`cores_used`; threads × wall in files without CPU times).
 Time-to-target figures are
 the censored (Kaplan--Meier) estimates of results files restated by
 :mod:`benchmarks.restate`; where one differs from the figure that counted reads cut by the
 budget as misses, the tables say so ("was ..."), and a † marks a TTS99 whose optimal cutoff rests
-on fewer than :data:`~qpicross.experiments.tts.MIN_EVENTS` reads that reached the target.
+on fewer than :data:`~qpicross.experiments.survival.MIN_EVENTS` reads that reached the target.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.tournament import tournament_table
 from qpicross.experiments.ratios import geometric_interval
-from qpicross.experiments.tts import MIN_EVENTS, no_event_lower_bound
+from qpicross.experiments.survival import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
@@ -191,7 +191,7 @@ def fmt_tts(tts: float, low: float, high: float) -> str:
 
 def low_end(row: dict) -> float:
     """A row's TTS99 low end; for a time-to-target row no read of which reached the target, written before its
-    low end was kept (``inf``), the low end its reads give (:func:`~qpicross.experiments.tts.no_event_lower_bound`).
+    low end was kept (``inf``), the low end its reads give (:func:`~qpicross.experiments.survival.no_event_lower_bound`).
 
     >>> low_end({"tts99_s": "inf", "tts99_low_s": "inf", "time_to_target_s": ["inf"], "read_s": [60.0]}) > 60
     True
@@ -678,7 +678,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
     wall seconds with their interval and core-seconds; the ratio one / two in wall seconds and in core-seconds
     with its interval from the reads (:func:`~qpicross.experiments.ratios.reads_ratio`, both configurations'
     reads resampled; the core-seconds ratio is the wall one times the cores each kept busy, :func:`cores_used`);
-    and the wall TTS99 that :func:`~qpicross.experiments.tts.streams_tts` projects for :data:`PROJECTED_STREAMS`
+    and the wall TTS99 that :func:`~qpicross.experiments.survival.streams_tts` projects for :data:`PROJECTED_STREAMS`
     streams from the one-stream reads, with its interval over those reads
     (:func:`~qpicross.experiments.ratios.reads_interval`). Under it, :func:`parallel_summary`.
 
@@ -690,7 +690,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
     | p | 12 s [4 s, 20 s] (12 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 2.67× [1.78, 6] | 1.33× [0.889, 3] | 12 s [4 s, 12 s] | 4 s [4 s, 12 s] | 4 s [4 s, 12 s] |
     """
     from qpicross.experiments.ratios import reads_interval, reads_ratio
-    from qpicross.experiments.tts import streams_tts
+    from qpicross.experiments.survival import streams_tts
 
     head = [f"{n} streams" for n in PROJECTED_STREAMS]
     lines = ["| puzzle | 1 stream: TTS99 [95 % CI] (core-s) | 2 streams: TTS99 [95 % CI] (core-s) | "
@@ -839,7 +839,7 @@ def _against_default(other: str) -> Callable[[list[dict]], str]:
 
 
 def without_first_read(row: dict) -> dict:
-    """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.tts.survival_tts`) from its reads
+    """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.survival.survival_tts`) from its reads
     but the first: the read whose time this tree's ``shift`` charges the calibration sweeps to, and the
     code before it did not, so that two such rows compare on the same clock.
 
@@ -847,7 +847,7 @@ def without_first_read(row: dict) -> dict:
     >>> round(without_first_read(row)["tts99_s"], 3) < 9.0
     True
     """
-    from qpicross.experiments.tts import survival_tts
+    from qpicross.experiments.survival import survival_tts
 
     times = [_number(t) for t in row["time_to_target_s"]][1:]
     durations = [_number(t) for t in row["read_s"]][1:]

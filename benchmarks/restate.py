@@ -1,9 +1,9 @@
 """Restate results files with the censored estimator, from their stored per-read times (no re-run).
 
-Files written before :func:`~qpicross.experiments.tts.survival_tts` counted a read cut short by the
+Files written before :func:`~qpicross.experiments.survival.survival_tts` counted a read cut short by the
 time budget as a miss at every cutoff. Every ``time-to-target`` row stores each read's time to target
 and the run's sampling time, which is all the censored estimate needs
-(:func:`~qpicross.experiments.tts.read_durations`): :func:`restate_row` recomputes it, keeping the
+(:func:`~qpicross.experiments.survival.read_durations`): :func:`restate_row` recomputes it, keeping the
 old figure as ``tts99_naive_s`` (checked against the stored one, so a file whose figures do not follow
 from its own times is refused), and :func:`restate_file` rewrites a file in place, its summaries
 included, and notes the restatement in its ``meta``. Rows are also given ``threads`` (read from their
@@ -35,7 +35,8 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.bench import summarize
 from qpicross.experiments.result import TTS_ESTIMATOR, BenchResult
-from qpicross.experiments.tts import BOOTSTRAP_RESAMPLES, MIN_EVENTS, read_durations, survival_tts, time_to_target_tts
+from qpicross.experiments.tts import time_to_target_tts
+from qpicross.experiments.survival import BOOTSTRAP_RESAMPLES, MIN_EVENTS, read_durations, survival_tts
 
 __all__ = ["restate_row", "restate_file", "threads_of", "has_moved", "main"]
 

@@ -190,7 +190,8 @@ def test_tables_carry_intervals_core_seconds_and_what_censoring_moved():
 def test_a_row_no_read_of_which_solved_reads_as_a_lower_bound_whichever_its_kind():
     """An early-stopping row with every read censored and a fixed-length row with no success both print "> X",
     X what their reads rule out; for reads of one length the two agree; an old file's inf low end is recomputed."""
-    from qpicross.experiments.tts import survival_tts, tts99, wilson_interval
+    from qpicross.experiments.tts import tts99, wilson_interval
+    from qpicross.experiments.survival import survival_tts
 
     censored = survival_tts([float("inf")] * 3, [2.0] * 3)
     fixed_low = tts99(2.0, wilson_interval(0, 3)[1])  # result_from_run's low end: 3 fixed reads of 2 s, none solved

@@ -22,8 +22,8 @@ anneal`` does with that configuration -- and reports:
     of the time to target. A read that stopped before it reached the target (the time
     budget ran out) is right-censored at its run time, not a miss at every cutoff:
     :math:`p(\tau)` is the Kaplan--Meier estimate and the interval a bootstrap over reads
-    (:func:`~qpicross.experiments.tts.survival_tts`); ``few_events`` flags a cutoff resting on
-    fewer than :data:`~qpicross.experiments.tts.MIN_EVENTS` reads, ``tts99_naive_s`` keeps the
+    (:func:`~qpicross.experiments.survival.survival_tts`); ``few_events`` flags a cutoff resting on
+    fewer than :data:`~qpicross.experiments.survival.MIN_EVENTS` reads, ``tts99_naive_s`` keeps the
     figure that counted censored reads as misses;
 
   infinite when no read succeeds, plus the presolve time when the configuration presolves;

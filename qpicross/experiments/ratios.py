@@ -13,7 +13,7 @@ with bootstrap intervals.
   bootstrap of the per-puzzle figures cannot.
 
 A resample in which a configuration has no read at the target gives an infinite ratio (or zero); the
-interval then reaches infinity (:func:`~qpicross.experiments.tts.quantile_with_inf`), never a finite
+interval then reaches infinity (:func:`~qpicross.experiments.survival.quantile_with_inf`), never a finite
 stand-in.
 
 Examples:
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.tts import BOOTSTRAP_RESAMPLES, _km_tts, quantile_with_inf
+from qpicross.experiments.survival import BOOTSTRAP_RESAMPLES, _km_tts, quantile_with_inf
 
 __all__ = ["RatioInterval", "geometric_interval", "reads_interval", "reads_ratio", "tts99_of_reads",
            "mean_time_of_reads"]
@@ -47,7 +47,7 @@ Reads = tuple[Sequence[float], Sequence[float]]
 
 
 def tts99_of_reads(times: np.ndarray, durations: np.ndarray) -> float:
-    """The censored (Kaplan--Meier) TTS99 of some reads: :func:`~qpicross.experiments.tts.survival_tts`'s
+    """The censored (Kaplan--Meier) TTS99 of some reads: :func:`~qpicross.experiments.survival.survival_tts`'s
     estimate, without its interval.
 
     >>> tts99_of_reads(np.array([1.0, 2.0]), np.array([1.0, 2.0]))
@@ -143,8 +143,8 @@ def reads_interval(times: Sequence[float], durations: Sequence[float],
                    n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[float, float, float]:
     """``(statistic, low, high)`` of one configuration's reads of one puzzle: the percentile bootstrap over the
     reads (with their durations), the resampling of :func:`reads_ratio`; an infinite resample reaches the
-    interval's end as infinity. For a figure :func:`~qpicross.experiments.tts.survival_tts` does not give
-    an interval of, e.g. a projection to more streams (:func:`~qpicross.experiments.tts.streams_tts`).
+    interval's end as infinity. For a figure :func:`~qpicross.experiments.survival.survival_tts` does not give
+    an interval of, e.g. a projection to more streams (:func:`~qpicross.experiments.survival.streams_tts`).
 
     >>> point, low, high = reads_interval([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0], mean_time_of_reads)
     >>> point, low <= point <= high
@@ -165,7 +165,7 @@ def reads_ratio(first: Sequence[Reads], second: Sequence[Reads], *,
     interval (see the module docstring).
 
     ``first[i]`` and ``second[i]`` are the reads of puzzle ``i`` under the two configurations, each a pair
-    ``(times to target, durations)`` as :func:`~qpicross.experiments.tts.survival_tts` takes them. Each of
+    ``(times to target, durations)`` as :func:`~qpicross.experiments.survival.survival_tts` takes them. Each of
     ``n_resamples`` resamples (a fixed ``seed``) draws as many puzzles with replacement (one puzzle: that
     one), then for each drawn puzzle as many reads of each configuration with replacement, and takes the
     mean of the log ratios; the interval is the percentile interval of those means, mapped back by

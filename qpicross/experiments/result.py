@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from qpicross.experiments.tts import read_durations, survival_tts, time_to_target_tts, tts99, wilson_interval
+from qpicross.experiments.tts import time_to_target_tts, tts99, wilson_interval
+from qpicross.experiments.survival import read_durations, survival_tts
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult
 
@@ -101,10 +102,10 @@ class BenchResult:
     #: Cores each read ran on (``None``: a GPU); where ``core_s`` is missing, core-seconds are ``threads`` × wall.
     threads: int | None = 1
     #: Per read, how long it ran (its time to target, or for a read that never reached it, the time it
-    #: is censored at: :func:`~qpicross.experiments.tts.read_durations`).
+    #: is censored at: :func:`~qpicross.experiments.survival.read_durations`).
     read_s: list[float] | None = None
     #: ``"kaplan-meier"``: the time-to-target figures treat reads cut short as censored
-    #: (:func:`~qpicross.experiments.tts.survival_tts`); empty for the other methods.
+    #: (:func:`~qpicross.experiments.survival.survival_tts`); empty for the other methods.
     tts_estimator: str = ""
     #: Reads that reached the target by the optimal cutoff, and whether that is under ``MIN_EVENTS``.
     events_at_cutoff: int | None = None

@@ -7,7 +7,8 @@ import pytest
 
 from benchmarks import report
 from benchmarks.restate import restate_file, restate_row
-from qpicross.experiments.tts import survival_tts, time_to_target_tts
+from qpicross.experiments.tts import time_to_target_tts
+from qpicross.experiments.survival import survival_tts
 
 RESULTS = report.ROOT / "results"
 

@@ -265,7 +265,8 @@ def test_a_read_cut_short_by_ctrl_c_stops_the_bench_instead_of_becoming_a_result
 import dimod  # noqa: E402
 
 from qpicross import build_formulation  # noqa: E402
-from qpicross.experiments.tts import survival_tts, time_to_target_tts  # noqa: E402
+from qpicross.experiments.survival import survival_tts  # noqa: E402
+from qpicross.experiments.tts import time_to_target_tts  # noqa: E402
 
 
 class ScriptedEarlyStop(dimod.Sampler):

@@ -11,7 +11,7 @@ import pytest
 
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.ratios import geometric_interval, mean_time_of_reads, reads_ratio, tts99_of_reads
-from qpicross.experiments.tts import survival_tts
+from qpicross.experiments.survival import survival_tts
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 

@@ -10,18 +10,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from qpicross.experiments.tts import (
-    MIN_EVENTS,
-    TimeToTarget,
-    read_durations,
-    repetitions,
-    no_event_lower_bound,
-    quantile_with_inf,
-    survival_tts,
-    time_to_target_tts,
-    tts99,
-    wilson_interval,
-)
+from qpicross.experiments.tts import TimeToTarget, repetitions, time_to_target_tts, tts99, wilson_interval
+from qpicross.experiments.survival import (MIN_EVENTS, no_event_lower_bound, quantile_with_inf, read_durations,
+                                          survival_tts)
 
 LN01 = math.log(0.01)
 
