@@ -6,6 +6,8 @@ The small puzzles the tests share are constants in ``tests/puzzles.py``. Test fi
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,22 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 SHARED_INSTANCES = ROOT.parent / "shared" / "instances"
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_as_in_a_terminal():
+    """Every test starts with Python's own SIGINT handler, as a command in a terminal does: an xdist worker may
+    start with SIGINT ignored, and a test of the command line's exit path may leave it so, and then a simulated
+    Ctrl-C (``signal.raise_signal``, ``_thread.interrupt_main``) does nothing and a test of Ctrl-C fails by the
+    order the tests happened to run in."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture

@@ -132,7 +132,7 @@ def test_estimate_counts_what_the_build_allocates(n_rows, n_cols, bounds, data):
 
 
 def test_anneal_refuses_a_model_above_the_limit_unless_forced(letter_a):
-    with pytest.raises(ModelTooLargeError, match=r"44 variables and \d+ couplers .* use --force") as info:
+    with pytest.raises(ModelTooLargeError, match=r"44 variables and \d+ couplers .* use force=True") as info:
         anneal(letter_a, max_couplers=10)
     assert info.value.estimate["num_variables"] == 44
     assert anneal(letter_a, max_couplers=10, force=True, num_reads=5, seed=1).bqm.num_variables == 44
