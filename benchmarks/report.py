@@ -979,11 +979,20 @@ def section_files(name: str) -> list[Path]:
     return list(dict.fromkeys([*files, *(f for f in _ALSO_READ.get(name, ()) if f.is_file())]))
 
 
+_SECTION_TEXT: dict[tuple, str] = {}
+
+
 def section_text(name: str) -> str:
     """The section ``name`` as a page holds it: its table from its results files, and under it the line of
-    :func:`~benchmarks.provenance.measured_by` saying which code measured them."""
+    :func:`~benchmarks.provenance.measured_by` saying which code measured them. Kept for as long as the files
+    it reads are unchanged (a section that bootstraps its reads takes a minute, and several pages hold some)."""
     files, make = SECTIONS[name]
-    return make(load_rows(files)) + "\n\n" + measured_by(section_files(name))
+    read = section_files(name)
+    key = (name, id(make), tuple((str(f), *((f.stat().st_mtime_ns, f.stat().st_size) if f.is_file() else ()))
+                                 for f in read))
+    if key not in _SECTION_TEXT:
+        _SECTION_TEXT[key] = make(load_rows(files)) + "\n\n" + measured_by(read)
+    return _SECTION_TEXT[key]
 
 
 def pages(root: str | os.PathLike = ROOT) -> list[Path]:
