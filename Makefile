@@ -417,7 +417,8 @@ readme: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.frontier page
 
 # Restate every results file with the censored (Kaplan-Meier) TTS99 from its stored per-read times, in
-# place (no re-run; about 2 minutes on 2 cores; running it again changes nothing), then `make readme`.
+# place (no re-run; about 10 minutes on the shared 2-core machine; running it again changes nothing), then
+# `make readme`.
 restate: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.restate results/*.json
 
