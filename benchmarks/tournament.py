@@ -11,7 +11,7 @@ Examples:
     ...                      "slowest_s": 2.0, "slowest_puzzle": "taai2011#2", "within_limit": True},
     ...          "results": [{"source": "taai2011.txt#1-2"}]}
     >>> print(tournament_table({"taai2011": pass_}).splitlines()[-1])
-    | qpicross `shift` (commit abc1234) | this project's machine, 1 core | 2 of 2 | 3.5 s | 1.75 s | 2 s | 2 s (taai2011#2) | yes |
+    | qpicross `shift` (commit abc1234) | this project's 2-core machine, 1 core | 2 of 2 | 3.5 s | 1.75 s | 2 s | 2 s (taai2011#2) | yes |
 """
 
 from __future__ import annotations
@@ -70,8 +70,10 @@ def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> st
                 lines.append(f"| {program} | {machine} | {solved} | {total} | {median or '–'} | {p99 or '–'} | "
                              f"{slowest or '–'} | {within} |")
         slowest = f"{_seconds(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else "–"
-        lines.append(f"| qpicross `{sampler}` (commit {meta.get('commit') or '?'}) | this project's machine, "
-                     f"{cores} core{'s' if cores > 1 else ''} | {s['solved']} of {s['puzzles']} | "
+        load = meta.get("load_average"), meta.get("load_average_after")
+        load = f", load average {load[0][0]:g} → {load[1][0]:g}" if all(load) else ""
+        lines.append(f"| qpicross `{sampler}` (commit {meta.get('commit') or '?'}) | this project's 2-core machine, "
+                     f"{cores} core{'s' if cores > 1 else ''}{load} | {s['solved']} of {s['puzzles']} | "
                      f"{_seconds(s['total_s'])} | {_seconds(s['median_s'])} | {_seconds(s['p99_s'])} | {slowest} | "
                      f"{'yes' if s['within_limit'] else 'no'} |")
         lines.append("")
