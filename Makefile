@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 
 .PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
-        gpu-wheels gpu-data gpu-site bench-gpu
+        gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -334,17 +334,24 @@ bench-ablation: $(VENV)/.installed
 GPU_WHEELS ?= wheels-gpu
 GPU_SITE   ?= /tmp/qpicross-site
 GPU_PYTHON ?= python3
-GPU_REQS   ?= 'dimod>=0.12.14' 'dwave-samplers>=1.2'
+# numpy below 2.5: that image's numpy 2.5 removed np.row_stack, which numba-cuda 0.30.4's first kernel compile calls
+GPU_REQS   ?= 'dimod>=0.12.14' 'dwave-samplers>=1.2' 'numpy<2.5'
 GPU_ALL    := $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
                 print(" ".join(repr(r) for r in p["dependencies"] + p["optional-dependencies"]["gpu"]))')
 GPU_PY     := env PYTHONPATH=$(CURDIR):$(GPU_SITE) PYTHONUNBUFFERED=1 $(GPU_PYTHON)
 # the hard puzzles: kabuki, phantom and the tail puzzles the issue names (the slowest of the full CPU runs)
-GPU_HARD   := $(HARD) $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
+GPU_HARD   ?= $(HARD) $(TOURNAMENT)/taai2011.txt\#403 $(TOURNAMENT)/tcga2012.txt\#321 $(TOURNAMENT)/tcga2012.txt\#468 \
               $(TOURNAMENT)/tcga2012.txt\#652
 GPU_TAAI   ?= $(TOURNAMENT)/taai2011.txt\#1-1000
 GPU_BATCH  := --sampler shift-batched --option target_energy=0 --time-limit 60
-# each step is cut at its limit (seconds) so that the call ends within 10 minutes whatever the GPU does
-GPU_STEP   := timeout 120
+GPU_LADDERS_HARD ?= 1024
+GPU_LADDERS_TAAI ?= 32
+GPU_CPU_READS    ?= 3
+# where the results files go (GPU_RESULTS=/tmp/x for a trial run that leaves results/ alone)
+GPU_RESULTS ?= results
+# each step is cut at its limit (seconds: Ctrl-C first, so that a bench writes what it finished, then a kill 20 s
+# later) so that the whole call ends within 10 minutes whatever the GPU does
+GPU_STEP   = timeout --preserve-status -s INT -k 20 $(1)
 
 gpu-wheels:
 	mkdir -p $(GPU_WHEELS)
@@ -364,19 +371,30 @@ gpu-site:
 
 # 0. what runs (a hang here shows at once); 1. the CUDA kernel gives the CPU backend's samples on the GPU; 2. the hard
 # puzzles, 1024 ladders each, in one call; 3. all 1 000 taai2011 puzzles, 32 ladders each, in one call; 4. `shift` (the
-# CPU sampler) on the hard puzzles, one at a time, each read with one restart stream per core.
-# Results: results/bench_gpu_*.json.
-bench-gpu:
-	mkdir -p results
-	timeout 60 $(GPU_PY) -c 'import numba, numpy, dimod; from numba import cuda; \
-	    print("numba", numba.__version__, "numpy", numpy.__version__, "dimod", dimod.__version__, cuda.is_available())'
-	-$(GPU_STEP) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/samplers/blockshift/test_driver.py -k gpu
-	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) $(GPU_BATCH) --reads 1024 \
-	    --json results/bench_gpu_hard.json || test $$? -eq 1
-	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_TAAI) $(GPU_BATCH) --reads 32 \
-	    --json results/bench_gpu_taai2011.json || test $$? -eq 1
-	$(GPU_STEP) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads 3 --time-limit 20 \
-	    --json results/bench_gpu_cpu_hard.json || test $$? -eq 1
+# CPU sampler) on the hard puzzles, one at a time, each read with one restart stream per core; 5. the batched driver's
+# ladder-sweeps a second on the GPU and on every core (benchmarks/gpu_throughput.py). bench-gpu-check is steps 0-1,
+# bench-gpu-throughput step 5. Results: results/bench_gpu_*.json.
+GPU_THROUGHPUT_PLAN ?= cuda:32,cuda:1024,cuda:8192,cpu:16
+bench-gpu: bench-gpu-check
+	$(call GPU_STEP,110) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) $(GPU_BATCH) --reads $(GPU_LADDERS_HARD) \
+	    --json $(GPU_RESULTS)/bench_gpu_hard.json || test $$? -eq 1 -o $$? -eq 130
+	$(call GPU_STEP,150) $(GPU_PY) -m qpicross bench --force $(GPU_TAAI) $(GPU_BATCH) --reads $(GPU_LADDERS_TAAI) \
+	    --json $(GPU_RESULTS)/bench_gpu_taai2011.json || test $$? -eq 1 -o $$? -eq 130
+	$(call GPU_STEP,100) $(GPU_PY) -m qpicross bench --force $(GPU_HARD) --workers 1 --reads $(GPU_CPU_READS) \
+	    --time-limit 20 --json $(GPU_RESULTS)/bench_gpu_cpu_hard.json || test $$? -eq 1 -o $$? -eq 130
+	$(MAKE) bench-gpu-throughput
+
+bench-gpu-check:
+	mkdir -p $(GPU_RESULTS)
+	timeout 60 $(GPU_PY) -c 'import os, numba, numpy, dimod; from numba import cuda; \
+	    print("numba", numba.__version__, "numpy", numpy.__version__, "dimod", dimod.__version__, \
+	          "cores", os.cpu_count(), "cuda", cuda.is_available()); cuda.is_available() and cuda.detect()'
+	-$(call GPU_STEP,150) $(GPU_PY) -m pytest -q -p no:cacheprovider tests/samplers/blockshift/test_driver.py -k gpu
+
+bench-gpu-throughput:
+	mkdir -p $(GPU_RESULTS)
+	$(call GPU_STEP,150) $(GPU_PY) -m benchmarks.gpu_throughput $(TOURNAMENT)/taai2011.txt\#403 \
+	    --plan $(GPU_THROUGHPUT_PLAN) --seconds 15 --json $(GPU_RESULTS)/bench_gpu_throughput.json
 
 # No slowdown against earlier code: bench-pure's 42 puzzles, default settings, NOSLOW_READS reads or 60 s a puzzle, one
 # puzzle at a time pinned to one core (NOSLOW_CPU: one core a read, and the other core left to whatever else runs),

@@ -49,6 +49,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
@@ -931,6 +932,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "hybrid": (_results("bench_hybrid.json"), _collections_summary),
     "kernels": (_results("kernels.json"), kernels_table),
     "gpu": (_results("bench_gpu_taai2011.json", "bench_gpu.json"), lambda rows: summary_table(rows, by=by_collection)),
+    "gpu-hard": (_results("bench_gpu_hard.json", "bench_gpu_cpu_hard.json"),
+                 lambda rows: puzzle_table(rows, ["shift-batched", "shift"])),
+    "gpu-throughput": (_results("bench_gpu_throughput.json"), throughput_table),
     "parallel": (_results("parallel_1.json", "parallel_2.json"), parallel_table),
     "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),

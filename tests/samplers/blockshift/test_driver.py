@@ -146,7 +146,9 @@ def run_kernels(chain: str, simulator: bool) -> dict:
     """Launch ``chain``'s :data:`LAUNCHES` on the CPU and CUDA backends in a fresh interpreter (numba's CUDA
     simulator on or off) and return what :data:`KERNEL_RUN` reports."""
     code = KERNEL_RUN.format(launch=textwrap.dedent(LAUNCHES[chain]))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    # the caller's path after ours: where the dependencies were installed with pip --target (make bench-gpu)
+    path = [str(ROOT), str(ROOT / "tests"), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
