@@ -17,9 +17,10 @@ import pytest
 
 from conftest import ROOT
 
-#: make test's --dist loadgroup is meant to run every test here on one worker; where the group is split all the same
-#: (pytest-xdist 3.8 here splits it between two workers), the fixture still builds the site once (two builds at once
-#: write the same generated API pages under docs/api, and one then misses pages the other is rewriting).
+#: make test's --dist loadgroup runs every test here on one worker, first (tests/conftest.py); should the group be
+#: split all the same (pytest-xdist 3.8 with pytest 9.2 does, which pyproject.toml rules out), the fixture still
+#: builds the site once (two builds at once write the same generated API pages under docs/api, and one then misses
+#: pages the other is rewriting).
 pytestmark = pytest.mark.xdist_group("docs")
 
 

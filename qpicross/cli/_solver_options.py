@@ -165,7 +165,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     from qpicross.model.weights import PenaltyWeights
     from qpicross.pipeline.config import SolverConfig
     from qpicross.samplers import SAMPLERS, get_sampler
-    from qpicross.samplers.cloud import cloud_options
+    from qpicross.samplers.cloud import check_credentials, cloud_options
     from qpicross.samplers.parameters import check_parameter
 
     samplers = [s.strip() for s in args.sampler.split(",") if s.strip()] if several else [args.sampler]
@@ -207,6 +207,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
                                            for key in ("chain_strength", "profile", "token_file")})
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        check_credentials(name, cloud)  # a missing token or extra: one line before anything is built
         sampler_options = {**options, **cloud}
         accepted = get_sampler(name).parameters
         if "lines" in accepted and args.encoding != "one-hot":  # the structured annealers: moves on one-hot blocks

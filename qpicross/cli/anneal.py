@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
     puzzle = load_puzzle_arg(args)
+    if args.scheduler is not None:
+        _connect(args.scheduler)
     quiet = args.json
     # Looking for a solution (no --reads), check first that one exists: line logic proves most puzzles without one
     # in milliseconds, where annealing would only run out of time. With --reads the reads are the measurement.
@@ -58,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
                   f"nothing to anneal")
         return 1
 
-    # The model's size, printed once sampling starts: a refusal of the sampler's (the exact solver's size, a cloud
-    # sampler's set-up) comes first, alone, as every error does.
+    # The model's size, printed once sampling starts: a refusal of the sampler's (the exact solver's size) comes
+    # first, alone, as every error does. (A missing cloud token and an unreachable scheduler were refused above.)
     announcement: list[str] = []
 
     def announce(formulation, bqm) -> None:
@@ -105,6 +107,15 @@ def run(args: argparse.Namespace) -> int:
     if result.interrupted:
         return 130
     return 0 if result.solved else 1
+
+
+def _connect(scheduler: str) -> None:
+    """Reach the ``--scheduler`` (or start its local cluster) before any work: a scheduler that does not answer
+    is one line and nothing else. The run reuses the client (:func:`~qpicross.samplers.blockshift.cluster.client_for`).
+    """
+    from qpicross.samplers.blockshift.cluster import client_for
+
+    client_for(scheduler)
 
 
 def _no_solution(puzzle) -> str | None:

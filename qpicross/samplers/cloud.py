@@ -53,6 +53,7 @@ __all__ = [
     "qpu_sampler_info",
     "describe_sampler_info",
     "read_token_file",
+    "check_credentials",
     "cloud_options",
     "leap_token_configured",
     "register_cloud_samplers",
@@ -129,9 +130,7 @@ def _leap_solver(factory_name: str, profile: str | None, token: str | None, solv
     """Connect to a Leap solver, turning every configuration or network failure into one line."""
     system = _import("dwave.system", "cloud")
     redact_logs(token)  # dwave-cloud-client logs its config, token included, at debug level
-    if not leap_token_configured(profile, token):
-        where = f" (profile {profile!r})" if profile else ""
-        raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
+    check_credentials("qpu", {"profile": profile, "token": token})
     config = {"profile": profile, "token": token, "solver": solver}
     config = {k: v for k, v in config.items() if v is not None}
     try:
@@ -212,6 +211,38 @@ def describe_sampler_info(info: dict) -> str:
     if info.get("execution_time_s") is not None:
         parts.append(f"execution {info['execution_time_s']:.2f} s")
     return f"{info.get('solver') or 'cloud'}: " + "; ".join(parts)
+
+
+#: The cloud samplers, each with the extra it needs and whose token it reads.
+_SERVICES = {"qpu": ("cloud", "leap"), "hybrid": ("cloud", "leap"), "hybrid-cqm": ("cloud", "leap"),
+             "amplify": ("amplify", "amplify")}
+
+
+def check_credentials(sampler: str, options: dict | None = None) -> None:
+    """Refuse a cloud sampler that cannot start here, from local configuration only (no network): its extra is
+    not installed, or no token is found (``token`` in ``options``, a ``profile``, the configuration file or the
+    environment). Any other sampler passes. A command line calls this before it builds anything.
+
+    Raises:
+        SamplerUnavailableError: One line saying what to install or configure.
+
+    Examples:
+        >>> check_credentials("sa")  # not a cloud sampler: nothing to check
+    """
+    if sampler not in _SERVICES:
+        return
+    options = options or {}
+    extra, service = _SERVICES[sampler]
+    if service == "leap":
+        _import("dwave.system", extra)
+        profile = options.get("profile")
+        if not leap_token_configured(profile, options.get("token")):
+            where = f" (profile {profile!r})" if profile else ""
+            raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
+    else:
+        _import("amplify", extra)
+        if not (options.get("token") or os.environ.get(AMPLIFY_TOKEN_ENV, "").strip()):
+            raise SamplerUnavailableError(f"no Fixstars Amplify token: {_AMPLIFY_HELP}")
 
 
 class QPUSampler(dimod.Sampler):

@@ -41,9 +41,11 @@ def test_unreachable_scheduler_is_one_line_within_seconds(command, address, word
 ])
 def test_anneal_on_an_unreachable_scheduler_is_one_line(address, words, capsys):
     assert main(["anneal", LETTER_A_FILE, "--scheduler", address]) == 2
-    lines = capsys.readouterr().err.splitlines()
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("qpicross: error: "), lines
     assert words in lines[0]
+    assert out == ""  # refused before the model's size line
 
 
 @pytest.mark.parametrize("command", [["bench", LETTER_A_FILE, "--reads", "2"],

@@ -22,6 +22,7 @@ from qpicross.samplers.cloud import (
     HybridBQMSampler,
     HybridCQMSampler,
     QPUSampler,
+    check_credentials,
     cloud_options,
     leap_token_configured,
     read_token_file,
@@ -284,9 +285,10 @@ def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
 @pytest.mark.parametrize("sampler", CLOUD_SAMPLERS)
 def test_without_credentials_each_cloud_sampler_fails_in_one_line(sampler, letter_a, no_credentials, capsys):
     code = main(["anneal", LETTER_A_FILE, "--sampler", sampler])
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
+    assert out == ""  # refused before anything was built: no size line
     expected = "AMPLIFY_TOKEN" if sampler == "amplify" else "dwave config create"
     assert expected in err or "pip install 'qpicross[" in err
 
@@ -316,6 +318,20 @@ def test_cloud_options_validate(tmp_path):
     empty.write_text("\n")
     with pytest.raises(SamplerUnavailableError, match="empty"):
         read_token_file(empty)
+
+
+@pytest.mark.parametrize("sampler, module", [("qpu", "dwave.system"), ("hybrid-cqm", "dwave.system"),
+                                             ("amplify", "amplify")])
+def test_check_credentials_needs_a_token_and_nothing_else(sampler, module, no_credentials, monkeypatch, tmp_path):
+    pytest.importorskip(module, reason=f"{module} (the sampler's extra) is not installed")
+    (tmp_path / "empty.conf").write_text("")
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "empty.conf"))  # a configuration without a token
+    with pytest.raises(SamplerUnavailableError, match="no .*token"):
+        check_credentials(sampler)
+    check_credentials(sampler, {"token": "DEV-0123"})  # given: passes without the network
+    monkeypatch.setenv("AMPLIFY_TOKEN" if sampler == "amplify" else "DWAVE_API_TOKEN", "DEV-0123")
+    check_credentials(sampler)  # from the environment
+    check_credentials("sa")  # not a cloud sampler
 
 
 def test_cli_rejects_cloud_options_for_local_samplers(capsys):

@@ -227,7 +227,7 @@ class ReadRunner:
         work = self._buffers(replicas, restart=restart)
         self.status[:] = (0.0, math.inf)
         replica_sweeps = sweeps * replicas
-        if replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short to need a thread
+        if replica_sweeps == 0 or replica_sweeps * self.seconds_per_replica_sweep < INLINE_S:  # too short for a thread
             return self._run_inline(out, seed, betas, sweeps, work, restart)
         box = []
         finished = threading.Event()  # not Thread.join: a join cut short by Ctrl-C may return early
