@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -427,6 +427,21 @@ bench-no-slowdown: $(VENV)/.installed
 	    $(foreach rev,$(BASE_REVS),--tree $(rev)=build/base-$(rev):results/noslow_$(rev)$(NOSLOW_RUN).json) \
 	    -- $(NOSLOW_ARGS) || test $$? -eq 1
 	for rev in $(BASE_REVS); do $(BIN)/python -m benchmarks.restate results/noslow_$${rev}$(NOSLOW_RUN).json || exit 1; done
+
+# Where a tournament puzzle's time goes (issue 41): taai2011 #1-100 solved as the tournament pass solves them, one
+# core (NOSLOW_CPU), each puzzle's wall time split into build, the annealer's structure, calibration, restarts,
+# Python between them, the sample set, decode (benchmarks/breakdown.py; about a minute a tree). This tree, and each of
+# BREAKDOWN_REVS checked out in build/base-REV (the same script, their code): results/breakdown_{head,REV}.json.
+BREAKDOWN_PUZZLES ?= 1-100
+BREAKDOWN_REVS    ?= 53ebd6e
+bench-breakdown: $(VENV)/.installed
+	mkdir -p results build
+	for rev in $(BREAKDOWN_REVS); do test -d build/base-$${rev} || git worktree add --detach build/base-$${rev} $${rev}; done
+	taskset -c $(NOSLOW_CPU) $(BIN)/python -m benchmarks.breakdown $(TOURNAMENT)/taai2011.txt\#$(BREAKDOWN_PUZZLES) \
+	    --label head --json results/breakdown_head.json
+	for rev in $(BREAKDOWN_REVS); do PYTHONPATH=build/base-$${rev} taskset -c $(NOSLOW_CPU) $(BIN)/python \
+	    benchmarks/breakdown.py $(TOURNAMENT)/taai2011.txt\#$(BREAKDOWN_PUZZLES) --label $${rev} \
+	    --json results/breakdown_$${rev}.json || exit 1; done
 
 # Rewrite the generated tables of the README and the docs' results pages from results/*.json (the tests check that
 # they agree), each with a line under it saying which code measured it (commit and code hash of its files).

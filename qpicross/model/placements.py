@@ -73,19 +73,16 @@ def enumerate_starts(puzzle: Puzzle, bounds: Bounds = "stacking") -> tuple[np.nd
         ([0, 0, 1, 1], [0, 1, 0, 0], [0, 2, 0, 0])
     """
     n_rows, n_cols = puzzle.shape
-    kinds, lines, blocks, starts, lengths = [], [], [], [], []
+    blocks = []  # (kind, line, block, first start, length, how many starts): one entry a block, then repeated
     for kind, (clues, line_length) in enumerate(((puzzle.rows, n_cols), (puzzle.cols, n_rows))):
         for index, clue in enumerate(clues):
             for k, (lo, hi) in enumerate(placement_windows(clue, line_length, bounds)):
-                count = hi - lo + 1
-                starts.append(np.arange(lo, hi + 1))
-                kinds.append(np.full(count, kind, np.int8))
-                lines.append(np.full(count, index, np.int64))
-                blocks.append(np.full(count, k, np.int64))
-                lengths.append(np.full(count, clue[k], np.int64))
-    cat = lambda parts, dt: np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)  # noqa: E731
-    return cat(kinds, np.int8), cat(lines, np.int64), cat(blocks, np.int64), cat(starts, np.int64), \
-        cat(lengths, np.int64)
+                blocks.append((kind, index, k, lo, clue[k], hi - lo + 1))
+    table = np.array(blocks, np.int64).reshape(-1, 6)
+    count = table[:, 5]
+    kind, line, block, first, length = (np.repeat(column, count) for column in table[:, :5].T)
+    offset = np.arange(len(kind)) - np.repeat(np.cumsum(count) - count, count)  # 0, 1, ... within each block
+    return kind.astype(np.int8), line, block, first + offset, length
 
 
 def num_published_variables(puzzle: Puzzle) -> int:

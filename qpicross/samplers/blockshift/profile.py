@@ -83,13 +83,8 @@ def profile_model(board_arrays, model, free_axis: int = 0):
     n_rows = lengths.get(1, n_cells // n_cols if n_cols else 0)
     if n_rows * n_cols != n_cells or n_cells == 0:
         return None
-    # plain lines: the next block's first start is the first one at least length + 1 past this start
-    for c in range(len(chain_ptr) - 1):
-        for g in range(chain_ptr[c], chain_ptr[c + 1] - 1):
-            nxt = seg_start[group_ptr[g + 1]:group_ptr[g + 2]]
-            starts = seg_start[group_ptr[g]:group_ptr[g + 1]]
-            if (next_limit[group_ptr[g]:group_ptr[g + 1]] != np.searchsorted(nxt, starts + glen[g] + 1)).any():
-                return None
+    if not _plain_lines(seg_start, glen, group_ptr, chain_ptr, next_limit):
+        return None
     prof_axis = 1 - free_axis
     n_prof = n_cols if prof_axis == 1 else n_rows
     prof_len = n_rows if prof_axis == 1 else n_cols
@@ -116,6 +111,31 @@ def profile_model(board_arrays, model, free_axis: int = 0):
             band[j] = _band(glen[chain_ptr[c]:chain_ptr[c + 1]], prof_len, blocks)
     return Profile(prof_chain, prof_cell0, prof_stride, np.int64(prof_len), cross.astype(np.int64), free_chains,
                    pos_of, np.int64(blocks), np.int64(longest), band)
+
+
+def _plain_lines(seg_start, glen, group_ptr, chain_ptr, next_limit) -> bool:
+    """Whether every line is plain: after each start of a block, the next block's first allowed start
+    (``next_limit``) is its first start at least the block's length + 1 further on.
+
+    All blocks at once: each group's starts, increasing, are put after the previous group's (``group * width +
+    start``), so one sorted search finds every start's first allowed successor in the group that follows.
+
+    >>> ptr, chains = np.array([0, 3, 6]), np.array([0, 2])  # one line: block 0 (length 1) at 0-2, block 1 at 2-4
+    >>> starts, lengths = np.array([0, 1, 2, 2, 3, 4]), np.array([1, 1])
+    >>> [_plain_lines(starts, lengths, ptr, chains, np.array(limits + [0, 0, 0])) for limits in ([0, 1, 2], [0, 0, 2])]
+    [True, False]
+    """
+    sizes = np.diff(group_ptr)
+    group_of = np.repeat(np.arange(len(sizes)), sizes)
+    width = int(seg_start.max(initial=0)) + int(glen.max(initial=0)) + 2
+    keys = group_of * width + seg_start  # increasing: groups in order, each group's starts increasing
+    followed = np.zeros(len(sizes), bool)  # a block of a line but its last (units outside lines: none)
+    followed[:chain_ptr[-1]] = True
+    followed[np.asarray(chain_ptr[1:], np.int64) - 1] = False
+    has_next = followed[group_of]
+    g = group_of[has_next]
+    first_fit = np.searchsorted(keys, (g + 1) * width + seg_start[has_next] + glen[g] + 1) - group_ptr[g + 1]
+    return bool(np.array_equal(next_limit[has_next], first_fit))
 
 
 def _band(lengths, n: int, blocks: int) -> np.ndarray:

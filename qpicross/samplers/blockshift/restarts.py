@@ -43,7 +43,7 @@ __all__ = ["ReadRunner", "default_threads", "PROGRESS_INTERVAL_S", "INLINE_S"]
 INLINE_S = 0.02
 #: Sweeps of the first restart's ladder first timed before the reads (doubled until a run takes
 #: :data:`CALIBRATION_S`), to estimate a sweep's cost.
-CALIBRATION_SWEEPS = 20
+CALIBRATION_SWEEPS = 4
 CALIBRATION_S = 0.002
 #: Members of the population the calibration runs (``schedule="population"``).
 CALIBRATION_MEMBERS = 4
@@ -102,6 +102,9 @@ class ReadRunner:
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
         self.calibration_s = 0.0  # what warm_up's timed sweeps took (its compilation apart)
+        self.restarts = 0  # restarts the reads ran, every stream's (warm_up's apart)
+        self.restart_s = 0.0  # their wall seconds, summed over streams (a thread's start and wait included)
+        self._counting = threading.Lock()  # streams finish restarts at once
         self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
@@ -243,7 +246,7 @@ class ReadRunner:
         self._wait(finished, [self.stop], lambda: float(self.status[1]))
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
-        self._learn(time.perf_counter() - started, box[0][0] * replicas)
+        self._restart_done(time.perf_counter() - started, box[0][0] * replicas)
         return box[0]
 
     def _run_inline(self, out, seed, betas, sweeps, work, restart=0) -> tuple[int, int]:
@@ -254,7 +257,7 @@ class ReadRunner:
         except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
             self.interrupted = True
             return int(self.status[0]), -1
-        self._learn(time.perf_counter() - started, result[0] * self._replicas(betas))
+        self._restart_done(time.perf_counter() - started, result[0] * self._replicas(betas))
         return result
 
     def _read_streams(self, out, seed, plans) -> tuple[int, int]:
@@ -283,7 +286,7 @@ class ReadRunner:
                     ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
                                                 stop=stream.stop, status=stream.status, stream=i, long=long,
                                                 restart=restart)
-                    self._learn(time.perf_counter() - started, ran * self._replicas(betas))
+                    self._restart_done(time.perf_counter() - started, ran * self._replicas(betas))
                     if stream.status[1] < stream.best:
                         stream.best = float(stream.status[1])
                         stream.out[:] = stream.scratch
@@ -356,6 +359,13 @@ class ReadRunner:
             stop[0] = 1
         while not finished.wait(0.05):  # within a sweep
             pass
+
+    def _restart_done(self, seconds, replica_sweeps) -> None:
+        """Count a restart a read ran (:attr:`restarts`, :attr:`restart_s`) and learn its sweep cost."""
+        with self._counting:
+            self.restarts += 1
+            self.restart_s += seconds
+        self._learn(seconds, replica_sweeps)
 
     def _learn(self, seconds, replica_sweeps) -> None:
         """Keep the least measured cost of a replica-sweep: each measure counts the call's fixed cost

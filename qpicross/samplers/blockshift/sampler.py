@@ -96,7 +96,8 @@ import numpy as np
 from qpicross.exceptions import ModelStructureError, ParameterError
 from qpicross.model.size import check_allocation
 from qpicross.samplers.blockshift import board as _board, profile as _profile
-from qpicross.samplers.blockshift.structure import default_beta_range, infer_groups, infer_lines, read_structure
+from qpicross.samplers.blockshift.structure import (beta_range_of, default_beta_range, infer_groups, infer_lines,
+                                                  read_structure)
 from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, POPULATION_STEPS, POPULATION_SWEEPS,
                                                 RESTART_SWEEPS, LubyRestarts, long_restarts, luby, population_restarts,
                                                 restart_plan)
@@ -295,8 +296,12 @@ class BlockShiftSampler(dimod.Sampler):
                 not used).
 
         Returns:
-            One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds),
-            ``sweeps`` (sweeps done per read) and, with ``target_energy``, per read in read order
+            One sample per read, with energies from the BQM. ``info`` holds ``timing`` (seconds:
+            ``preprocess_s``, the model's structure and the kernels' compilation or cache; ``sample_s``, the
+            reads with the calibration's sweeps; ``calibration_s``; ``restart_s``, the restarts' wall seconds
+            summed over streams, so that on one stream ``sum(read_s) - calibration_s - restart_s`` is what ran in
+            Python between restarts), ``restarts`` and ``sweeps`` (per read: restarts run, every stream's, and
+            sweeps done) and, with ``target_energy``, per read in read order
             ``sweeps_to_target`` and ``time_to_target_s`` (seconds from the read's start, the first read's
             with the calibration's few milliseconds of sweeps before it, its compilation apart;
             ``math.inf`` where the read never reached the target); ``read_s``, each read's wall seconds on
@@ -393,9 +398,10 @@ class BlockShiftSampler(dimod.Sampler):
             missing = next((v for v in variables if v not in paints), None)
             if missing is not None:
                 raise ParameterError(f"paints gives no (axis, line, start, length) for the variable {missing!r}")
-        hot, cold = (float(b) for b in (default_beta_range(binary) if beta_range is None else beta_range))
-        if not (0 < hot and 0 < cold):
-            raise ParameterError(f"beta_range must be positive, got {beta_range}")
+        if beta_range is not None:
+            hot, cold = (float(b) for b in beta_range)
+            if not (0 < hot and 0 < cold):
+                raise ParameterError(f"beta_range must be positive, got {beta_range}")
 
         if layout is not None:
             layout.check(binary)
@@ -407,6 +413,8 @@ class BlockShiftSampler(dimod.Sampler):
                               "to single flips; pass lines= (e.g. formulation.one_hot_lines()) or groups= "
                               "to supply the structure", UserWarning, stacklevel=2)
         model, couplings = read_structure(binary, variables, lines)
+        if beta_range is None:
+            hot, cold = beta_range_of(model.linear, couplings[2])
 
         seeds = np.random.SeedSequence(seed).generate_state(num_reads).astype(np.int64)
         target = -np.inf if target_energy is None else float(target_energy) - binary.offset
@@ -429,6 +437,7 @@ class BlockShiftSampler(dimod.Sampler):
         sweeps_done = np.zeros(num_reads, np.int64)
         to_target, seconds = np.full(num_reads, math.inf), np.full(num_reads, math.inf)
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
+        restarts = np.zeros(num_reads, np.int64)  # each read's restarts, every stream's
         cpu = np.zeros(num_reads)  # each read's CPU seconds, every stream's thread together (the process's)
         params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
         board = None if line_moves == 0 else _board.picross_board(variables, model, couplings, paints=paints,
@@ -464,7 +473,9 @@ class BlockShiftSampler(dimod.Sampler):
             if read and start >= runner.deadline.at:
                 runner.timed_out, drawn = True, read
                 break
+            before = runner.restarts
             sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan, stream_plans)
+            restarts[read] = runner.restarts - before
             # the first read also pays for the calibration: the same clock as a sampler without one
             durations[read] = time.perf_counter() - start + (runner.calibration_s if read == 0 else 0.0)
             cpu[read] = time.process_time() - cpu_start + (runner.calibration_s if read == 0 else 0.0)  # one thread
@@ -481,7 +492,8 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset = dimod.SampleSet.from_samples_bqm((samples, variables), bqm)
         calibration = runner.calibration_s  # sampling, on the reads' clock; compiling is preprocessing
         sampleset.info["timing"] = {"preprocess_s": t1 - t0 - calibration, "sample_s": t2 - t1 + calibration,
-                                    "calibration_s": calibration}
+                                    "calibration_s": calibration, "restart_s": runner.restart_s}
+        sampleset.info["restarts"] = restarts[:drawn].tolist()
         sampleset.info["read_s"] = durations.tolist()
         sampleset.info["core_s"] = cpu.tolist()
         sampleset.info["sweeps"] = sweeps_done.tolist()

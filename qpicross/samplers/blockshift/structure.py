@@ -22,7 +22,7 @@ import numpy as np
 from qpicross.exceptions import ModelStructureError
 from qpicross.samplers.blockshift.layouts import Structure
 
-__all__ = ["infer_lines", "infer_groups", "default_beta_range", "read_structure"]
+__all__ = ["infer_lines", "infer_groups", "default_beta_range", "beta_range_of", "read_structure"]
 
 
 def infer_lines(variables: Sequence[Hashable]) -> list[list[list[Hashable]]]:
@@ -69,6 +69,15 @@ def default_beta_range(bqm: dimod.BinaryQuadraticModel) -> tuple[float, float]:
     (2.0, 5.0)
     """
     linear, (_, _, quadratic), _ = bqm.to_numpy_vectors()
+    return beta_range_of(linear, quadratic)
+
+
+def beta_range_of(linear: np.ndarray, quadratic: np.ndarray) -> tuple[float, float]:
+    """:func:`default_beta_range` from a BQM's linear and quadratic biases (as the sampler has them already).
+
+    >>> beta_range_of(np.array([1.0, -1.0]), np.array([-4.0]))
+    (2.0, 5.0)
+    """
     biases = np.abs(np.concatenate([linear, quadratic]))
     biases = biases[biases > 1e-12]
     quantum = float(biases.min()) if len(biases) else 1.0
@@ -81,28 +90,29 @@ def _units(lines, index, n):
     Returns ``group_ptr, group_vars, free, chain_ptr``: groups ``chain_ptr[c]`` to
     ``chain_ptr[c + 1]`` are the consecutive blocks of line ``c``.
     """
-    in_group, members, chain_sizes = np.zeros(n, bool), [], []
-    for line in lines:
-        count = 0
-        for g in line:
-            try:
+    members, sizes, chain_sizes = [], [], []  # every group's variables in a row, each group's size, each line's groups
+    try:
+        for line in lines:
+            count = 0
+            for g in line:
                 idx = [index[v] for v in g]
-            except KeyError as exc:
-                raise ModelStructureError(f"group names a variable the BQM lacks: {exc.args[0]!r}") from None
-            if not idx:
-                continue
-            if in_group[idx].any() or len(set(idx)) != len(idx):
-                raise ModelStructureError("a variable belongs to more than one group")
-            in_group[idx] = True
-            members.append(np.asarray(idx, np.int64))
-            count += 1
-        if count:
-            chain_sizes.append(count)
-    loose = np.flatnonzero(~in_group)
-    sizes = [len(m) for m in members] + [1] * len(loose)
-    group_ptr = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    group_vars = np.concatenate(members + [loose.astype(np.int64)]) if sizes else np.zeros(0, np.int64)
-    free = np.r_[np.zeros(len(members), np.bool_), np.ones(len(loose), np.bool_)]
+                if idx:
+                    members.extend(idx)
+                    sizes.append(len(idx))
+                    count += 1
+            if count:
+                chain_sizes.append(count)
+    except KeyError as exc:
+        raise ModelStructureError(f"group names a variable the BQM lacks: {exc.args[0]!r}") from None
+    members = np.asarray(members, np.int64)
+    if len(members) and np.bincount(members, minlength=n).max() > 1:
+        raise ModelStructureError("a variable belongs to more than one group")
+    in_group = np.zeros(n, bool)
+    in_group[members] = True
+    loose = np.flatnonzero(~in_group).astype(np.int64)
+    group_ptr = np.r_[0, np.cumsum(sizes + [1] * len(loose))].astype(np.int64)
+    group_vars = np.concatenate([members, loose])
+    free = np.r_[np.zeros(len(sizes), np.bool_), np.ones(len(loose), np.bool_)]
     chain_ptr = np.r_[0, np.cumsum(chain_sizes)].astype(np.int64)
     return group_ptr, group_vars.astype(np.int64), free, chain_ptr
 

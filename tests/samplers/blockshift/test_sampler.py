@@ -137,6 +137,24 @@ def test_target_energy_stops_reads_early(letter_bqm):
     assert max(ss.info["sweeps"]) < 5000
 
 
+@pytest.mark.parametrize("schedule, threads", [("fixed", 1), ("luby", 1), ("luby", 2)])
+def test_the_restart_counters_add_up(letter_a, schedule, threads):
+    """``info["restarts"]`` counts the restarts each read ran (a fixed schedule: one; Luby without a target: several,
+    every stream's), and ``timing["restart_s"]`` their wall seconds: inside the reads' time on
+    one stream, up to ``threads`` times it with more."""
+    f = build_formulation(letter_a)
+    ss = BlockShiftSampler().sample(f.bqm(), layout=f.layout(), num_reads=6, num_sweeps=300, restart_sweeps=10,
+                                    schedule=schedule, threads=threads, seed=4)
+    timing, restarts = ss.info["timing"], ss.info["restarts"]
+    assert len(restarts) == 6
+    if schedule == "fixed":
+        assert restarts == [1] * 6
+    else:  # 300 sweeps in Luby restarts of 10, 10, 20, 10, 10, 20, 40, ...: more than 5 a read
+        assert min(restarts) >= 5
+    reads_s = sum(ss.info["read_s"]) - timing["calibration_s"]  # the first read's time holds the calibration
+    assert 0 < timing["restart_s"] <= threads * reads_s + 1e-6
+
+
 @pytest.mark.parametrize("num_replicas", [1, 4])
 def test_solves_the_star_where_single_flip_sa_does_not(shared_instances, num_replicas):
     from qpicross import load_puzzle
