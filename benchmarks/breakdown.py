@@ -94,7 +94,7 @@ def _line(label: str, rows: Sequence[dict]) -> str:
 def breakdown_table(runs: Mapping[str, dict]) -> str:
     """Markdown: for each run (a results file by label), the median puzzle, the slowest and the mean over all,
     each part's time a puzzle and its share of the wall time."""
-    lines = ["| run, puzzles | wall | " + " | ".join(PARTS) + " | restarts |",
+    lines = ["| run: puzzles | wall | " + " | ".join(PARTS) + " | restarts run |",
              "|---|---:|" + "---:|" * len(PARTS) + "---:|"]
     for label, data in runs.items():
         rows = [r for r in data["results"] if r["solved"]]

@@ -49,6 +49,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from benchmarks.breakdown import breakdown_table
 from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
@@ -896,6 +897,12 @@ def _engine_ratios(rows: Sequence[dict]) -> str:
     return summary_table(rows, by=by_collection) + "\n\n" + ";\n".join(lines) + "."
 
 
+def _breakdowns(*names: str) -> str:
+    """:func:`~benchmarks.breakdown.breakdown_table` of ``make bench-breakdown``'s files, each run named by its commit."""
+    runs = [json.loads(path.read_text()) for path in _results(*names)]
+    return breakdown_table({f"commit {run['meta']['commit']}": run for run in runs})
+
+
 def _streams_summary(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + ratio_line(rows, "shift", "shift-same-streams") + "."
 
@@ -947,6 +954,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
+    "time-breakdown": (_results("breakdown_head.json", "breakdown_53ebd6e.json"),
+                       lambda rows: _breakdowns("breakdown_head.json", "breakdown_53ebd6e.json")),
+    "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
     "tournament-pass": (_results("tournament_taai2011.json"),
                         lambda rows: tournament_table([p for p in _results("tournament_taai2011.json",
                                                                            "tournament_tcga2012.json") if p.is_file()])),
