@@ -100,8 +100,8 @@ def profile_model(board_arrays, model, free_axis: int = 0):
     longest = max(n_rows, n_cols)
     groups = len(group_ptr) - 1
     pos_of = np.full((groups, longest + 1), -1, np.int64)  # the position of group g starting at cell s
-    for g in range(groups):
-        pos_of[g, seg_start[group_ptr[g]:group_ptr[g + 1]]] = np.arange(group_ptr[g + 1] - group_ptr[g])
+    group_of = np.repeat(np.arange(groups), np.diff(group_ptr))
+    pos_of[group_of, seg_start[:len(group_of)]] = np.arange(len(group_of)) - group_ptr[group_of]
     blocks = int(np.diff(chain_ptr).max(initial=0))
     band = np.zeros((n_prof, blocks + 1, 2), np.int64)
     for j in range(n_prof):
