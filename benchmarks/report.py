@@ -841,7 +841,7 @@ def _against_default(other: str) -> Callable[[list[dict]], str]:
 
 
 def without_first_read(row: dict) -> dict:
-    """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.survival.survival_tts`) from its reads
+    """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.survival.survival_tts99`) from its reads
     but the first: the read whose time this tree's ``shift`` charges the calibration sweeps to, and the
     code before it did not, so that two such rows compare on the same clock.
 
@@ -849,12 +849,11 @@ def without_first_read(row: dict) -> dict:
     >>> round(without_first_read(row)["tts99_s"], 3) < 9.0
     True
     """
-    from qpicross.experiments.survival import survival_tts
+    from qpicross.experiments.survival import survival_tts99
 
     times = [_number(t) for t in row["time_to_target_s"]][1:]
     durations = [_number(t) for t in row["read_s"]][1:]
-    result = survival_tts(times, durations, n_resamples=99)
-    return {**row, "tts99_s": result.tts99_s}
+    return {**row, "tts99_s": survival_tts99(times, durations)}
 
 
 def core_table(rows: Sequence[dict]) -> str:

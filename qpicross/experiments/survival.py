@@ -26,7 +26,7 @@ from qpicross.experiments.tts import repetitions, wilson_interval
 from qpicross.experiments.tts import time_to_target_tts, tts99  # noqa: F401 (the examples compare with them)
 
 __all__ = ["MIN_EVENTS", "BOOTSTRAP_RESAMPLES", "SurvivalTTS", "read_durations", "quantile_with_inf",
-           "no_event_lower_bound", "survival_tts", "streams_tts"]
+           "no_event_lower_bound", "survival_tts", "survival_tts99", "streams_tts"]
 
 MIN_EVENTS = 3
 """Events (reads that reached the target) at or below the optimal cutoff under which a
@@ -102,6 +102,36 @@ def read_durations(times: Sequence[float] | np.ndarray, sample_s: float, *, para
         return arr.copy()
     left = float(sample_s) if parallel else max(float(sample_s) - float(arr[hit].sum()), 0.0) / misses
     return np.where(hit, arr, max(left, float(arr[hit].max()) if parallel and hit.any() else left))
+
+
+def _censored(times, durations) -> tuple[np.ndarray, np.ndarray]:
+    """``(time, observed)`` of each read: its time to target, or its duration where it missed (censored there).
+
+    Raises:
+        ParameterError: Lengths differ, no reads, nan, a negative duration, or a hit after its read's end.
+    """
+    t = np.asarray(times, dtype=float)
+    d = np.asarray(durations, dtype=float)
+    if t.ndim != 1 or t.shape != d.shape or t.size == 0:
+        raise ParameterError(f"times and durations must be non-empty 1-D of one length, got {t.shape} and {d.shape}")
+    if np.isnan(t).any() or np.isnan(d).any() or (d < 0).any() or (t < 0).any():
+        raise ParameterError("times and durations must be non-negative, without nan")
+    observed = np.isfinite(t)
+    if (t[observed] > d[observed] * (1 + 1e-9) + 1e-12).any():
+        raise ParameterError("a read reached the target after it ended (time above its duration)")
+    return np.where(observed, t, d), observed
+
+
+def survival_tts99(times: Sequence[float] | np.ndarray, durations: Sequence[float] | np.ndarray,
+                   target: float = 0.99) -> float:
+    """The estimate of :func:`survival_tts` alone, without its interval: for a ratio of many puzzles' TTS99,
+    whose interval resamples the puzzles (:func:`~qpicross.experiments.ratios.geometric_interval`).
+
+    >>> survival_tts99([29.6, 9.5, math.inf], [29.6, 9.5, 21.1]) == survival_tts([29.6, 9.5, math.inf],
+    ...                                                                         [29.6, 9.5, 21.1]).tts99_s
+    True
+    """
+    return _km_tts(*_censored(times, durations), target)[0]
 
 
 def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[float, float, float, int]:
@@ -264,16 +294,7 @@ def survival_tts(
     """
     from scipy import stats
 
-    t = np.asarray(times, dtype=float)
-    d = np.asarray(durations, dtype=float)
-    if t.ndim != 1 or t.shape != d.shape or t.size == 0:
-        raise ParameterError(f"times and durations must be non-empty 1-D of one length, got {t.shape} and {d.shape}")
-    if np.isnan(t).any() or np.isnan(d).any() or (d < 0).any() or (t < 0).any():
-        raise ParameterError("times and durations must be non-negative, without nan")
-    observed = np.isfinite(t)
-    if (t[observed] > d[observed] * (1 + 1e-9) + 1e-12).any():
-        raise ParameterError("a read reached the target after it ended (time above its duration)")
-    at = np.where(observed, t, d)
+    at, observed = _censored(times, durations)
     tts, cutoff, p, k = _km_tts(at, observed, target)
     sf = stats.ecdf(stats.CensoredData(uncensored=at[observed], right=at[~observed])).cdf if observed.any() else None
 
@@ -301,7 +322,7 @@ def survival_tts(
         low = min(quantile_with_inf(resampled, alpha), tts)
         high = max(quantile_with_inf(resampled, 1 - alpha), tts)
     if not observed.any():
-        low, high = no_event_lower_bound(d, target=target, confidence=confidence), math.inf
+        low, high = no_event_lower_bound(at, target=target, confidence=confidence), math.inf  # at: every duration
     else:  # resamples never exceed the sample's best cutoff: widen by p's own uncertainty there
         z = float(stats.norm.ppf(0.5 + confidence / 2))
         p_low, p_high = wilson_interval(k, max(k, round(k / p)), z)
@@ -310,7 +331,7 @@ def survival_tts(
                    _band_high_end(at, observed, confidence, target))
     return SurvivalTTS(
         tts99_s=tts, tts99_low_s=low, tts99_high_s=high, cutoff_s=cutoff, p_at_cutoff=p, events_at_cutoff=k,
-        few_events=k < min_events, num_reads=int(t.size), num_events=int(observed.sum()),
+        few_events=k < min_events, num_reads=int(at.size), num_events=int(observed.sum()),
         num_censored=int((~observed).sum()), median_s=quantile(0.5), p99_s=quantile(0.99),
     )
 
