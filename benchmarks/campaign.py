@@ -6,7 +6,8 @@ folder that holds the bad inputs the campaign writes itself (:func:`write_inputs
 directory, a FIFO, ``/dev/zero``, missing files, a formula as a puzzle's name), with a clean environment
 (a fresh ``HOME`` and ``TMPDIR``, no ``DWAVE_*``, ``AMPLIFY_TOKEN`` or ``QPICROSS_*`` variables), a wall limit
 of :data:`WALL_LIMIT_S` seconds and standard input from ``/dev/null``. A case says what it expects
-(:class:`Case`): ``refuse`` (exit 1 or 2, one line), ``succeed`` (exit 0), ``interrupt`` (SIGINT to its
+(:class:`Case`): ``refuse`` (exit 1 or 2, one line), ``succeed`` (exit 0), ``run`` (exit 0, or 1: its reads
+found no solution), ``interrupt`` (SIGINT to its
 process group after a delay, as Ctrl-C sends it: exit 130 within :data:`INTERRUPT_GRACE_S` seconds, one line)
 or ``pipe`` (standard output closed after its first bytes, as ``| head`` does: exit 0 or 141, nothing on
 standard error). :func:`classify` names what each run shows, worst first (:data:`CLASSES`):
@@ -73,7 +74,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ("hang", "traceback", "leak", "unsafe_output", "silent_accept", "noisy_error", "unexpected_exit", "ok")
 
 #: What a case can expect of its run.
-EXPECTATIONS = ("refuse", "succeed", "interrupt", "pipe")
+EXPECTATIONS = ("refuse", "succeed", "run", "interrupt", "pipe")
 
 #: Wall-clock limit of one run, seconds: a run still going then is killed and counted as a hang.
 WALL_LIMIT_S = 60.0
@@ -198,8 +199,8 @@ def classify(case: Case, outcome: Outcome) -> str:
         return "noisy_error"
     if re.search(r"\w+Warning: ", outcome.stderr) or (case.expect == "pipe" and lines):
         return "noisy_error"
-    expected_codes = {"refuse": {1, 2}, "succeed": {0}, "interrupt": {130}, "pipe": {0, 141}}[case.expect]
-    if outcome.exit_code not in expected_codes or outcome.interrupted_late:
+    expected_codes = {"refuse": {1, 2}, "succeed": {0}, "run": {0, 1}, "interrupt": {130}, "pipe": {0, 141}}
+    if outcome.exit_code not in expected_codes[case.expect] or outcome.interrupted_late:
         return "unexpected_exit"
     return "ok"
 
@@ -491,7 +492,7 @@ def _option_cases() -> Iterable[Case]:
     yield _succeed(*anneal, *_QUICK, "--json")
     yield _succeed(*anneal, "--sampler", "sa", "--reads", "20", "--encoding", "thermometer", "--seed", "1")
     yield _refuse(*anneal, "--encoding", "domain-wall", "--seed", "1", "--reads", "3")  # shift anneals one-hot only
-    yield _succeed(*anneal, "--encoding", "domain-wall", "--sampler", "sa", "--seed", "1", "--reads", "3")
+    yield Case((*anneal, "--encoding", "domain-wall", "--sampler", "sa", "--seed", "1", "--reads", "3"), "run")
     yield _succeed(*anneal, "--presolve", "--seed", "1", "--option", "threads=1")
     yield _succeed(*anneal, "--seed", "1", "--option", "threads=1")
 
