@@ -273,7 +273,7 @@ bench-memory: $(VENV)/.installed
 # The bad-input campaign (issue 43): a few hundred qpicross command lines with malformed puzzle files, bad option
 # values, unreachable schedulers, cloud samplers without tokens, outputs that must not be written, Ctrl-C and a
 # closed stdout, each in a fresh process, classified (traceback, hang, leak, unsafe output, silent accept, noisy
-# error...); one core (taskset pins it to CPU 0 where it exists), about 15 min: results/campaign.json, every run and
+# error...); one core (taskset pins it to CPU 0 where it exists), about 11 min: results/campaign.json, every run and
 # the counts per class.
 CAMPAIGN_PIN := $(shell command -v taskset > /dev/null && echo taskset -c 0)
 campaign: $(VENV)/.installed
