@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -269,6 +269,16 @@ bench-core: $(VENV)/.installed
 bench-memory: $(VENV)/.installed
 	mkdir -p results
 	$(BIN)/python -m benchmarks.memory --json results/memory.json
+
+# The bad-input campaign (issue 43): a few hundred qpicross command lines with malformed puzzle files, bad option
+# values, unreachable schedulers, cloud samplers without tokens, outputs that must not be written, Ctrl-C and a
+# closed stdout, each in a fresh process, classified (traceback, hang, leak, unsafe output, silent accept, noisy
+# error...); one core (taskset pins it to CPU 0 where it exists), about 11 min: results/campaign.json, every run and
+# the counts per class.
+CAMPAIGN_PIN := $(shell command -v taskset > /dev/null && echo taskset -c 0)
+campaign: $(VENV)/.installed
+	mkdir -p results
+	$(CAMPAIGN_PIN) $(BIN)/python -m benchmarks.campaign --json results/campaign.json
 
 # The batched sampler's CPU backend (shift-batched-cpu: the profile chain's ladders, all puzzles in one call) beside
 # shift on bench-pure's puzzles: the shipped ones, all 17 Bompol and taai2011 #1-20, 4 reads (ladders) a puzzle,

@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from benchmarks.breakdown import breakdown_table
+from benchmarks.campaign import counts_table
 from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
@@ -86,10 +87,11 @@ def fmt_time(t: float | str | None) -> str:
 
 
 def load_rows(paths: Iterable[str | os.PathLike]) -> list[dict]:
-    """Every result row of some ``qpicross bench --json`` files, in file order."""
+    """Every result row of some ``qpicross bench --json`` files (the campaign's: every run), in file order."""
     rows = []
     for path in paths:
-        rows.extend(json.loads(Path(path).read_text())["results"])
+        data = json.loads(Path(path).read_text())
+        rows.extend(data["runs"] if "runs" in data and "results" not in data else data["results"])
     return rows
 
 
@@ -956,6 +958,10 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "time-breakdown": (_results("breakdown_head.json", "breakdown_53ebd6e.json"),
                        lambda rows: _breakdowns("breakdown_head.json", "breakdown_53ebd6e.json")),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
+    "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
+                 lambda rows: counts_table({f"commit {str(run['meta']['commit'])[:7]}": run for run in
+                                            (json.loads(p.read_text()) for p in _results("campaign_53ebd6e.json",
+                                                                                         "campaign.json"))})),
     "tournament-pass": (_results("tournament_taai2011.json"),
                         lambda rows: tournament_table([p for p in _results("tournament_taai2011.json",
                                                                            "tournament_tcga2012.json") if p.is_file()])),

@@ -168,9 +168,11 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     from qpicross.samplers.cloud import check_credentials, cloud_options
     from qpicross.samplers.parameters import check_parameter
 
-    samplers = [s.strip() for s in args.sampler.split(",") if s.strip()] if several else [args.sampler]
-    if not samplers:
+    samplers = [s.strip() for s in args.sampler.split(",")] if several else [args.sampler]
+    if not any(samplers):
         raise UsageError("--sampler names no sampler")
+    if "" in samplers:  # as --weights and --sweeps answer it: a name left out is a typo, not nothing
+        raise UsageError(f"--sampler: empty item between commas in {args.sampler!r}")
     for name in samplers:
         if name not in SAMPLERS and not (several and name == BASELINE_NAME):
             raise UsageError(f"unknown sampler {name!r}; known: {', '.join(SAMPLERS)}"

@@ -132,7 +132,10 @@ def generate_puzzle(
             from qpicross.model.size import check_solver_size
 
             check_solver_size(puzzle, method)  # the clues' own windows, before the first solve
-        if solve_exact(puzzle, method).unique:
+        result = solve_exact(puzzle, method)
+        if result.interrupted:  # Ctrl-C ended the search (which returns what it had): it ends the drawing too
+            raise KeyboardInterrupt
+        if result.unique:
             return GeneratedPuzzle(puzzle, board, True, tries, seed)
     raise RuntimeError(
         f"no puzzle with a unique solution in {max_tries} random {rows}x{cols} boards of density {density:g}"

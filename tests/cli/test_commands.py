@@ -67,6 +67,13 @@ def test_bad_options_exit_2(capsys, extra, fragment):
     assert code == 2 and fragment in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("samplers, fragment", [("sa,,tabu", "empty item between commas"), ("sa,", "empty item"),
+                                                 (",", "names no sampler")])
+def test_bench_refuses_a_sampler_list_with_a_name_left_out(capsys, samplers, fragment):
+    code, out, err = run(capsys, "bench", LETTER_A_FILE, "--sampler", samplers, "--reads", "2")
+    assert code == 2 and out == "" and fragment in err and err.count("\n") == 1
+
+
 def test_show_and_info(capsys, tmp_path):
     code, out, _ = run(capsys, "show", LETTER_A_FILE, "--plot", str(tmp_path / "p.svg"))
     assert code == 0 and "? ? ? ? ?  | 5" in out

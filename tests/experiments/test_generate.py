@@ -32,6 +32,24 @@ def test_gives_up_after_max_tries(monkeypatch):
         gen.generate_puzzle((2, 2), unique=True, max_tries=3)
 
 
+def test_a_ctrl_c_in_the_uniqueness_check_stops_the_drawing(monkeypatch):
+    """The exact solvers answer Ctrl-C by returning what they had (``interrupted``): the generator must not take
+    that for "not unique" and draw the next board, up to max_tries of them."""
+    import qpicross.classical.exact as exact
+
+    solves = []
+
+    def interrupted_solve(puzzle, method):
+        solves.append(puzzle)
+        return exact.ExactResult(puzzle=puzzle, method="sat", status="unknown", board=None, time_s=0.0, timing={},
+                                 interrupted=True)
+
+    monkeypatch.setattr(exact, "solve_exact", interrupted_solve)
+    with pytest.raises(KeyboardInterrupt):
+        generate_puzzle((5, 5), seed=1, unique=True, max_tries=50)
+    assert len(solves) == 1
+
+
 def test_density_extremes_and_bad_arguments():
     rng = np.random.default_rng(0)
     assert random_board((3, 4), 0.0, rng).sum() == 0

@@ -2,7 +2,8 @@ r"""Independent restart streams of one read, side by side on processes or machin
 
 ``BlockShiftSampler().sample(bqm, scheduler=...)`` runs each read as one restart
 stream per worker of a Dask cluster instead of one per thread: ``"local:N"``
-starts ``N`` local worker processes (kept for the life of this process), an
+starts ``N`` local worker processes (kept for the life of this process, their scratch space in a temporary
+folder of their own, removed when the process exits, where Dask would leave its lock files behind), an
 address (``"tcp://host:8786"``) or a :class:`distributed.Client` uses a running
 cluster. Each stream is the one-thread read of
 :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` (Luby restarts
@@ -32,6 +33,8 @@ import atexit
 import logging
 import math
 import re
+import shutil
+import tempfile
 import time
 import uuid
 
@@ -48,6 +51,8 @@ MAX_LOCAL_WORKERS = 1024
 #: Seconds to reach a scheduler at an address before giving up.
 CONNECT_TIMEOUT_S = 5
 _CLIENTS: dict = {}
+#: The scratch folders of the local clusters this process started (removed with them).
+_SCRATCH: list[str] = []
 
 
 def parse_scheduler(scheduler) -> int | str:
@@ -99,8 +104,18 @@ def client_for(scheduler):
         return _CLIENTS[scheduler]
     try:
         if isinstance(where, int):
-            cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
+            import dask
+
+            scratch = tempfile.mkdtemp(prefix="qpicross-dask-")
+            try:  # the scheduler's and the workers' scratch spaces (lock files Dask leaves behind) in one folder
+                with dask.config.set({"temporary-directory": scratch}):
+                    cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, local_directory=scratch)
+                    client = Client(cluster)
+            except BaseException:
+                shutil.rmtree(scratch, ignore_errors=True)
+                raise
+            _SCRATCH.append(scratch)
         else:  # probed first: one line for an address where nothing listens, tls:// or ucx:// without support
             from qpicross.experiments.runner import connect_scheduler
 
@@ -123,6 +138,8 @@ def _close_clients() -> None:  # pragma: no cover - at interpreter exit
         if cluster is not None:
             cluster.close()
     _CLIENTS.clear()
+    while _SCRATCH:
+        shutil.rmtree(_SCRATCH.pop(), ignore_errors=True)
 
 
 def _warm_up(sampler_class) -> None:

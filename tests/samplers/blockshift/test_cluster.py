@@ -86,3 +86,16 @@ def test_a_spin_bqm_comes_back_in_spins(client):
     ss = BlockShiftSampler().sample(spin, lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=2,
                                     target_energy=0, scheduler=client)
     assert set(ss.record.sample.ravel().tolist()) == {-1, 1} and ss.first.energy == pytest.approx(0.0)
+
+
+def test_a_local_cluster_leaves_no_file_in_the_temporary_folder(tmp_path, monkeypatch):
+    """Dask's workers keep lock files in a scratch space under the temporary folder for good; the local cluster's
+    is a folder of its own, removed when its clients close (at the process's exit)."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    client = cluster.client_for("local:2")
+    assert client.submit(sum, [1, 2]).result() == 3
+    assert [p.name for p in tmp_path.iterdir()] != []  # the scratch space is there while the cluster runs
+    cluster._close_clients()
+    assert list(tmp_path.iterdir()) == []
