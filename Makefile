@@ -251,11 +251,14 @@ bench-parallel: $(VENV)/.installed
 	mkdir -p results
 	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json $(PARALLEL_JSON)_1.json || test $$? -eq 1
 	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json $(PARALLEL_JSON)_2.json || test $$? -eq 1
-# The same on taai2011 #403 alone with 24 reads or 600 s a configuration (~20 min): the one tail puzzle whose reads
-# finish often enough to show a distribution.
+# The same on taai2011 #403 alone with 24 reads or 600 s a configuration (~15 min on an idle machine): the one tail
+# puzzle whose reads finish often enough to show a distribution (PARALLEL_403_READS=40 PARALLEL_403_BUDGET=1000 for
+# more reads, ~25 min).
+PARALLEL_403_READS  ?= 24
+PARALLEL_403_BUDGET ?= 600
 bench-parallel-403:
-	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=24 PARALLEL_BUDGET=600 \
-	    PARALLEL_JSON=results/parallel_403
+	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=$(PARALLEL_403_READS) \
+	    PARALLEL_BUDGET=$(PARALLEL_403_BUDGET) PARALLEL_JSON=results/parallel_403
 
 # Plain simulated annealing of the QUBO as written (--sampler sa, dwave-samplers' defaults: 1000 sweeps) on the puzzles
 # shipped in instances/, 1000 reads each, one puzzle at a time (~30 s).
