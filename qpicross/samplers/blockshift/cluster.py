@@ -170,14 +170,15 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_li
         if stop.is_set():
             raise _Stopped
 
-    started, cpu_started = time.perf_counter(), time.thread_time()  # the stream runs in this worker thread
+    # the stream's CPU time is its worker process's (one stream a worker): its restarts may run in a thread of their own
+    started, cpu_started = time.perf_counter(), time.process_time()
     try:
         ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
                                     time_limit=time_limit, **params)
     except _Stopped:
-        return {"stopped": True, "seconds": time.perf_counter() - started, "cpu_s": time.thread_time() - cpu_started}
+        return {"stopped": True, "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
-    return {"stopped": False, "seconds": time.perf_counter() - started, "cpu_s": time.thread_time() - cpu_started,
+    return {"stopped": False, "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started,
             "sample": ss.record.sample[0],
             "variables": list(ss.variables),
             "energy": float(ss.record.energy[0]), "reached": math.isfinite(to_target), "to_target_s": to_target,
@@ -192,7 +193,8 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
 
     ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
     return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (CPU seconds of all
-    its streams together, each measured by ``time.thread_time`` in the worker thread that ran it), ``stream_s``
+    its streams together, each measured by ``time.process_time`` in the worker that ran it: one stream a worker,
+    as ``local:N``'s workers of one thread each), ``stream_s``
     (wall seconds of all its streams together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the
     best stream's); and ``streams`` and ``threads`` (the workers: one core each), ``scheduler``,
     ``timed_out``, ``interrupted``.

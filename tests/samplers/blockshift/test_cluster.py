@@ -51,7 +51,9 @@ def test_a_budget_ends_a_read_that_never_reaches_the_target(client):
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=2, seed=4,
                                     target_energy=-1.0, time_limit=2.0, scheduler=client)
     assert ss.info["time_to_target_s"][0] == math.inf and ss.info["winner"][0] == -1
-    assert ss.info["stream_s"][0] >= 2 * 1.5 and ss.info["core_s"][0] > 0  # both streams ran for the whole budget
+    assert ss.info["stream_s"][0] >= 2 * 1.5  # both streams ran for the whole budget
+    # sweeping all along, in whichever of its worker's threads the restarts ran: CPU seconds close to the wall's
+    assert ss.info["core_s"][0] >= 0.5 * ss.info["stream_s"][0]
 
 
 @pytest.mark.parametrize("bad", ["local:0", "local:x", "nonsense"])
