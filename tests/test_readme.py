@@ -222,4 +222,4 @@ def test_the_parallel_pages_ratios_are_all_generated():
     prose = re.sub(r"<!-- begin generated: (\S+) -->.*?<!-- end generated: \1 -->", "", section, flags=re.S)
     assert not re.findall(r"\d(?:\.\d+)?×", prose)
     assert "What two cores can show, and what they cannot" in prose
-    assert "1 / 2 is 2.54× [" in section and "(puzzles and reads resampled)" in section
+    assert re.search(r"1 / 2 is \d[\d.]*× \[", section) and "(puzzles and reads resampled)" in section  # with its interval
