@@ -42,7 +42,7 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.names import MAX_READS
 
-__all__ = ["Parameter", "PARAMETERS", "check_shift_arguments", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
+__all__ = ["Parameter", "PARAMETERS", "check_shift_arguments", "check_shift_values", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
            "declared", "integer", "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object",
            "numbers_list"]
 
@@ -392,3 +392,50 @@ def check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probab
                 and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
             raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
                                  f"got {segment!r}")
+
+
+def check_shift_values(num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves, block_moves,
+                       seed, return_state, threads, chain, stream_chains, profile_lines, stream_plans, population,
+                       population_steps) -> None:
+    """The values of the block-shift sampler's run settings, once its defaults are filled in (``num_sweeps``,
+    ``num_replicas``, ``restart_sweeps``, ``block_moves`` none of them None): one
+    :class:`~qpicross.exceptions.ParameterError` naming the first bad one.
+
+    >>> check_shift_values(1, 100, 4, 8000, 0.5, 1.0, False, 0, "best", 1, "auto", None, "rows", "mixed", 250, 100)
+    >>> check_shift_values(1, 100, 4, 8000, 0.5, 1.0, False, 0, "best", 1, "row", None, "rows", "mixed", 250, 100)
+    Traceback (most recent call last):
+        ...
+    qpicross.exceptions.ParameterError: chain must be 'auto', 'profile' or 'joint', got 'row'
+    """
+    for name, value, top in (("population", population, MAX_POPULATION),
+                             ("population_steps", population_steps, MAX_POPULATION_STEPS)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
+            raise ParameterError(f"{name} must be an integer from 1 to {top}, got {value!r}")
+    if restart_sweeps < 1:
+        raise ParameterError(f"restart_sweeps must be positive, got {restart_sweeps}")
+    if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
+        raise ParameterError("num_reads and num_replicas must be positive and num_sweeps non-negative")
+    if not 0 <= shift_probability <= 1:
+        raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
+    if not 0 <= line_moves <= 1:
+        raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
+    if not isinstance(block_moves, (bool, np.bool_)):
+        raise ParameterError(f"block_moves must be True, False or None, got {block_moves!r}")
+    if not block_moves and line_moves == 0:
+        raise ParameterError("block_moves=False needs line_moves > 0: nothing else moves a block")
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
+        raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+    if return_state not in ("best", "last"):
+        raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
+        raise ParameterError(f"threads must be an integer from 1 to 256, got {threads!r}")
+    known = ("auto", "profile", "joint")
+    if stream_chains is None and chain not in known:
+        raise ParameterError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
+    if stream_chains is not None and (not isinstance(stream_chains, (list, tuple)) or not stream_chains
+                                      or any(c not in known for c in stream_chains)):
+        raise ParameterError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
+    if profile_lines not in ("rows", "columns", "alternate"):
+        raise ParameterError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
+    if stream_plans not in ("mixed", "same", "long"):
+        raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")

@@ -103,8 +103,7 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
-from qpicross.samplers.parameters import (BYTES_PER_READ, MAX_POPULATION, MAX_POPULATION_STEPS,
-                                          check_shift_arguments)
+from qpicross.samplers.parameters import BYTES_PER_READ, check_shift_arguments, check_shift_values
 
 if TYPE_CHECKING:
     from qpicross.model.layout import PicrossLayout
@@ -287,7 +286,7 @@ class BlockShiftSampler(dimod.Sampler):
                 tournament puzzles); a puzzle and its transpose are the same problem, so the default
                 favours neither. A single restart (``schedule="fixed"``) samples rows.
             population: With ``schedule="population"``: the members of each run (1 to
-                :data:`MAX_POPULATION`; their states together at most :data:`MAX_POPULATION_CELLS` cells).
+                :data:`~qpicross.samplers.parameters.MAX_POPULATION`; their states together at most :data:`MAX_POPULATION_CELLS` cells).
             population_steps: With ``schedule="population"``: the inverse temperatures of each run, linear
                 from half of ``beta_range[0]`` to ``beta_range[1]``; the population is resampled at each.
             scheduler: Run each read's restart streams on a Dask cluster instead of threads, one stream per
@@ -333,42 +332,12 @@ class BlockShiftSampler(dimod.Sampler):
             restart_sweeps = POPULATION_SWEEPS if schedule == "population" else RESTART_SWEEPS
         if num_sweeps is None:
             num_sweeps = {"luby": MAX_RESTART_SWEEPS, "population": 25 * restart_sweeps}.get(schedule, 1000)
-        for name, value, top in (("population", population, MAX_POPULATION),
-                                 ("population_steps", population_steps, MAX_POPULATION_STEPS)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
-                raise ParameterError(f"{name} must be an integer from 1 to {top}, got {value!r}")
         num_replicas = 4 if num_replicas is None else num_replicas
-        if restart_sweeps < 1:
-            raise ParameterError(f"restart_sweeps must be positive, got {restart_sweeps}")
-        if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
-            raise ParameterError("num_reads and num_replicas must be positive and num_sweeps non-negative")
-        if not 0 <= shift_probability <= 1:
-            raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
-        if not 0 <= line_moves <= 1:
-            raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
-        if block_moves is None:
-            block_moves = line_moves < 1
-        if not isinstance(block_moves, (bool, np.bool_)):
-            raise ParameterError(f"block_moves must be True, False or None, got {block_moves!r}")
-        if not block_moves and line_moves == 0:
-            raise ParameterError("block_moves=False needs line_moves > 0: nothing else moves a block")
-        if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
-            raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
-        if return_state not in ("best", "last"):
-            raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
-            raise ParameterError(f"threads must be an integer from 1 to 256, got {threads!r}")
-        known = ("auto", "profile", "joint")
-        if stream_chains is None and chain not in known:
-            raise ParameterError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
-        if stream_chains is not None and (not isinstance(stream_chains, (list, tuple)) or not stream_chains
-                                          or any(c not in known for c in stream_chains)):
-            raise ParameterError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
+        block_moves = line_moves < 1 if block_moves is None else block_moves
+        check_shift_values(num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves,
+                           block_moves, seed, return_state, threads, chain, stream_chains, profile_lines,
+                           stream_plans, population, population_steps)
         chains = [chain] if stream_chains is None else list(stream_chains)
-        if profile_lines not in _PROFILE_AXES:
-            raise ParameterError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
-        if stream_plans not in ("mixed", "same", "long"):
-            raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
         time_limit = check_time_limit(time_limit)
         if layout is not None and scheduler is not None:  # the workers take the layout's lines and paints
             lines, paints, layout = layout.lines if lines is None else lines, layout.paints(), None
