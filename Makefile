@@ -60,7 +60,12 @@ figures: $(VENV)/.installed-test
 # never copied into the repository.
 SHARED       ?= ../shared/instances
 TOURNAMENT   := $(SHARED)/external/NonogramRecord/question
-BENCH        := $(BIN)/qpicross bench --force --workers 2
+# CPU=1 runs every benchmark under `taskset -c 1`, on one core, so that another can run on the other (each results
+# file records the CPUs it had, meta.cpus_allowed); on one core give BENCH_WORKERS=1 too (two workers would share it).
+CPU           ?=
+PIN           := $(if $(CPU),taskset -c $(CPU))
+BENCH_WORKERS ?= 2
+BENCH         := $(PIN) $(BIN)/qpicross bench --force --workers $(BENCH_WORKERS)
 # bird, knife, ratz, panda and six 25x25 tournament puzzles
 ABLATION_SET := $(foreach p,bird knife ratz panda,$(SHARED)/bompol/$(p).px) $(TOURNAMENT)/taai2011.txt\#1-6
 # bench-tournament: the first TOURNAMENT_RANGE puzzles of each file in TOURNAMENT_FILES (bench-tournament-long:
@@ -197,11 +202,11 @@ bench-tournament-long: $(VENV)/.installed
 	$(foreach f,$(TOURNAMENT_FILES),$(call TOURNAMENT_LONG_LINE,$(f)))
 
 # The tournament rules (issue 41): the 1 000 puzzles of each file in TOURNAMENT_FILES once, in order, each until its
-# first solving read, on one core (taskset pins it to CPU 0; keep the other core quiet), two hours in all:
+# first solving read, on one core (taskset pins it to CPU 0, or to CPU; keep the other core quiet), two hours in all:
 # results/tournament_FILE.json, every puzzle's time and the running total (python: qpicross.experiments.tournament).
 TOURNAMENT_PASS_RANGE ?= 1-1000
 define TOURNAMENT_PASS_LINE
-	taskset -c 0 $(BIN)/qpicross bench $(TOURNAMENT)/$(1).txt\#$(TOURNAMENT_PASS_RANGE) --tournament --seed 0 \
+	taskset -c $(or $(CPU),0) $(BIN)/qpicross bench $(TOURNAMENT)/$(1).txt\#$(TOURNAMENT_PASS_RANGE) --tournament --seed 0 \
 	    --json results/tournament_$(1).json --force || test $$? -eq 1
 
 endef

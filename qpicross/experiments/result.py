@@ -278,12 +278,22 @@ def load_average() -> list[float]:
     return [round(v, 2) for v in load]
 
 
+def _cpus_allowed() -> list[int] | None:
+    """The CPUs this process may run on (``taskset``), None where the system does not say."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return None
+
+
 def machine_info() -> dict:
-    """Where the measurement ran: CPU count, source commit, :func:`load_average` (at the start: a run adds
+    """Where the measurement ran: CPU count and the CPUs this process may use (``cpus_allowed``: fewer under
+    ``taskset``), source commit, :func:`load_average` (at the start: a run adds
     ``load_average_after`` when it ends, as ``qpicross bench`` and the studies do), Python, time, and which code
     (:func:`provenance`: the package version, the whole code's hash and what it covered)."""
     return {
         "cpus": os.cpu_count(),
+        "cpus_allowed": _cpus_allowed(),
         "commit": _git_commit(),
         "load_average": load_average(),
         "python": sys.version.split()[0],
