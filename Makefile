@@ -315,7 +315,7 @@ bench-survey: $(VENV)/.installed
 # The structured annealer's BQM kernel against its board kernel: replica-sweeps per second, same samples (~3 min).
 bench-kernels: $(VENV)/.installed
 	mkdir -p results
-	$(BIN)/python -m benchmarks.kernels instances/star10.px $(SHARED)/bompol/knife.px $(SHARED)/bompol/panda.px \
+	$(PIN) $(BIN)/python -m benchmarks.kernels instances/star10.px $(SHARED)/bompol/knife.px $(SHARED)/bompol/panda.px \
 	    $(TOURNAMENT)/taai2011.txt\#1-3 $(SHARED)/bompol/kabuki.px $(SHARED)/bompol/phantom.px --sweeps 1000 --reads 2 \
 	    --json results/kernels.json
 
