@@ -20,8 +20,10 @@ dwave-samplers, numba, numpy and scipy) and ``code_hashed``, what that hash cove
 * ``no hash``: written before provenance was recorded: which code wrote it is unknown (its ``meta.commit`` says
   at which commit).
 
-``make stale-results`` (``python -m benchmarks.provenance results``, from the repository root) lists them and
-exits 1 when a file is ``stale``. Since the hash covers the whole code, nearly every commit makes every file stale:
+``make stale-results`` (``python -m benchmarks.provenance results``, from the repository root) lists them, then
+counts them among the files the README and the current docs pages quote and among those only the archive pages
+quote (:data:`benchmarks.report.ARCHIVE_PAGES`: results of earlier code, kept as history), and exits 1 when a file
+is ``stale``. Since the hash covers the whole code, nearly every commit makes every file stale:
 the listing is what to re-run (or judge) before a figure is quoted as today's, not a gate of the test suite (which
 checks only that every acknowledgement names a file as it is: :func:`acknowledgement_errors`). ``no hash`` files
 are listed, never failed: no re-run can give them a hash they did not record. :func:`measured_by` is the line
@@ -56,6 +58,8 @@ from qpicross.experiments.result import OLD_HASHED, code_hash
 __all__ = ["ACKNOWLEDGED", "PREFIX", "Acknowledgement", "acknowledgements", "acknowledgement_errors",
            "results_status", "stale_files", "measured_by", "mark_stale", "main"]
 
+#: The repository (the folder above benchmarks/).
+ROOT = Path(__file__).resolve().parents[1]
 #: Results the check accepts although their hash is not the tree's (``FILE.json RECORDED CODE reason`` a line).
 ACKNOWLEDGED = "STALE.txt"
 #: Hex digits of a hash that listings, acknowledgements and the tables' provenance lines show.
@@ -253,6 +257,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{ACKNOWLEDGED}: {error}")
     counts = {s: sum(status == s for _, status, _ in rows) for s in ("current", "stale", "acknowledged", "no hash")}
     print(f"code hash {current[:PREFIX]}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    if Path(args.folder).resolve() == (ROOT / "results").resolve():  # the repository's: say which the pages quote
+        from benchmarks.report import quoted_files
+
+        for archive, where in ((False, "the README and the current pages"), (True, "the archive pages")):
+            quoted = quoted_files(archive=archive)
+            mine = [status for name, status, _ in rows if name in quoted]
+            print(f"quoted by {where}: " + ", ".join(f"{sum(m == s for m in mine)} {s}" for s in counts))
     return 1 if counts["stale"] else 0
 
 

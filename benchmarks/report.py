@@ -46,7 +46,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from benchmarks.breakdown import breakdown_table
@@ -55,7 +55,7 @@ from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
-from benchmarks.tournament import tournament_table
+from benchmarks.tournament import load_passes, tournament_table
 from qpicross.experiments.ratios import geometric_interval
 from qpicross.experiments.survival import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
@@ -64,7 +64,7 @@ __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_ro
            "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
-           "has_section", "update_page", "SECTIONS", "section_files", "section_text"]
+           "has_section", "update_page", "SECTIONS", "ARCHIVE_PAGES", "quoted_files", "section_files", "section_text"]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds ``qpicross anneal`` samples with no options before it gives up (the CLI's ``FIND_TIME_LIMIT``;
@@ -520,14 +520,17 @@ def _verdict(ok: bool) -> str:
 
 
 def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: Sequence[dict] = (),
-                  hybrid: Sequence[dict] = (), ablation: Sequence[dict] = (), retry: Sequence[dict] = ()) -> str:
+                  hybrid: Sequence[dict] = (), ablation: Sequence[dict] = (), retry: Sequence[dict] = (),
+                  passes: Mapping[str, dict] | None = None) -> str:
     """The targets against the measurements of the default configuration (``shift``).
 
     ``rows`` from ``make bench-pure``; ``tournament`` and ``hard`` (``make bench-tournament-long`` or a sample,
     ``make bench-hard``: kabuki and phantom with a longer budget, used for those two where given) and
     ``hybrid`` (``make bench-hybrid``), ``ablation`` (``make bench-ablation``: the default against the
     fixed ladder it replaced), ``retry`` (``make bench-tournament-retry``: ``qpicross anneal``'s budget of
-    reads for each puzzle the full runs left unsolved). The last rows are the targets of the earlier results section.
+    reads for each puzzle the full runs left unsolved), ``passes`` (``make bench-tournament-pass``: the
+    tournament files run under the tournament's rules, by file, as :func:`benchmarks.tournament.load_passes`
+    reads them). The last rows are the targets of the earlier results section.
     Every number is computed here from the results files: nothing is typed by hand.
     """
     shift = [r for r in rows if r["config"] == "shift"]
@@ -609,7 +612,46 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
         lines.append(f"| all 1 000 {name} puzzles solved, median TTS99 ≤ 0.5 s, worst ≤ 30 s | "
                      f"{distribution_line(mine)} | {verdict} |")
     lines.extend(_anneal_line(tournament, retry))
+    lines.extend(_pass_line(name, data) for name, data in (passes or {}).items())
     return "\n".join(lines) + legend(cited)
+
+
+#: The targets of a tournament pass (issue 41), from the champion's time on a current CPU: (total s, median s,
+#: slowest s) for taai2011; tcga2012 has a total target only (the champion's tournament time).
+PASS_TARGETS = {"taai2011": (463.4, 0.05, 60.0), "tcga2012": (1433.0, None, None)}
+
+
+def _pass_line(name: str, data: dict) -> str:
+    """The targets row of one tournament pass (``make bench-tournament-pass``): all solved in one pass on one core
+    within the total of :data:`PASS_TARGETS` (and the per-puzzle median and slowest, where it sets them).
+
+    >>> data = {"meta": {"cores": 1}, "summary": {"puzzles": 1000, "run": 1000, "solved": 1000, "total_s": 900.0,
+    ...         "median_s": 0.3, "slowest_s": 70.0, "slowest_puzzle": "taai2011#448"}}
+    >>> print(_pass_line("taai2011", data))  # doctest: +NORMALIZE_WHITESPACE
+    | taai2011 under the tournament rules (every puzzle once, in order, on one core): all 1 000 solved, total ≤ 463 s
+    (the 2011 champion on a current CPU), median ≤ 50 ms, slowest ≤ 60 s | 1000 of 1000 in one pass on 1 core; total
+    900 s, median 300 ms, slowest 70 s (taai2011#448) (make bench-tournament-pass) | **missed** (total above 463 s,
+    median above 50 ms, slowest above 60 s) |
+    """
+    total, median, slowest = PASS_TARGETS.get(name, (None, None, None))
+    s, cores = data["summary"], data["meta"]["cores"]
+    goals = [f"all {s['puzzles']:,} solved".replace(",", " ")]
+    checks = [("unsolved", s["solved"] == s["puzzles"] and s["run"] == s["puzzles"])]
+    for what, limit, value, champion in (("total", total, s["total_s"], " (the 2011 champion on a current CPU)"
+                                          if name == "taai2011" else " (the champion's tournament time)"),
+                                         ("median", median, s.get("median_s"), ""),
+                                         ("slowest", slowest, s.get("slowest_s"), "")):
+        if limit is not None:
+            goals.append(f"{what} ≤ {fmt_time(limit)}{champion}")
+            checks.append((f"{what} above {fmt_time(limit)}", value is not None and value <= limit))
+    slow = f", slowest {fmt_time(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else ""
+    measured = (f"{s['solved']} of {s['puzzles']} in one pass on {cores} core{'s' if cores > 1 else ''}"
+                + ("" if s["run"] == s["puzzles"] else f" ({s['run']} run)")
+                + f"; total {fmt_time(s['total_s'])}, median {fmt_time(s.get('median_s'))}{slow}")
+    missed = [what for what, ok in checks if not ok]
+    verdict = _verdict(not missed) + (f" ({', '.join(missed)})" if missed else "")
+    return (f"| {name} under the tournament rules (every puzzle once, in order, on one core): {', '.join(goals)} | "
+            f"{measured} (make bench-tournament-pass) | {verdict} |")
 
 
 def _anneal_line(tournament: Sequence[dict], retry: Sequence[dict]) -> list[str]:
@@ -920,6 +962,8 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 
 #: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
 _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
+#: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
+_PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
 
 #: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
@@ -963,31 +1007,25 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                             (json.loads(p.read_text()) for p in _results("campaign_53ebd6e.json",
                                                                                          "campaign.json"))})),
     "tournament-pass": (_results("tournament_taai2011.json"),
-                        lambda rows: tournament_table([p for p in _results("tournament_taai2011.json",
-                                                                           "tournament_tcga2012.json") if p.is_file()])),
+                        lambda rows: tournament_table([p for p in _results(*_PASSES) if p.is_file()])),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
-    "targets": (_results("bench_pure.json"), lambda rows: targets_table(rows, widest_per_file(
-                                                                          *_long_runs(),
-                                                                          _optional_rows("bench_tournament_sample.json"),
-                                                                          _optional_rows("bench_tournament.json")),
-                                                                      _optional_rows("bench_hard.json"),
-                                                                      _optional_rows("bench_hybrid.json"),
-                                                                      _optional_rows("ablation_shift.json")
-                                                                      + _optional_rows("ablation_shift_fixed.json"),
-                                                                      _optional_rows("bench_tournament_retry.json"))),
+    "targets": (_results("bench_pure.json"), lambda rows: targets_table(
+        rows, widest_per_file(_optional_rows("bench_tournament_sample.json"), _optional_rows("bench_tournament.json")),
+        _optional_rows("bench_hard.json"), _optional_rows("bench_hybrid.json"),
+        _optional_rows("ablation_shift.json") + _optional_rows("ablation_shift_fixed.json"),
+        passes=load_passes([p for p in _results(*_PASSES) if p.is_file()]))),
 }
 
 
 #: Results files a section reads besides its own: the targets table gathers every headline run.
 _ALSO_READ: dict[str, list[Path]] = {
-    "targets": [*_LONG_RUNS, *_results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json",
-                                       "bench_hybrid.json", "ablation_shift.json", "ablation_shift_fixed.json",
-                                       "bench_tournament_retry.json")],
+    "targets": _results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json", "bench_hybrid.json",
+                        "ablation_shift.json", "ablation_shift_fixed.json", *_PASSES),
 }
 
 
@@ -1020,6 +1058,30 @@ def pages(root: str | os.PathLike = ROOT) -> list[Path]:
     docs = sorted(p for p in (root / "docs").rglob("*.md")
                   if not {"_build", "api", "jupyter_execute"} & set(p.relative_to(root).parts))
     return [root / "README.md", *docs]
+
+
+#: Pages of results measured on earlier code and kept as history (each table's *Measured by* line says which code):
+#: every other page, and the README, presents today's figures.
+ARCHIVE_PAGES = ("archive.md", "design.md")
+
+
+def quoted_files(root: str | os.PathLike = ROOT, *, archive: bool = False) -> dict[str, list[str]]:
+    """The results files the generated sections of the current pages (``archive=True``: of the archive pages,
+    :data:`ARCHIVE_PAGES`) are computed from: file name -> the pages that quote it.
+
+    >>> "bench_pure.json" in quoted_files() and "README.md" in quoted_files()["bench_pure.json"]
+    True
+    """
+    quoted: dict[str, list[str]] = {}
+    for page in pages(root):
+        if (page.name in ARCHIVE_PAGES and page.parent.name == "results") != archive:
+            continue
+        text = page.read_text()
+        for name in SECTIONS:
+            if has_section(text, name):
+                for f in section_files(name):
+                    quoted.setdefault(f.name, []).append(page.name)
+    return {name: sorted(set(where)) for name, where in quoted.items()}
 
 
 def has_section(text: str, name: str) -> bool:

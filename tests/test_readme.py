@@ -39,7 +39,7 @@ def test_every_generated_table_says_which_code_measured_it():
             assert last.startswith("*Measured by:* ") and "commit " in last, (page.name, name)
             assert all(f"{f.name}" in last for f in report.section_files(name)), (page.name, name)
     targets = [f.name for f in report.section_files("targets")]
-    assert {"bench_pure.json", "bench_hard.json", "bench_tournament_retry.json"} <= set(targets)
+    assert {"bench_pure.json", "bench_hard.json", "tournament_taai2011.json"} <= set(targets)
 
 
 def test_a_hand_edited_number_is_caught(tmp_path):
