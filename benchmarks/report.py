@@ -940,10 +940,10 @@ def _engine_ratios(rows: Sequence[dict]) -> str:
     return summary_table(rows, by=by_collection) + "\n\n" + ";\n".join(lines) + "."
 
 
-def _breakdowns(*names: str) -> str:
-    """:func:`~benchmarks.breakdown.breakdown_table` of ``make bench-breakdown``'s files, each run named by its commit."""
+def _by_commit(table: Callable[[dict], str], *names: str) -> str:
+    """``table`` of whole results files (``make bench-breakdown``'s, ``make campaign``'s), each named by its commit."""
     runs = [json.loads(path.read_text()) for path in _results(*names)]
-    return breakdown_table({f"commit {run['meta']['commit']}": run for run in runs})
+    return table({f"commit {str(run['meta']['commit'])[:7]}": run for run in runs})
 
 
 def _streams_summary(rows: Sequence[dict]) -> str:
@@ -1000,12 +1000,10 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                  matrix_table),
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "time-breakdown": (_results("breakdown_head.json", "breakdown_53ebd6e.json"),
-                       lambda rows: _breakdowns("breakdown_head.json", "breakdown_53ebd6e.json")),
+                       lambda rows: _by_commit(breakdown_table, "breakdown_head.json", "breakdown_53ebd6e.json")),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
-                 lambda rows: counts_table({f"commit {str(run['meta']['commit'])[:7]}": run for run in
-                                            (json.loads(p.read_text()) for p in _results("campaign_53ebd6e.json",
-                                                                                         "campaign.json"))})),
+                 lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
     "tournament-pass": (_results("tournament_taai2011.json"),
                         lambda rows: tournament_table([p for p in _results(*_PASSES) if p.is_file()])),
     "tournament-retry": (_results("bench_tournament_retry.json"),
