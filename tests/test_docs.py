@@ -57,7 +57,7 @@ def site(tmp_path_factory):
 def test_every_page_is_built(site):
     for page in ("index", "getting-started", "formulation", "samplers", "classical", "cloud", "input", "tuning",
                  "cli", "api", "results/index", "results/typical", "results/hard", "results/beyond",
-                 "results/parallel", "results/generic", "results/design",
+                 "results/parallel", "results/generic", "results/design", "results/archive",
                  "notebooks/01_formulation", "notebooks/04_formulation_study"):
         assert (site / f"{page}.html").is_file(), page
 
