@@ -276,7 +276,7 @@ bench-core: $(VENV)/.installed
 # exceeds its estimate).
 bench-memory: $(VENV)/.installed
 	mkdir -p results
-	$(BIN)/python -m benchmarks.memory --json results/memory.json
+	$(PIN) $(BIN)/python -m benchmarks.memory --json results/memory.json
 
 # The bad-input campaign (issue 43): a few hundred qpicross command lines with malformed puzzle files, bad option
 # values, unreachable schedulers, cloud samplers without tokens, outputs that must not be written, Ctrl-C and a
