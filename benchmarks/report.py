@@ -1065,20 +1065,23 @@ ARCHIVE_PAGES = ("archive.md", "design.md")
 
 def quoted_files(root: str | os.PathLike = ROOT, *, archive: bool = False) -> dict[str, list[str]]:
     """The results files the generated sections of the current pages (``archive=True``: of the archive pages,
-    :data:`ARCHIVE_PAGES`) are computed from: file name -> the pages that quote it.
+    :data:`ARCHIVE_PAGES`) are computed from, the frontier page's (:data:`benchmarks.frontier.GENERATED`) included:
+    file name -> the pages that quote it.
 
     >>> "bench_pure.json" in quoted_files() and "README.md" in quoted_files()["bench_pure.json"]
     True
     """
+    from benchmarks.frontier import GENERATED  # the frontier page's own sections
+
     quoted: dict[str, list[str]] = {}
     for page in pages(root):
         if (page.name in ARCHIVE_PAGES and page.parent.name == "results") != archive:
             continue
         text = page.read_text()
-        for name in SECTIONS:
-            if has_section(text, name):
-                for f in section_files(name):
-                    quoted.setdefault(f.name, []).append(page.name)
+        files = [f.name for name in SECTIONS if has_section(text, name) for f in section_files(name)]
+        files += [f for name, (names, _) in GENERATED.items() if has_section(text, name) for f in names]
+        for f in files:
+            quoted.setdefault(f, []).append(page.name)
     return {name: sorted(set(where)) for name, where in quoted.items()}
 
 
