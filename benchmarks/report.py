@@ -292,13 +292,41 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
                     cells.append("never solves")
                 else:
                     ratio = base / mine_tts
+                    interval = _ratio_interval(mine[baseline], mine[c])
                     b_cores, c_cores = _threads(mine[baseline]), _threads(mine[c])
+                    cell = f"{ratio:.3g}×{_factor_interval(interval)}"
                     if b_cores != c_cores and None not in (b_cores, c_cores):  # the same ratio at equal cores
-                        cells.append(f"{ratio:.3g}× ({ratio * b_cores / c_cores:.3g}× in core-s)")
-                    else:
-                        cells.append(f"{ratio:.3g}×")
+                        scale = b_cores / c_cores
+                        scaled = interval and (interval[0] * scale, interval[1] * scale)
+                        cell += f" ({ratio * scale:.3g}×{_factor_interval(scaled)} in core-s)"
+                    cells.append(cell)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + legend([r for r in rows if r["config"] in configs])
+
+
+def _ratio_interval(first: dict, second: dict) -> tuple[float, float] | None:
+    """The 95 % bootstrap interval of ``first``'s TTS99 over ``second``'s, resampling each row's reads
+    (:func:`~qpicross.experiments.ratios.reads_ratio`); None where a row keeps no per-read times (fixed-length
+    reads, as the baseline's).
+
+    >>> a = {"time_to_target_s": [1.0, 2.0, 3.0, 4.0], "read_s": [1.0, 2.0, 3.0, 4.0]}
+    >>> b = {"time_to_target_s": [0.5, 1.0, 1.5, 2.0], "read_s": [0.5, 1.0, 1.5, 2.0]}
+    >>> low, high = _ratio_interval(a, b)
+    >>> low <= 2 <= high, _ratio_interval({}, b)
+    (True, None)
+    """
+    from qpicross.experiments.ratios import reads_ratio
+
+    reads = _reads_of(first), _reads_of(second)
+    if None in reads:
+        return None
+    interval = reads_ratio([reads[0]], [reads[1]])
+    return interval.low, interval.high
+
+
+def _factor_interval(interval: tuple[float, float] | None) -> str:
+    """" [low, high]" of a ratio's interval, empty for None."""
+    return "" if interval is None else f" [{interval[0]:.3g}, {interval[1]:.3g}]"
 
 
 def legend(rows: Sequence[dict]) -> str:
