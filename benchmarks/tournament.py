@@ -21,7 +21,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["ANCHORS", "tournament_table", "load_passes"]
+__all__ = ["ANCHORS", "tournament_table", "tail_line", "load_passes"]
 
 #: Published totals for the 1 000 taai2011 puzzles (program, machine, total, per-puzzle figures, source), as
 #: hyouv/FastNonogramSolver's ``results/README.md`` reports them; the TAAI 2011 figure is the tournament's own.
@@ -77,4 +77,25 @@ def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> st
                      f"{_seconds(s['total_s'])} | {_seconds(s['median_s'])} | {_seconds(s['p99_s'])} | {slowest} | "
                      f"{'yes' if s['within_limit'] else 'no'} |")
         lines.append("")
+        share = tail_line(data.get("results", []), s["total_s"])
+        if share:
+            lines += [share, ""]
     return "\n".join(lines).rstrip()
+
+
+def tail_line(results, total_s: float, slowest: int = 10) -> str:
+    """Where a pass's total goes: the share of its ``slowest`` slowest puzzles, and of the puzzles under a second.
+
+    >>> tail_line([{"puzzle": f"p{i}", "seconds": t} for i, t in enumerate([0.5, 0.5, 9.0])], 10.0, slowest=1)
+    'The slowest puzzle took 9 s, 90 % of the total (p2); the 2 puzzles under one second 1 s, 10 %.'
+    """
+    times = sorted(((float(r["seconds"]), r["puzzle"]) for r in results if r.get("seconds") is not None),
+                   reverse=True)
+    if not times or not total_s:
+        return ""
+    top = times[:slowest]
+    quick = [t for t, _ in times if t < 1]
+    head = ("The slowest puzzle took" if len(top) == 1 else f"The {len(top)} slowest puzzles took")
+    return (f"{head} {_seconds(sum(t for t, _ in top))}, {100 * sum(t for t, _ in top) / total_s:.0f} % of the total "
+            f"({', '.join(name for _, name in top)}); the {len(quick)} puzzles under one second "
+            f"{_seconds(sum(quick))}, {100 * sum(quick) / total_s:.0f} %.")
