@@ -62,7 +62,7 @@ from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
            "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "ratio_line", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
+           "ratio_line", "geometric_text", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
            "has_section", "update_page", "SECTIONS", "ARCHIVE_PAGES", "quoted_files", "section_files", "section_text"]
 
@@ -423,6 +423,18 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))] if ordered else math.nan
 
 
+def geometric_text(ratios: Sequence[float]) -> str:
+    """The geometric mean of per-puzzle ratios with its 95 % puzzle-bootstrap interval
+    (:func:`~qpicross.experiments.ratios.geometric_interval`), as the pages print it.
+
+    >>> geometric_text([0.5, 2.0]), geometric_text([3.0])
+    ('1× [0.5, 2]', '3×')
+    """
+    geometric = math.exp(sum(math.log(v) for v in ratios) / len(ratios))
+    interval = geometric_interval(list(ratios))
+    return f"{geometric:.3g}×" + (f" [{interval[0]:.3g}, {interval[1]:.3g}]" if interval else "")
+
+
 def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
     """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
     puzzle-bootstrap interval (:func:`~qpicross.experiments.ratios.geometric_interval`), and range.
@@ -441,9 +453,8 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str) -> str:
         return f"TTS99 {slower} / {faster}: no puzzle solved by both"
     geometric = math.exp(sum(math.log(v) for v in ratios.values()) / len(ratios))
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
-    interval = geometric_interval(list(ratios.values()))
-    within = f" [{interval[0]:.3g}, {interval[1]:.3g}]" if interval else ""
-    text = (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: geometric mean {geometric:.3g}×{within}, "
+    text = (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: "
+            f"geometric mean {geometric_text(ratios.values())}, "
             f"from {ratios[low]:.3g}× ({low[1]}) to {ratios[high]:.3g}× ({high[1]})")
     cores = [{_threads(r) for r in rows if r["config"] == c} for c in (slower, faster)]
     if all(len(c) == 1 and None not in c for c in cores) and cores[0] != cores[1]:
@@ -594,12 +605,10 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
     if now:
         ratio = {p: _number(before[p]["tts99_s"]) / _number(now[p]["tts99_s"]) for p in now}
         slowest = min(ratio, key=ratio.get)
-        geometric = math.exp(sum(math.log(v) for v in ratio.values()) / len(ratio))
-        interval = geometric_interval(list(ratio.values()))
-        within = f" [{interval[0]:.3g}, {interval[1]:.3g}]" if interval else ""
         lines.append(f"| no slowdown against the default the issue replaced (fixed 4-replica ladder, block moves) on "
                      f"the 25×25 puzzles it solves | "
-                     f"TTS99 ratio previous / default: geometric mean {geometric:.3g}×{within} (puzzles resampled), "
+                     f"TTS99 ratio previous / default: geometric mean {geometric_text(ratio.values())} "
+                     f"(puzzles resampled), "
                      f"{min(ratio.values()):.2f}× ({slowest}) to {max(ratio.values()):.2f}× over {len(ratio)} "
                      f"puzzles (make bench-ablation) | {_verdict(min(ratio.values()) >= 1)} |")
     small = [r for r in shift if collection(r) in ("instances", "bompol") and max(int(r["rows"]), int(r["cols"])) <= 20

@@ -35,7 +35,6 @@ import math
 import time
 from collections.abc import Sequence
 
-import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
@@ -44,7 +43,6 @@ from qpicross.experiments.tts import TimeToTarget, _quantile, repetitions, wilso
 from qpicross.pipeline.run import run_many
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
-from qpicross.samplers import get_sampler
 
 __all__ = ["bench_batch", "parallel_time_to_target_tts"]
 
@@ -147,16 +145,17 @@ def bench_batch(tasks: Sequence[tuple[str, Puzzle, SolverConfig]]) -> list[Bench
 
 
 _WARM: set = set()
+#: What :func:`_warm_up` samples: two small puzzles of different shapes, one batch, as every benchmark batch is
+#: (a tiny non-Picross model would compile only the joint chain's launch, not the board and profile ones).
+WARM_UP_BATCH = (Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="warm-up 5x5"),
+                 Puzzle([[2], [1, 1], [3]], [[2], [1, 1], [1, 1], [1]], name="warm-up 3x4"))
 
 
 def _warm_up(config: SolverConfig) -> None:
-    """Compile the kernels on a tiny model first, so compilation is not timed as sampling."""
+    """Compile (or load from numba's cache) what ``config``'s batches run, on :data:`WARM_UP_BATCH`, one read a puzzle,
+    so that compilation is not timed as sampling."""
     key = (config.sampler_name, dict(config.options).get("backend"))
     if key in _WARM:
         return
-    sampler = get_sampler(config.sampler)
-    tiny = dimod.BinaryQuadraticModel({"a": 1.0, "b": -1.0}, {("a", "b"): 2.0}, 0.0, dimod.BINARY)
-    backend = dict(config.options).get("backend")
-    sampler.sample_many([tiny], lines=[[]], num_reads=1, num_sweeps=2, seed=0, target_energy=0.0,
-                        **({"backend": backend} if backend else {}))
+    run_many(list(WARM_UP_BATCH), config.replace(num_reads=1))
     _WARM.add(key)

@@ -172,14 +172,17 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_li
 
     # the stream's CPU time is its worker process's (one stream a worker): its restarts may run in a thread of their own
     started, cpu_started = time.perf_counter(), time.process_time()
+
+    def spent() -> dict:
+        return {"seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started}
+
     try:
         ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
                                     time_limit=time_limit, **params)
     except _Stopped:
-        return {"stopped": True, "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started}
+        return {"stopped": True, **spent()}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
-    return {"stopped": False, "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started,
-            "sample": ss.record.sample[0],
+    return {"stopped": False, **spent(), "sample": ss.record.sample[0],
             "variables": list(ss.variables),
             "energy": float(ss.record.energy[0]), "reached": math.isfinite(to_target), "to_target_s": to_target,
             "sweeps": int(ss.info["sweeps"][0])}

@@ -189,6 +189,26 @@ def test_bench_with_presolve_in_one_call():
     assert results[0].num_variables == 0  # line logic solves the letter
 
 
+def test_the_batch_warm_up_runs_the_chain_a_picross_batch_runs(monkeypatch):
+    """Compiling happens before the clock: a benchmark batch of puzzles runs the profile chain's launch, so the
+    warm-up must run that one (a tiny generic model runs only the joint chain's, and a cold numba cache then
+    timed two minutes of compilation as the batch's sampling)."""
+    from qpicross.experiments import batch
+    from qpicross.pipeline.config import SolverConfig
+
+    chains, run_many = [], batch.run_many
+
+    def recording(puzzles, config):
+        runs = run_many(puzzles, config)
+        chains.extend(run.sampleset.info["chain"] for run in runs)
+        return runs
+
+    monkeypatch.setattr(batch, "run_many", recording)
+    monkeypatch.setattr(batch, "_WARM", set())
+    batch._warm_up(SolverConfig(sampler="shift-batched-cpu"))
+    assert chains and set(chains) == {"profile"}
+
+
 # -- the target distributions, against exact enumeration (as test_distribution.py checks the CPU
 # sampler): final states of N chains at BETA after SWEEPS sweeps, one ladder per read.
 from test_distribution import BETA, N, SWEEPS, generic, noise_threshold, picross, tv  # noqa: E402,F401
