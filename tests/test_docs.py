@@ -1,6 +1,6 @@
 """The documentation site builds with warnings as errors, and the pages a reader needs are in it.
 
-The build executes the four notebooks (myst-nb, a failing cell fails the build), writes the
+The build executes the five notebooks (myst-nb, a failing cell fails the build), writes the
 command-line reference from the argument parsers and the API reference from the docstrings.
 """
 
@@ -58,7 +58,7 @@ def test_every_page_is_built(site):
     for page in ("index", "getting-started", "formulation", "samplers", "classical", "cloud", "input", "tuning",
                  "cli", "api", "results/index", "results/typical", "results/hard", "results/beyond",
                  "results/parallel", "results/generic", "results/design", "results/archive",
-                 "notebooks/01_formulation", "notebooks/04_formulation_study"):
+                 "notebooks/01_formulation", "notebooks/04_formulation_study", "notebooks/05_your_own_annealer"):
         assert (site / f"{page}.html").is_file(), page
 
 

@@ -1,4 +1,4 @@
-"""The notebooks in notebooks/: the four of them, stored without outputs (tests/test_docs.py runs them)."""
+"""The notebooks in notebooks/: the five of them, stored without outputs (tests/test_docs.py runs them)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from conftest import ROOT
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_the_four_notebooks_are_there():
+def test_the_five_notebooks_are_there():
     names = [p.name for p in NOTEBOOKS]
     assert names == ["01_formulation.ipynb", "02_penalty_tuning.ipynb", "03_scaling.ipynb",
-                     "04_formulation_study.ipynb"]
+                     "04_formulation_study.ipynb", "05_your_own_annealer.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
