@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -256,11 +256,11 @@ bench-parallel: $(VENV)/.installed
 	mkdir -p results
 	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json $(PARALLEL_JSON)_1.json || test $$? -eq 1
 	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json $(PARALLEL_JSON)_2.json || test $$? -eq 1
-# The same on taai2011 #403 alone with 24 reads or 600 s a configuration (~15 min on an idle machine): the one tail
-# puzzle whose reads finish often enough to show a distribution (PARALLEL_403_READS=40 PARALLEL_403_BUDGET=1000 for
-# more reads, ~25 min).
-PARALLEL_403_READS  ?= 24
-PARALLEL_403_BUDGET ?= 600
+# The same on taai2011 #403 alone with 40 reads or 1 800 s a configuration (about 40 min on an idle machine: one
+# stream's reads take about half a minute each): the one tail puzzle whose reads finish often enough to show a
+# distribution.
+PARALLEL_403_READS  ?= 40
+PARALLEL_403_BUDGET ?= 1800
 bench-parallel-403:
 	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=$(PARALLEL_403_READS) \
 	    PARALLEL_BUDGET=$(PARALLEL_403_BUDGET) PARALLEL_JSON=results/parallel_403
@@ -536,6 +536,22 @@ schedule-tournament-plain: $(VENV)/.installed-test
 	mkdir -p results
 	$(BIN)/python -m benchmarks.schedule run --budget 15 --arms rule --sweeps 10000,30000 \
 	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament_plain.json
+
+# Issue 42's sample of the tournament set: SAMPLE_SIZE taai2011 puzzles drawn at random (seed SAMPLE_SEED; the list is
+# the results file's meta.planned), plain SA on the thermometer with the rule's beta range at 30 000 sweeps (the
+# optimum of most of #1-20 in schedule_tournament_plain.json), SAMPLE_BUDGET s of sampling a puzzle: alone on core 0
+# (results/schedule_sample_plain.json) and after line logic on core 1 (results/schedule_sample_presolve.json), side
+# by side; each file is written after every puzzle (about 100 min at 100 puzzles and 60 s).
+SAMPLE_SIZE   ?= 100
+SAMPLE_SEED   ?= 2011
+SAMPLE_BUDGET ?= 60
+SAMPLE_RUN = $(BIN)/python -m benchmarks.schedule run --budget $(SAMPLE_BUDGET) --sweeps 30000 \
+    --puzzle $(TOURNAMENT)/taai2011.txt\#1-1000 --sample $(SAMPLE_SIZE) --sample-seed $(SAMPLE_SEED)
+schedule-tournament-sample: $(VENV)/.installed-test
+	mkdir -p results
+	taskset -c 0 $(SAMPLE_RUN) --arms rule --json results/schedule_sample_plain.json & plain=$$!; \
+	taskset -c 1 $(SAMPLE_RUN) --arms rule+presolve --json results/schedule_sample_presolve.json & logic=$$!; \
+	wait $$plain && wait $$logic
 
 # The Bompol puzzles up to 20x20 that make schedule leaves out (pikachu 8x8, tardis 20x15), on its sweep ladder and
 # both β ranges, 15 s a cell, one process (about 5 min). Writes results/schedule_bompol.json.

@@ -134,6 +134,18 @@ def still_fails(results: Mapping[str, dict]) -> str:
     return "\n".join(lines) if lines else "- nothing: every measured puzzle was solved and embedded"
 
 
+#: The two arms of ``make schedule-tournament-sample``: plain SA on the thermometer, and the same after line logic.
+SAMPLE_FILES = ("schedule_sample_plain.json", "schedule_sample_presolve.json")
+
+
+def sample_summary(results: Mapping[str, dict]) -> str:
+    """Each arm's line (:func:`benchmarks.schedule.summary_line`) on the tournament sample, with the puzzles it did not
+    solve."""
+    from benchmarks import schedule
+
+    return "\n".join(schedule.summary_line(results[name], list_unsolved=True) for name in SAMPLE_FILES)
+
+
 #: NAME -> (the results files it reads, the function that renders it)
 GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]] = {
     "embedding-largest": (("embedding.json",), _embedding("largest_table")),
@@ -154,6 +166,7 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "bompol-optimum": (("schedule_bompol.json",), _schedule("optimum_table", "schedule_bompol.json")),
     "tournament-optimum": (("schedule_tournament.json",),
                            _schedule("optimum_table", "schedule_tournament.json")),
+    "tournament-sample-summary": (SAMPLE_FILES, sample_summary),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),

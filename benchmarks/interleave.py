@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from qpicross.experiments.result import load_average
+from qpicross.experiments.result import code_hash, hashed_inputs, load_average
 from qpicross.puzzle.formats.registry import _directory_files, split_spec
 
-__all__ = ["single_specs", "interleave", "main"]
+__all__ = ["single_specs", "tree_provenance", "interleave", "main"]
 
 
 def single_specs(specs: list[str]) -> list[tuple[str, str]]:
@@ -44,6 +44,25 @@ def single_specs(specs: list[str]) -> list[tuple[str, str]]:
         else:
             out.append((spec, spec))
     return out
+
+
+def tree_provenance(meta: dict, tree: Path) -> dict:
+    """``meta`` of a file an earlier tree wrote, with the whole-code hash of that tree added where it recorded none
+    or hashed the sampler modules only: today's :func:`~qpicross.experiments.result.code_hash` over the tree's
+    ``qpicross/`` and ``benchmarks/`` and this environment's libraries (``code_hash_by`` says so), so that
+    ``make stale-results`` can tell the file apart from today's code and an acknowledgement can name it.
+
+    >>> meta = tree_provenance({"commit": "abc"}, Path(__file__).resolve().parents[1])
+    >>> len(meta["code_hash"]), meta["code_hashed"][:2], meta["code_hash_by"].startswith("benchmarks.interleave")
+    (64, ['qpicross/**/*.py', 'benchmarks/*.py'], True)
+    """
+    if meta.get("code_hash") and list(meta.get("code_hashed") or ()) == hashed_inputs(tree / "qpicross"):
+        return meta
+    package = tree / "qpicross"
+    return {**meta, "code_hash": code_hash(package), "code_hashed": hashed_inputs(package),
+            "code_hash_by": "benchmarks.interleave, after the run: today's code_hash over the tree's files "
+                            f"({tree.name}) and the libraries it ran with",
+            **({"code_hash_recorded": meta["code_hash"]} if meta.get("code_hash") else {})}
 
 
 def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args: list[str], cpu: str | None) -> int:
@@ -73,8 +92,8 @@ def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args
                     rows[label].append({**row, "source": collection})
             print(f"[{index}/{len(puzzles)}] {spec}", file=sys.stderr, flush=True)
     ended, after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), load_average()
-    for label, _, out in trees:
-        meta = {**metas[label], "interleaved": [name for name, _, _ in trees], "time_utc_end": ended,
+    for label, tree, out in trees:
+        meta = {**tree_provenance(metas[label], Path(tree)), "interleaved": [name for name, _, _ in trees], "time_utc_end": ended,
                 "load_average_after": after,
                 "command": "python -m benchmarks.interleave " + " ".join(specs) + " -- " + " ".join(bench_args)}
         Path(out).write_text(json.dumps({"meta": meta, "results": rows[label]}, indent=1) + "\n")

@@ -59,7 +59,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
 __all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "energy_gap", "beta_rule",
-           "rule_beta_range", "run_schedule", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
+           "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -120,6 +120,15 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     start = time.perf_counter()
     records, puzzles = [], []
     gap = energy_gap(weights)
+
+    def results() -> dict:
+        return {"meta": {**meta, "sampler": "sa", "encoding": "thermometer", "weights": weights.as_dict(),
+                         "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
+                         "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
+                         "arms": list(arms), "planned": [rung.label for rung in rungs],
+                         "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
+                "puzzles": puzzles, "records": records}
+
     for index, rung in enumerate(rungs):
         why = rung.available()
         if why is not None:
@@ -153,15 +162,32 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                         f"t_read {r.t_read_s:.3g}s TTS99 {r.tts99_s:.3g}s")
                 if r.num_reads and r.num_solved == r.num_reads:
                     done = s
-    out = {"meta": {**meta, "sampler": "sa", "encoding": "thermometer", "weights": weights.as_dict(),
-                    "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
-                    "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
-                    "arms": list(arms),
-                    "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
-           "puzzles": puzzles, "records": records}
+        if path is not None:  # after every puzzle, so that a run cut short keeps what it measured
+            Path(path).write_text(json.dumps(results(), indent=1) + "\n")
+    out = results()
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")
     return out
+
+
+def sample_specs(specs: Sequence[str], size: int, seed: int) -> list[str]:
+    """``size`` single puzzles drawn without replacement (``random.Random(seed)``) from those ``specs`` name
+    (``FILE#1-1000`` names a thousand), in the order the specs give them.
+
+    >>> sample_specs(["x/taai2011.txt#1-1000"], 3, seed=1) == sample_specs(["x/taai2011.txt#1-1000"], 3, seed=1)
+    True
+    >>> len(set(sample_specs(["x/taai2011.txt#1-10"], 10, seed=0)))
+    10
+    """
+    import random
+
+    from benchmarks.interleave import single_specs
+
+    every = [spec for spec, _ in single_specs(list(specs))]
+    if not 0 < size <= len(every):
+        raise ParameterError(f"a sample of {size} from {len(every)} puzzles: give 1 to {len(every)}")
+    chosen = set(random.Random(seed).sample(range(len(every)), size))
+    return [spec for i, spec in enumerate(every) if i in chosen]
 
 
 # -- tables ---------------------------------------------------------------------------------
@@ -227,8 +253,9 @@ def optimum_table(results) -> str:
     return "\n".join(lines)
 
 
-def summary_line(results, limit_s: float = 60.0) -> str:
-    """How many puzzles each arm solved at some sweep count, and how many with a TTS99 within ``limit_s``."""
+def summary_line(results, limit_s: float = 60.0, list_unsolved: bool = False) -> str:
+    """How many puzzles each arm solved at some sweep count, and how many with a TTS99 within ``limit_s`` (and
+    which it did not solve, with ``list_unsolved``); a run stopped early says after how many of its puzzles."""
     data = load_results(results)
     present = [p for p in data["puzzles"] if "absent" not in p]
     lines = []
@@ -236,8 +263,13 @@ def summary_line(results, limit_s: float = 60.0) -> str:
         best = [_best([r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm]) for p in present]
         solved = [b for b in best if b is not None]
         within = [b for b in solved if b["tts99_s"] <= limit_s]
+        unsolved = [p["label"] for p, b in zip(present, best) if b is None]
         lines.append(f"- {arm}: {len(solved)} of {len(present)} puzzles solved at some sweep count; "
-                     f"{len(within)} with a TTS99 of at most {limit_s:g} s")
+                     f"{len(within)} with a TTS99 of at most {limit_s:g} s"
+                     + (f"; not solved: {', '.join(unsolved)}" if list_unsolved and unsolved else ""))
+    planned = data["meta"].get("planned")
+    if planned and len(data["puzzles"]) < len(planned):
+        lines.append(f"- the run stopped after {len(data['puzzles'])} of the {len(planned)} puzzles it was given")
     return "\n".join(lines)
 
 
@@ -335,6 +367,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
         map(str, SWEEPS)))
     run_p.add_argument("--arms", default=None, help="comma list of %s" % ", ".join(ARMS))
+    run_p.add_argument("--sample", type=int, default=None, metavar="N",
+                       help="run N puzzles drawn at random (--sample-seed) from those the --puzzle specs name")
+    run_p.add_argument("--sample-seed", type=int, default=0)
     table_p = sub.add_parser("table")
     table_p.add_argument("results")
     beta_p = sub.add_parser("beta", help="the rule's --beta-range for a puzzle's thermometer model")
@@ -354,7 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights, presolve=args.presolve)
         print(f"--beta-range {hot:.6g},{cold:.6g}")
         return 0
-    rungs = tuple(spec_rung(spec) for spec in args.puzzle)
+    specs = args.puzzle if args.sample is None else sample_specs(args.puzzle, args.sample, args.sample_seed)
+    rungs = tuple(spec_rung(spec) for spec in specs)
     sweeps = SWEEPS if not args.sweeps else tuple(int(x) for x in args.sweeps.split(","))
     arms = ARMS if not args.arms else tuple(args.arms.split(","))
     unknown = set(arms) - set(ARMS)

@@ -138,3 +138,40 @@ def test_summary_counts_solved_puzzles_and_those_within_the_limit():
                         {"puzzle": "b", "arm": "rule", "sweeps": 2, "tts99_s": 70.0},
                         {"puzzle": "c", "arm": "rule", "sweeps": 1, "tts99_s": None}]}
     assert summary_line(data) == "- rule: 2 of 3 puzzles solved at some sweep count; 1 with a TTS99 of at most 60 s"
+    data["meta"]["planned"] = ["a", "b", "c", "d"]
+    assert summary_line(data, list_unsolved=True).splitlines() == [
+        "- rule: 2 of 3 puzzles solved at some sweep count; 1 with a TTS99 of at most 60 s; not solved: c",
+        "- the run stopped after 3 of the 4 puzzles it was given"]
+
+
+def test_a_sample_is_drawn_by_its_seed_from_every_puzzle_the_specs_name():
+    from benchmarks.schedule import sample_specs
+    from qpicross.exceptions import ParameterError
+
+    first = sample_specs(["x/t.txt#1-1000"], 100, seed=2011)
+    assert first == sample_specs(["x/t.txt#1-1000"], 100, seed=2011) != sample_specs(["x/t.txt#1-1000"], 100, seed=1)
+    numbers = [int(spec.rpartition("#")[2]) for spec in first]
+    assert len(set(numbers)) == 100 and numbers == sorted(numbers) and 1 <= min(numbers) and max(numbers) <= 1000
+    assert sample_specs(["x/t.txt#1-3", "y.px"], 4, seed=0) == ["x/t.txt#1", "x/t.txt#2", "x/t.txt#3", "y.px"]
+    with pytest.raises(ParameterError):
+        sample_specs(["x/t.txt#1-3"], 4, seed=0)
+
+
+def test_the_file_is_written_after_every_puzzle_with_the_puzzles_planned(tmp_path, monkeypatch):
+    """A run cut short after its first puzzle leaves a file that names both puzzles and holds the first."""
+    import benchmarks.schedule as schedule
+
+    path = tmp_path / "s.json"
+    rungs = [Rung(name, f"instances/{name}.px", path=str(INSTANCES / f"{name}.px")) for name in ("5x5", "star10")]
+    real_rule = schedule.rule_beta_range
+
+    def stop_at_the_second(puzzle, *args, **kw):
+        if puzzle.num_rows == 10:
+            raise KeyboardInterrupt
+        return real_rule(puzzle, *args, **kw)
+    monkeypatch.setattr(schedule, "rule_beta_range", stop_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        run_schedule(rungs, sweeps=(20,), arms=("rule",), budget_s=0.2, max_reads=5, path=path)
+    saved = json.loads(path.read_text())
+    assert saved["meta"]["planned"] == ["5x5", "star10"]
+    assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and {r["puzzle"] for r in saved["records"]} == {"5x5"}
