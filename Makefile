@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -264,6 +264,22 @@ PARALLEL_403_BUDGET ?= 1800
 bench-parallel-403:
 	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=$(PARALLEL_403_READS) \
 	    PARALLEL_BUDGET=$(PARALLEL_403_BUDGET) PARALLEL_JSON=results/parallel_403
+
+# Whether the two cores run as fast together as alone (what two streams, or two benchmarks side by side, can show
+# here): bench-pure's instances and Bompol puzzles, CORES_READS reads or 30 s a puzzle, one thread a read and the same
+# seeds (so the same reads every run: only the clock can differ), first alone on core 0, then the same run on core 0
+# and core 1 at once. Writes results/cores_alone.json and results/cores_together_{0,1}.json (about 6 min).
+CORES_READS ?= 20
+CORES_RUN = $(BIN)/qpicross bench --force --workers 1 $(abspath instances) $(SHARED)/bompol --reads $(CORES_READS) \
+    --time-limit 30 --seed 0 --option threads=1
+bench-cores: $(VENV)/.installed
+	mkdir -p results
+	taskset -c 0 $(CORES_RUN) --label shift-alone --json results/cores_alone.json || test $$? -eq 1
+	{ taskset -c 0 $(CORES_RUN) --label shift-together-0 --json results/cores_together_0.json || test $$? -eq 1; } & \
+	    first=$$!; \
+	{ taskset -c 1 $(CORES_RUN) --label shift-together-1 --json results/cores_together_1.json || test $$? -eq 1; } & \
+	    second=$$!; \
+	wait $$first && wait $$second
 
 # Plain simulated annealing of the QUBO as written (--sampler sa, dwave-samplers' defaults: 1000 sweeps) on the puzzles
 # shipped in instances/, 1000 reads each, one puzzle at a time (~30 s).

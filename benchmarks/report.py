@@ -924,6 +924,14 @@ def _against_default(other: str) -> Callable[[list[dict]], str]:
     return lambda rows: summary_table(rows, by=by_collection) + "\n\n" + ratio_line(rows, other, "shift") + "."
 
 
+def _cores_together(rows: Sequence[dict]) -> str:
+    """``make bench-cores``: the same reads alone on one core and on both cores at once, and the ratio of each
+    core's TTS99 together to alone (the reads are the same, so the ratio is the clock's)."""
+    return (summary_table(rows, by=by_collection) + "\n\n- "
+            + ratio_line(rows, "shift-together-0", "shift-alone") + ";\n- "
+            + ratio_line(rows, "shift-together-1", "shift-alone") + ".")
+
+
 def without_first_read(row: dict) -> dict:
     """``row`` with its TTS99 recomputed (censored, :func:`~qpicross.experiments.survival.survival_tts99`) from its reads
     but the first: the read whose time this tree's ``shift`` charges the calibration sweeps to, and the
@@ -1031,6 +1039,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "parallel-403": (_results("parallel_403_1.json", "parallel_403_2.json"), parallel_table),
     "batched-cpu": (_results("batched_cpu.json"), lambda rows: summary_table(rows, by=by_collection)),
     "core": (_results("core_sa.json"), core_table),
+    "cores": (_results("cores_alone.json", "cores_together_0.json", "cores_together_1.json"), _cores_together),
     "memory": (_results("memory.json"), memory_table),
     "no-slowdown-engine": (_results("noslow_head_engine.json", "noslow_cc7ae6e_engine.json",
                                     "noslow_d913297_engine.json"), _engine_ratios),

@@ -223,3 +223,16 @@ def test_the_parallel_pages_ratios_are_all_generated():
     assert not re.findall(r"\d(?:\.\d+)?×", prose)
     assert "What two cores can show, and what they cannot" in prose
     assert re.search(r"1 / 2 is \d[\d.]*× \[", section) and "(puzzles and reads resampled)" in section  # with its interval
+
+
+def test_the_cores_section_gives_each_core_together_over_alone():
+    def row(puzzle, config, tts):
+        return {"puzzle": puzzle, "source": "instances", "config": config, "num_solved": 5, "num_reads": 5, "rows": 5,
+                "cols": 5, "p": 1.0, "p_low": 0.5, "p_high": 1.0, "tts99_s": tts, "tts99_low_s": tts,
+                "tts99_high_s": tts, "best_energy": 0.0, "threads": 1}
+
+    rows = [row(p, c, t * f) for p, t in (("a", 1.0), ("b", 2.0))
+            for c, f in (("shift-alone", 1.0), ("shift-together-0", 2.0), ("shift-together-1", 1.5))]
+    text = report._cores_together(rows)
+    assert "- TTS99 shift-together-0 / shift-alone over 2 puzzles: geometric mean 2×" in text
+    assert "- TTS99 shift-together-1 / shift-alone over 2 puzzles: geometric mean 1.5×" in text
