@@ -93,8 +93,8 @@ def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args
             print(f"[{index}/{len(puzzles)}] {spec}", file=sys.stderr, flush=True)
     ended, after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), load_average()
     for label, tree, out in trees:
-        meta = {**tree_provenance(metas[label], Path(tree)), "interleaved": [name for name, _, _ in trees], "time_utc_end": ended,
-                "load_average_after": after,
+        meta = {**tree_provenance(metas[label], Path(tree)), "interleaved": [name for name, _, _ in trees],
+                "time_utc_end": ended, "load_average_after": after,
                 "command": "python -m benchmarks.interleave " + " ".join(specs) + " -- " + " ".join(bench_args)}
         Path(out).write_text(json.dumps({"meta": meta, "results": rows[label]}, indent=1) + "\n")
     return worst
