@@ -279,7 +279,7 @@ bench-cores: $(VENV)/.installed
 	    first=$$!; \
 	{ taskset -c 1 $(CORES_RUN) --label shift-together-1 --json results/cores_together_1.json || test $$? -eq 1; } & \
 	    second=$$!; \
-	wait $$first && wait $$second
+	wait $$first; first=$$?; wait $$second && test $$first -eq 0
 
 # Plain simulated annealing of the QUBO as written (--sampler sa, dwave-samplers' defaults: 1000 sweeps) on the puzzles
 # shipped in instances/, 1000 reads each, one puzzle at a time (~30 s).
@@ -567,7 +567,7 @@ schedule-tournament-sample: $(VENV)/.installed-test
 	mkdir -p results
 	taskset -c 0 $(SAMPLE_RUN) --arms rule --json results/schedule_sample_plain.json & plain=$$!; \
 	taskset -c 1 $(SAMPLE_RUN) --arms rule+presolve --json results/schedule_sample_presolve.json & logic=$$!; \
-	wait $$plain && wait $$logic
+	wait $$plain; plain=$$?; wait $$logic && test $$plain -eq 0
 
 # The Bompol puzzles up to 20x20 that make schedule leaves out (pikachu 8x8, tardis 20x15), on its sweep ladder and
 # both β ranges, 15 s a cell, one process (about 5 min). Writes results/schedule_bompol.json.
