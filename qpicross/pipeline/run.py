@@ -160,8 +160,8 @@ def run_many(
         puzzles: The puzzles (or formulations already built from them, or puzzle files' paths, as :func:`run` takes).
         config: How to solve them; with a batched sampler its ``time_limit`` bounds the whole call.
         known: Each puzzle's settled cells, as :func:`run` takes them (default: none).
-        progress, force, max_couplers, on_built: As :func:`run` (``progress`` for samplers that
-            are not batched; ``on_built`` is called for each puzzle).
+        progress, force, max_couplers, on_built: As :func:`run` (``on_built`` is called for each puzzle; with a
+            batched sampler ``progress`` counts the reads of every puzzle together).
 
     Returns:
         One :class:`~qpicross.pipeline.result.AnnealResult` a puzzle. With a batched sampler,
@@ -206,7 +206,7 @@ def run_many(
         options.setdefault("threads", default_threads())
     _check_options(sampler, options, config.sampler_name)
     if batched:
-        _sample_batch(runs, sampler, config, options)
+        _sample_batch(runs, sampler, config, options, progress)
     else:
         for one in runs:
             one.sample(sampler, config, options, progress)
@@ -311,9 +311,12 @@ class _Run:
             self.report = self.sampleset.info["presolve"]
 
 
-def _sample_batch(runs: list[_Run], sampler, config: SolverConfig, options: dict) -> None:
-    """Sample every model presolve left in one call of a batched sampler (its ``sample_many``)."""
+def _sample_batch(runs: list[_Run], sampler, config: SolverConfig, options: dict, progress) -> None:
+    """Sample every model presolve left in one call of a batched sampler (its ``sample_many``; ``progress`` counts
+    the ladders of every model, ``num_reads`` each)."""
     parameters = {"num_reads": config.num_reads, "seed": config.seed, "time_limit": config.time_limit, **options}
+    if progress is not None:
+        parameters["progress"] = progress
     if config.early_stop is not None:
         parameters["early_stop"] = config.early_stop
     if config.num_sweeps is not None:

@@ -2,9 +2,11 @@
 
 Every loop that draws reads -- :class:`~qpicross.samplers.reads.ReadsComposite` (calls of a few reads),
 the block-shift sampler's :class:`~qpicross.samplers.blockshift.restarts.ReadRunner` (restart streams on
-threads), :func:`~qpicross.samplers.blockshift.cluster.sample_streams` (restart streams on a Dask cluster)
+threads), :class:`~qpicross.samplers.blockshift.cluster.StreamsComposite` (restart streams on a Dask cluster)
 and the batched driver (:func:`~qpicross.samplers.blockshift.driver.run`, launches of sweeps) -- takes
-the same parameters, with one meaning each:
+the same parameters, with one meaning each, and keeps them with one :class:`RunControl`: the deadline, the
+progress hook and what the run has drawn so far, what stopped it, and the one polling loop
+(:meth:`RunControl.watch`) that waits while compiled reads run in other threads:
 
 * ``time_limit`` -- the most wall seconds a run samples (None: no limit): no further call, read or
   launch starts once it has passed, and a sampler that takes ``time_limit`` itself also stops the
@@ -38,6 +40,7 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import signal
@@ -48,8 +51,8 @@ from collections.abc import Callable
 from qpicross.exceptions import ParameterError
 from qpicross.names import EARLY_STOP
 
-__all__ = ["BetweenReads", "Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "check_early_stop", "check_time_limit",
-           "stop_flag"]
+__all__ = ["BetweenReads", "Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "RunControl",
+           "check_early_stop", "check_time_limit", "stop_flag"]
 
 #: Seconds between ``progress`` calls (and between checks for the time limit and Ctrl-C) while reads run.
 PROGRESS_INTERVAL_S = 0.5
@@ -112,6 +115,108 @@ class Deadline:
     def elapsed(self) -> float:
         """Seconds since the run's start."""
         return time.perf_counter() - self.start
+
+
+class RunControl:
+    """One run's control, for every loop that draws reads: its :class:`Deadline`, its ``progress`` hook, how far
+    it is (:attr:`reads_done` of :attr:`num_reads`, the :attr:`best` energy so far) and what stopped it
+    (:attr:`timed_out`, :attr:`interrupted`).
+
+    The loop advances :attr:`reads_done` and :attr:`best` itself. Between two pieces of work it asks
+    :meth:`between` (a report when one is due, the time limit noted); while compiled code runs in other
+    threads it waits in :meth:`watch`, which sets their stop flags at the deadline or on Ctrl-C; around the
+    whole loop, :meth:`interruptible` turns a Ctrl-C into :attr:`interrupted` so that the reads drawn are kept.
+
+    Args:
+        time_limit: Seconds (None: no limit).
+        progress: The hook, ``progress(reads_done, num_reads, best_energy)`` (None: none).
+        num_reads: The reads the run is to draw.
+        start: The run's start, a :func:`time.perf_counter` reading (default: now).
+
+    Examples:
+        >>> seen = []
+        >>> control = RunControl(None, lambda *call: seen.append(call), num_reads=2)
+        >>> control.report()
+        >>> control.reads_done, control.best = 2, -1.0
+        >>> control.report()
+        >>> seen
+        [(0, 2, inf), (2, 2, -1.0)]
+        >>> with control.interruptible():
+        ...     raise KeyboardInterrupt
+        >>> control.interrupted, control.stopped
+        (True, True)
+    """
+
+    def __init__(self, time_limit: float | None = None, progress: ProgressHook | None = None, num_reads: int = 1,
+                 start: float | None = None):
+        self.deadline = Deadline(time_limit, start)
+        self.progress = progress
+        self.num_reads = int(num_reads)
+        self.reads_done = 0
+        self.best = math.inf
+        self.timed_out = self.interrupted = False
+        self.reported = time.perf_counter()  # when progress was last called
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the time limit or a Ctrl-C has ended the run."""
+        return self.timed_out or self.interrupted
+
+    def report(self, best: float = math.inf) -> None:
+        """Call ``progress(reads_done, num_reads, best_energy)``, the best energy being the lower of
+        :attr:`best` and ``best`` (what running reads have reached); nothing without a hook."""
+        if self.progress is not None:
+            self.reported = time.perf_counter()
+            self.progress(min(self.reads_done, self.num_reads), self.num_reads, min(self.best, best))
+
+    def between(self, best: float = math.inf) -> bool:
+        """Between two pieces of work (restarts, reads, calls, launches): report if the last report is
+        :data:`PROGRESS_INTERVAL_S` old, note a spent time limit; whether the run must stop."""
+        if self.progress is not None and time.perf_counter() - self.reported >= PROGRESS_INTERVAL_S:
+            self.report(best)
+        if self.deadline.passed():
+            self.timed_out = True
+        return self.stopped
+
+    def watch(self, finished: threading.Event, flags, best: Callable[[], float] = lambda: math.inf) -> None:
+        """Wait for ``finished`` while compiled reads run in other threads, polling every
+        :data:`PROGRESS_INTERVAL_S`: past the deadline set every stop flag of ``flags`` (the compiled loops
+        check them every sweep) and note :attr:`timed_out`; report ``best()``, the running reads' best energy;
+        on Ctrl-C set the flags, wait for the reads to end and note :attr:`interrupted`. Should ``progress``
+        raise, every compiled read is stopped before the error propagates."""
+        try:
+            while not finished.wait(PROGRESS_INTERVAL_S):
+                if self.deadline.passed():
+                    _raise_flags(flags)
+                    self.timed_out = True
+                if self.progress is not None:
+                    self.report(best())
+        except KeyboardInterrupt:
+            self.interrupted = True
+            _stop_and_wait(finished, flags)
+        except BaseException:  # progress raised: no compiled read may outlive the call
+            _stop_and_wait(finished, flags)
+            raise
+
+    @contextlib.contextmanager
+    def interruptible(self):
+        """A block whose Ctrl-C ends it quietly, noted as :attr:`interrupted` (the reads drawn are kept)."""
+        try:
+            yield self
+        except KeyboardInterrupt:
+            self.interrupted = True
+
+
+def _raise_flags(flags) -> None:
+    for flag in flags:
+        flag[0] = 1
+
+
+def _stop_and_wait(finished: threading.Event, flags) -> None:
+    """Set every stop flag of ``flags`` and wait for ``finished`` (the compiled loops check them every sweep)."""
+    _raise_flags(flags)
+    while not finished.wait(0.05):  # within a sweep
+        pass
 
 
 class BetweenReads:

@@ -27,12 +27,11 @@ Examples:
 from __future__ import annotations
 
 import contextlib
-import math
 
 import dimod
 import numpy as np
 
-from qpicross.samplers.control import BetweenReads, Deadline, ProgressHook, check_early_stop, check_time_limit
+from qpicross.samplers.control import BetweenReads, ProgressHook, RunControl, check_early_stop, check_time_limit
 
 __all__ = ["ReadsComposite", "independent_reads", "FIND_BATCH"]
 
@@ -131,13 +130,12 @@ class ReadsComposite(dimod.ComposedSampler):
             sizes = [len(part) for part in np.array_split(np.arange(num_reads), chunks) if len(part)]
         seeds = np.random.SeedSequence(seed) if seed is not None else None
 
-        deadline = Deadline(time_limit)
-        if progress is not None:
-            progress(0, num_reads, math.inf)
+        control = RunControl(time_limit, progress, num_reads)
+        deadline = control.deadline
+        control.report()
         parts: list[dimod.SampleSet] = []
         done = 0
-        timed_out = reached = interrupted = False
-        best = math.inf
+        reached = False
         try:
             while done < num_reads:
                 if sizes is not None:
@@ -147,7 +145,7 @@ class ReadsComposite(dimod.ComposedSampler):
                 else:
                     elapsed = deadline.elapsed()
                     if parts and elapsed >= time_limit:
-                        timed_out = True
+                        control.timed_out = True
                         break
                     size = 1 if not parts else _reads_that_fit(time_limit - elapsed, elapsed / done, num_reads - done)
                     if stop_at_target:
@@ -161,12 +159,12 @@ class ReadsComposite(dimod.ComposedSampler):
                 if time_limit is not None and "time_limit" in child.parameters:  # the limit also ends a read
                     call["time_limit"] = time_limit if not parts else max(deadline.left(), 1e-3)
                 if progress is not None and "progress" in child.parameters:  # updates inside a read
-                    call["progress"] = lambda reads, _, energy, done=done: progress(min(done + reads, num_reads),
-                                                                                   num_reads, min(best, energy))
+                    call["progress"] = lambda reads, _, energy, done=done: progress(
+                        min(done + reads, num_reads), num_reads, min(control.best, energy))
                 between_reads = None
                 if "interrupt_function" in child.parameters:  # progress and Ctrl-C inside the call
                     report = None if progress is None else (
-                        lambda reads, done=done, best=best: progress(min(done + reads, num_reads), num_reads, best))
+                        lambda reads, done=done: progress(min(done + reads, num_reads), num_reads, control.best))
                     between_reads = BetweenReads(report, chained=parameters.get("interrupt_function"))
                     call["interrupt_function"] = between_reads
                 with between_reads or contextlib.nullcontext():
@@ -180,17 +178,17 @@ class ReadsComposite(dimod.ComposedSampler):
                 parts.append(part)
                 done += len(parts[-1]) if takes_reads else size
                 if len(parts[-1]):
-                    best = min(best, float(parts[-1].record.energy.min()))
-                if progress is not None:
-                    progress(min(done, num_reads), num_reads, best)
+                    control.best = min(control.best, float(parts[-1].record.energy.min()))
+                control.reads_done = done
+                control.report()
                 info = parts[-1].info
-                if stop_at_target and best <= target_energy + 1e-9:
+                if stop_at_target and control.best <= target_energy + 1e-9:
                     reached = True
                     break
                 if info.get("interrupted"):  # Ctrl-C inside the child, which kept its reads
                     raise KeyboardInterrupt
                 if info.get("timed_out"):  # the time limit ran out inside a read
-                    timed_out = True
+                    control.timed_out = True
                     break
                 if len(parts[-1]) < size:  # the child returned fewer reads than asked (e.g. presolve settled all)
                     break
@@ -200,15 +198,15 @@ class ReadsComposite(dimod.ComposedSampler):
             parts = [part for part in parts if len(part)]  # a call stopped in its first read has none
             if not parts:
                 raise
-            interrupted = True
+            control.interrupted = True
         sampleset = parts[0] if len(parts) == 1 else dimod.concatenate(parts)
         if len(parts) > 1:
             sampleset.info.update(_join_info(parts))
         timing = sampleset.info.get("timing")
         sampleset.info["timing"] = dict(timing) if isinstance(timing, dict) else {}
         sampleset.info["timing"]["sample_s"] = deadline.elapsed()
-        sampleset.info["timed_out"] = timed_out
-        sampleset.info["interrupted"] = interrupted
+        sampleset.info["timed_out"] = control.timed_out
+        sampleset.info["interrupted"] = control.interrupted
         if stop_at_target:
             sampleset.info["reached_target"] = reached
         return sampleset

@@ -36,7 +36,8 @@ BQM's. ``info`` holds, per read, ``sweeps`` run and -- with a target --
 launch in which the read first reached the target; ``inf`` if never) and
 ``sweeps_to_target`` (-1 if never); per model, ``parallel_reads`` (the reads
 ran at the same time), ``timing`` (``preprocess_s``; ``sample_s``, until this
-model stopped; ``launch_s``, the whole batch), ``backend``, ``chain`` and ``batch``.
+model stopped; ``launch_s``, the whole batch), ``backend``, ``chain``, ``batch``, and ``timed_out`` and
+``interrupted`` (whether the time limit or a Ctrl-C stopped this model before its ladders finished).
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
@@ -61,7 +62,7 @@ from qpicross.samplers.blockshift import driver as _driver, launch as _launch
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines
 from qpicross.samplers.blockshift.plans import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import ModelStructureError, ParameterError, SamplerUnavailableError
-from qpicross.samplers.control import EARLY_STOP, check_early_stop, check_time_limit
+from qpicross.samplers.control import EARLY_STOP, ProgressHook, RunControl, check_early_stop, check_time_limit
 from qpicross.names import MAX_READS
 from qpicross.samplers.parameters import MAX_COUNT, MAX_SWEEPS, integer, number
 
@@ -125,6 +126,7 @@ class BatchedShiftSampler(dimod.Sampler):
             "sweeps_per_launch": [],
             "threads_per_block": [],
             "time_limit": [],
+            "progress": [],
             "return_state": [],
             "paints": [],
             "layout": [],
@@ -178,6 +180,7 @@ def sample_many(
     sweeps_per_launch: int = 64,
     threads_per_block: int = 128,
     time_limit: float | None = None,
+    progress: ProgressHook | None = None,
     return_state: str = "best",
     paints: Sequence | None = None,
     layout: Sequence | None = None,
@@ -217,6 +220,11 @@ def sample_many(
         sweeps_per_launch: Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).
         threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
         time_limit: Wall seconds after which no further launch starts.
+        progress: Called as ``progress(ladders_done, ladders, best_energy)`` before the first launch, between
+            launches about every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S` and after the last: the
+            ladders of every model (``num_reads`` each), those finished (or of a model that has stopped), and the
+            lowest energy any ladder has reached. Raising from it ends the run. A Ctrl-C ends the run after the
+            launch it arrives in, every ladder keeping its lowest state (``info["interrupted"]``).
         return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
             the coldest rung (``beta_range[1]``), a draw from the chain's distribution (joint chain only).
         paints: Per model, what each variable paints (a formulation's :meth:`paints`), checked exactly against
@@ -270,13 +278,13 @@ def sample_many(
     if picross is not None:  # the CPU sampler's restart plan
         budget = MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps
         return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend, sweeps_per_launch,
-                       threads_per_block, time_limit, t0)
+                       threads_per_block, time_limit, progress, t0)
     num_sweeps = 1000 if num_sweeps is None else num_sweeps  # one restart of a fixed schedule
     prepared = [_fields_model(m, per_model_lines[i], per_model_layout[i], per_model_beta[i], per_model_target[i],
                               num_replicas, num_sweeps) for i, m in enumerate(models)]
     moves = (shift_probability, line_moves, line_moves < 1)
     return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend,
-                   sweeps_per_launch, threads_per_block, time_limit, t0)
+                   sweeps_per_launch, threads_per_block, time_limit, progress, t0)
 
 
 # -- parameters and sample sets ---------------------------------------------------------------------------------
@@ -352,8 +360,14 @@ def _fields_model(model, lines, layout, beta_range, target_energy, num_replicas,
     return _launch.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
 
 
+def _binary_offset(bqm: dimod.BinaryQuadraticModel) -> float:
+    """The BQM's energy with every variable 0 (in its BINARY form: -1 for a SPIN one), its offset as BINARY."""
+    low = -1 if bqm.vartype is dimod.SPIN else 0
+    return float(bqm.energies((np.full((1, bqm.num_variables), low, np.int8), list(bqm.variables)))[0])
+
+
 def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps_per_launch, threads_per_block,
-            time_limit, t0) -> list[dimod.SampleSet]:
+            time_limit, progress, t0) -> list[dimod.SampleSet]:
     """:func:`sample_many` of prepared models, all of one chain: one launch of the driver
     (:mod:`~qpicross.samplers.blockshift.driver`), one sample set per model."""
     from qpicross.model.size import memory_limit
@@ -368,8 +382,10 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
                                  f"(QPICROSS_MAX_MEMORY): give fewer reads or fewer models a launch")
         launch = _launch.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
-    out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, time_limit,
-                      threads_per_block) if launched else {}
+    control = RunControl(time_limit, progress, num_reads * len(launched), start=t1)
+    offsets = [_binary_offset(m.bqm) for m in launched]  # the chains' energies leave it out
+    out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, control,
+                      threads_per_block, offsets) if launched else {}
     t2 = time.perf_counter()
     chain = "joint" if models and models[0].profiles is None else "profile"
     results = []
@@ -377,7 +393,8 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
         if not model.variables:
             empty = dimod.SampleSet.from_samples_bqm((np.zeros((num_reads, 0), np.int8), []), model.bqm)
             empty.info.update(timing={"preprocess_s": t1 - t0, "sample_s": 0.0, "launch_s": t2 - t1},
-                              parallel_reads=num_reads, backend=backend, sweeps=[0] * num_reads, chain=chain)
+                              parallel_reads=num_reads, backend=backend, sweeps=[0] * num_reads, chain=chain,
+                              timed_out=False, interrupted=False)
             results.append(empty)
             continue
         p = live.index(i)
@@ -393,7 +410,9 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
         if math.isfinite(model.target):
             info["time_to_target_s"] = out["hit_time"][ladders].tolist()
             info["sweeps_to_target"] = out["hit"][ladders].tolist()
-        info.update(parallel_reads=num_reads, backend=backend, chain=chain)
+        cut = bool(out["cut"][p])  # stopped by the time limit or Ctrl-C before its ladders finished
+        info.update(parallel_reads=num_reads, backend=backend, chain=chain, timed_out=cut and control.timed_out,
+                    interrupted=cut and control.interrupted)
         if backend == "cpu":  # the cores the ladders shared (numba's threads)
             info["threads"] = numba.get_num_threads()
         info["batch"] = {"models": len(launched), "ladders": len(launched) * num_reads, "launches": out["launches"],

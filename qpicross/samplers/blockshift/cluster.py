@@ -1,7 +1,8 @@
 r"""Independent restart streams of one read, side by side on processes or machines: a Dask cluster.
 
-``BlockShiftSampler().sample(bqm, scheduler=...)`` runs each read as one restart
-stream per worker of a Dask cluster instead of one per thread: ``"local:N"``
+:class:`StreamsComposite` runs each read of its child as one restart stream per worker of a Dask
+cluster (``BlockShiftSampler().sample(bqm, scheduler=...)`` is the same composite around the block-shift
+sampler, instead of one stream per thread): ``"local:N"``
 starts ``N`` local worker processes (kept for the life of this process, their scratch space in a temporary
 folder of their own, removed when the process exits, where Dask would leave its lock files behind), an
 address (``"tcp://host:8786"``) or a :class:`distributed.Client` uses a running
@@ -12,6 +13,10 @@ reach ``target_energy`` stops the others (a :class:`distributed.Event` they poll
 every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S`), and
 the read returns its state. ``time_limit``, ``progress`` and Ctrl-C mean what they mean for every
 sampler (:mod:`qpicross.samplers.control`).
+
+The child is any sampler whose reads are independent restarts and that takes ``progress`` (which a stream
+uses to poll the stop event), ``time_limit`` and ``target_energy``, and reports ``info["time_to_target_s"]``:
+the block-shift sampler does. Each stream is one read of the child, on one thread of its worker.
 
 Restarts are independent, so a read whose time to target is exponential
 (the tail of the tournament puzzles) is ``N`` times faster in wall time on ``N``
@@ -25,6 +30,10 @@ Needs the ``tune`` extra (``dask[distributed]``).
 Examples:
     >>> parse_scheduler("local:4"), parse_scheduler("tcp://10.0.0.1:8786")
     (4, 'tcp://10.0.0.1:8786')
+    >>> from qpicross.samplers.blockshift import BlockShiftSampler
+    >>> streams = StreamsComposite(BlockShiftSampler(), "local:2")  # the cluster starts at the first sample
+    >>> streams.properties["independent_reads"], "scheduler" in streams.parameters
+    (True, False)
 """
 
 from __future__ import annotations
@@ -42,9 +51,10 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError, SamplerUnavailableError
-from qpicross.samplers.control import PROGRESS_INTERVAL_S, Deadline
+from qpicross.samplers import control as _control
+from qpicross.samplers.control import RunControl, check_time_limit
 
-__all__ = ["parse_scheduler", "client_for", "sample_streams", "MAX_LOCAL_WORKERS", "CONNECT_TIMEOUT_S"]
+__all__ = ["StreamsComposite", "parse_scheduler", "client_for", "MAX_LOCAL_WORKERS", "CONNECT_TIMEOUT_S"]
 
 #: Most local worker processes ``"local:N"`` may ask for.
 MAX_LOCAL_WORKERS = 1024
@@ -142,13 +152,13 @@ def _close_clients() -> None:  # pragma: no cover - at interpreter exit
         shutil.rmtree(_SCRATCH.pop(), ignore_errors=True)
 
 
-def _warm_up(sampler_class) -> None:
-    """Compile (or load from numba's cache) the kernels a stream runs, on a worker."""
+def _warm_up(child) -> None:
+    """Compile (or load from numba's cache) the kernels a stream runs, on a worker: one short read of a 5x5."""
     from qpicross import Puzzle, build_formulation
 
     f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    sampler_class().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1, seed=0,
-                           num_sweeps=10, target_energy=0)
+    offered = dict(lines=f.one_hot_lines(), paints=f.paints(), num_sweeps=10, target_energy=0)
+    child.sample(f.bqm(), num_reads=1, seed=0, **{k: v for k, v in offered.items() if k in child.parameters})
 
 
 #: The clients whose workers have compiled a sampler class's kernels (client id, class).
@@ -159,8 +169,8 @@ class _Stopped(Exception):
     """Another stream of the read reached the target first."""
 
 
-def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_limit: float | None) -> dict:
-    """One restart stream of a read, on a worker: a one-thread read of ``sampler_class`` that polls the read's
+def _stream(child, bqm, params: dict, seed: int, stop_name: str, time_limit: float | None) -> dict:
+    """One restart stream of a read, on a worker: a one-thread read of ``child`` that polls the read's
     stop event."""
     from distributed import Event
 
@@ -176,9 +186,10 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_li
     def spent() -> dict:
         return {"seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu_started}
 
+    if "threads" in child.parameters:
+        params = {**params, "threads": 1}
     try:
-        ss = sampler_class().sample(bqm, num_reads=1, seed=seed, threads=1, progress=poll,
-                                    time_limit=time_limit, **params)
+        ss = child.sample(bqm, num_reads=1, seed=seed, progress=poll, time_limit=time_limit, **params)
     except _Stopped:
         return {"stopped": True, **spent()}
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
@@ -188,26 +199,69 @@ def _stream(sampler_class, bqm, params: dict, seed: int, stop_name: str, time_li
             "sweeps": int(ss.info["sweeps"][0])}
 
 
-def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
-                   target_energy: float | None, time_limit: float | None, progress, params: dict) -> dimod.SampleSet:
-    """``num_reads`` reads of ``sampler_class`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`,
-    which passes itself), each one restart stream per worker of ``scheduler`` (see the module docstring);
-    ``params`` are the sampler's other parameters.
+class StreamsComposite(dimod.ComposedSampler):
+    """Each read of ``child`` as one restart stream per worker of a Dask cluster, the first stream at the target
+    winning (see the module docstring).
 
-    ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
-    return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (CPU seconds of all
-    its streams together, each measured by ``time.process_time`` in the worker that ran it: one stream a worker,
-    as ``local:N``'s workers of one thread each), ``stream_s``
-    (wall seconds of all its streams together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the
-    best stream's); and ``streams`` and ``threads`` (the workers: one core each), ``scheduler``,
-    ``timed_out``, ``interrupted``.
+    Args:
+        child: A sampler whose reads are independent restarts and that takes ``progress``, ``time_limit`` and
+            ``target_energy`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`).
+        scheduler: ``"local:N"`` (``N`` local worker processes, started at the first sample), a scheduler's
+            address or a :class:`distributed.Client`.
     """
+
+    def __init__(self, child: dimod.Sampler, scheduler):
+        if isinstance(scheduler, str):  # a malformed one is refused here; a Client is used as it is
+            parse_scheduler(scheduler)
+        missing = [name for name in ("progress", "time_limit", "target_energy") if name not in child.parameters]
+        if missing:
+            raise ParameterError(f"restart streams on a cluster need a sampler that takes {', '.join(missing)}")
+        self._children = [child]
+        self.scheduler = scheduler
+
+    @property
+    def children(self) -> list[dimod.Sampler]:
+        return self._children
+
+    @property
+    def parameters(self) -> dict:
+        return {name: value for name, value in self.child.parameters.items() if name not in ("scheduler", "threads")}
+
+    @property
+    def properties(self) -> dict:
+        return {"child_properties": self.child.properties, "independent_reads": True, "streams": "dask"}
+
+    def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 1, seed: int | None = None,
+               target_energy: float | None = None, time_limit: float | None = None, progress=None,
+               **params) -> dimod.SampleSet:
+        """``num_reads`` reads of the child, each one restart stream per worker of the scheduler; ``params`` go to
+        every stream's read as they are.
+
+        ``info`` holds, per read, ``time_to_target_s`` (wall seconds from the read's start to the first stream's
+        return at the target; ``inf`` if none), ``read_s`` (the read's wall seconds), ``core_s`` (CPU seconds of
+        all its streams together, each measured by ``time.process_time`` in the worker that ran it: one stream a
+        worker, as ``local:N``'s workers of one thread each), ``stream_s`` (wall seconds of all its streams
+        together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the best stream's); and
+        ``streams`` and ``threads`` (the workers: one core each), ``scheduler``, ``timed_out``, ``interrupted``.
+        """
+        params["target_energy"] = target_energy
+        layout = params.pop("layout", None)
+        if layout is not None:  # the workers take the layout's lines and paints (a layout's labels do not travel)
+            params["lines"] = layout.lines if params.get("lines") is None else params["lines"]
+            params["paints"] = layout.paints()
+        return _sample_streams(self.child, bqm, self.scheduler, num_reads=num_reads, seed=seed,
+                               target_energy=target_energy, time_limit=check_time_limit(time_limit),
+                               progress=progress, params=params)
+
+
+def _sample_streams(child, bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
+                    target_energy: float | None, time_limit: float | None, progress, params: dict) -> dimod.SampleSet:
     client = client_for(scheduler)  # first: it says in one line what this machine lacks
     from distributed import Event, wait
 
-    if (id(client), sampler_class) not in _WARMED:
-        client.run(_warm_up, sampler_class)
-        _WARMED.add((id(client), sampler_class))
+    if (id(client), type(child)) not in _WARMED:
+        client.run(_warm_up, child)
+        _WARMED.add((id(client), type(child)))
     workers = sorted(client.scheduler_info()["workers"])
     if not workers:
         raise SamplerUnavailableError(f"the Dask cluster at {scheduler!r} has no workers")
@@ -217,28 +271,29 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     position = {v: i for i, v in enumerate(variables)}
     samples = np.zeros((num_reads, len(variables)), np.int8)  # in the BQM's vartype, as the streams return them
     to_target, read_s, core_s, stream_s, winners, sweeps = [], [], [], [], [], []
-    deadline = Deadline(time_limit)
-    timed_out = interrupted = False
-    best = math.inf
+    control = RunControl(time_limit, progress, num_reads)
+    deadline = control.deadline
     for read in range(num_reads):
+        control.reads_done = read
         left = None if time_limit is None else deadline.left()
         if read and left is not None and left <= 0:
-            timed_out = True
+            control.timed_out = True
             break
         stop = Event(f"qpicross-stop-{uuid.uuid4().hex}", client=client)
         seeds = [int(s.generate_state(1)[0] >> 1) for s in root.spawn(len(workers))]
         t0 = time.perf_counter()
-        futures = [client.submit(_stream, sampler_class, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
+        futures = [client.submit(_stream, child, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
                    for i, w in enumerate(workers)]
         hit, results = None, {}
         try:
             pending = set(futures)
             while pending:
                 try:
-                    done, pending = wait(pending, timeout=PROGRESS_INTERVAL_S, return_when="FIRST_COMPLETED")
+                    done, pending = wait(pending, timeout=_control.PROGRESS_INTERVAL_S,
+                                         return_when="FIRST_COMPLETED")
                 except TimeoutError:  # none finished meanwhile
                     done = set()
-                if deadline.left() < -PROGRESS_INTERVAL_S:
+                if deadline.left() < -_control.PROGRESS_INTERVAL_S:
                     stop.set()  # the streams end at their own time limit; this is for those that could not start
                 for future in done:
                     result = future.result()
@@ -247,10 +302,9 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
                         hit = (futures.index(future), time.perf_counter() - t0)
                         stop.set()
                 if progress is not None:
-                    energies = [r["energy"] for r in results.values() if "energy" in r]
-                    progress(read, num_reads, min(energies + [best]))
+                    control.report(min((r["energy"] for r in results.values() if "energy" in r), default=math.inf))
         except KeyboardInterrupt:
-            interrupted = True
+            control.interrupted = True
             stop.set()
             wait(futures, timeout=5)
             results.update({i: f.result() for i, f in enumerate(futures) if f.done() and f.status == "finished"})
@@ -259,14 +313,14 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
             break
         win = hit[0] if hit is not None else min(finished, key=lambda i: finished[i]["energy"])
         samples[read, [position[v] for v in finished[win]["variables"]]] = finished[win]["sample"]  # by label
-        best = min(best, finished[win]["energy"])
+        control.best = min(control.best, finished[win]["energy"])
         to_target.append(hit[1] if hit is not None else math.inf)
         read_s.append(time.perf_counter() - t0)
         core_s.append(sum(r["cpu_s"] for r in results.values()))
         stream_s.append(sum(r["seconds"] for r in results.values()))
         winners.append(win if hit is not None else -1)
         sweeps.append(finished[win]["sweeps"])
-        if interrupted:
+        if control.interrupted:
             break
     client.cancel(shared)
     drawn = len(read_s)
@@ -274,7 +328,7 @@ def sample_streams(sampler_class, bqm: dimod.BinaryQuadraticModel, scheduler, *,
     sampleset.info.update(
         timing={"sample_s": deadline.elapsed()}, sweeps=sweeps, read_s=read_s, core_s=core_s, stream_s=stream_s,
         winner=winners, streams=len(workers), threads=len(workers), scheduler=str(scheduler),
-        timed_out=timed_out, interrupted=interrupted)
+        timed_out=control.timed_out, interrupted=control.interrupted)
     if target_energy is not None:
         sampleset.info["time_to_target_s"] = to_target
     return sampleset

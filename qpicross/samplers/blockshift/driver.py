@@ -45,7 +45,7 @@ from qpicross.samplers.blockshift import joint as _joint, profile as _profile
 from qpicross.samplers.blockshift.engine import TOLERANCE, coldest, luby, restart_begin, restart_sweeps
 from qpicross.samplers.blockshift.layouts import Board, FieldsWork, Profile, ProfileWork, Structure
 from qpicross.samplers.blockshift.targets import build, kernel
-from qpicross.samplers.control import Deadline
+from qpicross.samplers.control import RunControl
 
 __all__ = ["run", "ladder_run", "ladder_close", "run_ladders", "Puzzles", "Ladders", "PROFILE_LAUNCH",
            "FIELDS_LAUNCH"]
@@ -320,15 +320,23 @@ class _CUDABackend:
 
 
 def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags: tuple, sweeps_per_launch: int,
-        time_limit: float | None, threads_per_block: int = 64) -> dict:
-    """Run every ladder of ``launch`` (:func:`~qpicross.samplers.blockshift.launch.pack`) until each has finished, or ``time_limit`` seconds.
+        control: RunControl | None = None, threads_per_block: int = 64, offsets=None) -> dict:
+    """Run every ladder of ``launch`` (:func:`~qpicross.samplers.blockshift.launch.pack`) until each has finished,
+    or until ``control`` (a :class:`~qpicross.samplers.control.RunControl`) stops the run.
+
+    Between launches ``control`` gets the ladders that have finished as its ``reads_done`` (of every ladder: its
+    ``num_reads``) and their lowest energy as its ``best`` (each model's with its BQM's offset, ``offsets[p]``;
+    default 0), and reports them when a report is due; no launch starts
+    past its deadline, and a Ctrl-C ends the run after the launch it arrives in, every ladder keeping its lowest
+    state (``control.interrupted``).
 
     ``moves`` is ``(shift_probability, line_moves, block_moves)``, ``flags`` ``(stop_at_hit, at_target,
     return_last)`` (:func:`ladder_run`). Sweeps run in launches of 1, 2, 4, ... up to ``sweeps_per_launch``.
     Returns the ladders' ``lowest`` energy, ``sample``, ``hit`` (sweeps to the target, -1), ``done`` sweeps and
     ``restart`` count, with ``hit_time`` (seconds from the start of sampling to the end of the launch in which
-    the ladder reached the target, an upper bound by at most one launch; ``inf`` if never), ``stopped_at`` per
-    model, ``launches``, ``sweeps`` and ``wall_s``.
+    the ladder reached the target, an upper bound by at most one launch; ``inf`` if never), ``stopped_at`` and
+    ``cut`` per model (whether ``control`` stopped it before its ladders finished), ``launches``, ``sweeps`` and
+    ``wall_s``.
     """
     ld = launch["ladders"]
     L, P = len(ld["puzzle"]), len(launch["puzzles"]["w"])
@@ -337,36 +345,54 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     stop_at_hit = flags[0]
     device = (_CUDABackend if backend == "cuda" else _CPUBackend)(launch, threads_per_block)
     puzzle = ld["puzzle"]
+    control = RunControl(num_reads=L) if control is None else control
+    control.num_reads = L
+    offset = np.zeros(L) if offsets is None else np.asarray(offsets, np.float64)[puzzle]  # per ladder
     start = now = time.perf_counter()
-    deadline = Deadline(time_limit, start)
     hit_time = np.full(L, np.inf)
     stopped_at = np.full(P, math.nan)
     active = np.ones(P, bool)
     launches, k, swept = 0, 1, 0
-    while active.any():
-        if now >= deadline.at:
-            break
-        device.sweeps(k, unit, budget, moves, flags)
-        now = time.perf_counter()
-        launches += 1
-        swept += k
-        got = device.read(("hit", "finished"))
-        fresh = (got["hit"] >= 0) & ~np.isfinite(hit_time)
-        hit_time[fresh] = now - start  # the end of the launch that reached it: an upper bound, one launch at most
-        solved = np.zeros(P, bool)
-        np.logical_or.at(solved, puzzle, got["hit"] >= 0)
-        finished = np.ones(P, bool)
-        np.logical_and.at(finished, puzzle, got["finished"] != 0)
-        newly = active & (finished | (solved & stop_at_hit))
-        stopped_at[newly] = now - start
-        active &= ~newly
-        if stop_at_hit and (newly & ~finished).any():
-            device.stop(np.flatnonzero(newly & ~finished))
-        k = min(2 * k, sweeps_per_launch)
-    if active.any():  # cut by the time limit: the other ladders of those models stop too
+    control.report()
+    with control.interruptible():
+        while active.any() and not control.stopped:
+            device.sweeps(k, unit, budget, moves, flags)
+            now = time.perf_counter()
+            launches += 1
+            swept += k
+            active, k = _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at, now - start,
+                                      k, sweeps_per_launch, stop_at_hit)
+    now = time.perf_counter()
+    if active.any():  # cut by the time limit or Ctrl-C: the other ladders of those models stop too
         device.stop(np.flatnonzero(active))
     stopped_at[active] = now - start
     device.close(flags)
     out = device.read(("lowest", "sample", "hit", "done", "restart"))
-    out.update(hit_time=hit_time, stopped_at=stopped_at, launches=launches, sweeps=swept, wall_s=now - start)
+    control.reads_done, control.best = L, float(np.min(out["lowest"] + offset, initial=math.inf))
+    control.report()
+    out.update(hit_time=hit_time, stopped_at=stopped_at, cut=active, launches=launches, sweeps=swept,
+               wall_s=now - start)
     return out
+
+
+def _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at, elapsed, k, sweeps_per_launch,
+                  stop_at_hit):
+    """What a launch changed: the ladders' first hits, the models that stopped, the run's control; the models
+    still running and the next launch's sweeps."""
+    P = len(active)
+    got = device.read(("hit", "finished") if control.progress is None else ("hit", "finished", "lowest"))
+    fresh = (got["hit"] >= 0) & ~np.isfinite(hit_time)
+    hit_time[fresh] = elapsed  # the end of the launch that reached it: an upper bound, one launch at most
+    solved = np.zeros(P, bool)
+    np.logical_or.at(solved, puzzle, got["hit"] >= 0)
+    finished = np.ones(P, bool)
+    np.logical_and.at(finished, puzzle, got["finished"] != 0)
+    newly = active & (finished | (solved & stop_at_hit))
+    stopped_at[newly] = elapsed
+    active = active & ~newly
+    if stop_at_hit and (newly & ~finished).any():
+        device.stop(np.flatnonzero(newly & ~finished))
+    control.reads_done = int(np.count_nonzero(~active[puzzle] | (got["finished"] != 0)))
+    best = float(np.min(got["lowest"] + offset, initial=math.inf)) if "lowest" in got else math.inf
+    control.between(best)
+    return active, min(2 * k, sweeps_per_launch)

@@ -35,9 +35,9 @@ import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
 from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
-from qpicross.samplers.control import PROGRESS_INTERVAL_S, Deadline, stop_flag
+from qpicross.samplers.control import RunControl, stop_flag
 
-__all__ = ["ReadRunner", "default_threads", "PROGRESS_INTERVAL_S", "INLINE_S"]
+__all__ = ["ReadRunner", "default_threads", "INLINE_S"]
 
 #: Restarts expected to take less than this run in the calling thread (a thread costs more than they do).
 INLINE_S = 0.02
@@ -79,25 +79,21 @@ class ReadRunner:
     different axes and each stream alternates. With ``population`` set (members), every restart is a
     population-annealing run of the profile chain (:func:`~qpicross.samplers.blockshift.population.population_read`).
 
-    Run control: ``progress`` is the call's hook, called as ``progress(reads_done, num_reads, best_energy)``
-    with :attr:`reads_done` (which the caller advances) and ``num_reads``; :attr:`deadline` ends the reads
-    (a :class:`~qpicross.samplers.control.Deadline`); :attr:`timed_out` and :attr:`interrupted` say what stopped them.
+    Run control: ``control``, the call's :class:`~qpicross.samplers.control.RunControl` (its deadline ends
+    the reads, its hook reports them; the caller advances its ``reads_done``); its ``timed_out`` and
+    ``interrupted`` say what stopped them, and its ``best`` is the call's best energy, with the offset.
     """
 
-    def __init__(self, model, n, units, params, progress, offset, board=None, threads=1, profiles=None,
-                 long_joint=False, num_reads=1):
-        self.model, self.n, self.units, self.params, self.progress = model, n, units, params, progress
-        self.num_reads, self.reads_done = num_reads, 0
+    def __init__(self, model, n, units, params, control: RunControl, offset, board=None, threads=1, profiles=None,
+                 long_joint=False):
+        self.model, self.n, self.units, self.params, self.control = model, n, units, params, control
         self.board = board  # (arrays, w, constant) of the board layout, or None: the fields
         self.profiles = [None] if profiles is None else list(profiles)
         self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
-        self.best = math.inf  # of the whole call, with the offset
         self.stop = stop_flag()
         self.status = np.array([0.0, np.inf])  # sweeps of the current restart, best energy of the call
-        self.interrupted = self.timed_out = False
-        self.deadline = Deadline(None)
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
@@ -105,7 +101,6 @@ class ReadRunner:
         self.restarts = 0  # restarts the reads ran, every stream's (warm_up's apart)
         self.restart_s = 0.0  # their wall seconds, summed over streams (a thread's start and wait included)
         self._counting = threading.Lock()  # streams finish restarts at once
-        self.reported = time.perf_counter()  # when progress was last called
         self._work = {}
 
     def _replicas(self, betas) -> int:
@@ -202,26 +197,21 @@ class ReadRunner:
         betas, sweeps = next(iter(plan))
         if self.threads > 1 and sweeps * self._replicas(betas) * self.seconds_per_replica_sweep >= INLINE_S:
             return self._read_streams(out, seed, stream_plans or [plan])
+        control = self.control
         done, best, scratch = 0, math.inf, np.empty_like(out)
         for restart, ((betas, sweeps), restart_seed) in enumerate(zip(plan, _restart_seeds(seed, 0))):
             ran, reached = self._run(scratch, restart_seed, betas, sweeps, restart)
             energy = self.status[1]
-            self.best = min(self.best, float(energy) + self.offset)
+            control.best = min(control.best, float(energy) + self.offset)
             if energy < best or best == math.inf:
                 best = energy
                 out[:] = scratch
             if reached >= 0:
                 return done + ran, done + reached
             done += ran
-            if self.interrupted:  # Ctrl-C (or a raising progress hook): no further report or restart
-                break
-            now = time.perf_counter()
-            if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
-                self.reported = now  # restarts run without a thread report here
-                self._report(self.best)
-            if now >= self.deadline.at:
-                self.timed_out = True  # restarts shorter than a polling interval are never polled
-            if self.timed_out:
+            # Ctrl-C (or a raising progress hook): no further report or restart; restarts without a thread
+            # report here, and those shorter than a polling interval are never polled for the time limit
+            if control.interrupted or control.between():
                 break
         return done, -1
 
@@ -243,7 +233,7 @@ class ReadRunner:
                 finished.set()
 
         threading.Thread(target=target, daemon=True).start()
-        self._wait(finished, [self.stop], lambda: float(self.status[1]))
+        self.control.watch(finished, [self.stop], lambda: float(self.status[1]) + self.offset)
         if not box:  # the compiled read raised: it said why on stderr
             raise RuntimeError("the structured annealer's read failed")
         self._restart_done(time.perf_counter() - started, box[0][0] * replicas)
@@ -255,7 +245,7 @@ class ReadRunner:
         try:
             result = self._kernel(out, seed, betas, sweeps, work, restart=restart)
         except KeyboardInterrupt:  # raised as the compiled call returned: ``out`` holds its best state
-            self.interrupted = True
+            self.control.interrupted = True
             return int(self.status[0]), -1
         self._restart_done(time.perf_counter() - started, result[0] * self._replicas(betas))
         return result
@@ -310,11 +300,11 @@ class ReadRunner:
         for i in range(self.threads):
             threading.Thread(target=run_stream, args=(i,), daemon=True).start()
 
-        def report():
+        def best():
             with lock:
-                return min(min(s.best, float(s.status[1])) for s in streams)
+                return min(min(s.best, float(s.status[1])) for s in streams) + self.offset
 
-        self._wait(all_done, stops, report)
+        self.control.watch(all_done, stops, best)
         done = sum(s.done for s in streams)
         if winner:
             index, reached = winner[0]
@@ -323,42 +313,8 @@ class ReadRunner:
         if streams[index].best == math.inf:  # no stream finished a restart: the compiled reads raised
             raise RuntimeError("the structured annealer's read failed")
         out[:] = streams[index].out
-        self.best = min(self.best, streams[index].best + self.offset)
+        self.control.best = min(self.control.best, streams[index].best + self.offset)
         return done, reached
-
-    def _wait(self, finished, stops, report) -> None:
-        """Wait for ``finished`` while compiled reads run in other threads, polling every
-        :data:`PROGRESS_INTERVAL_S`: past the deadline, or on Ctrl-C, set every flag of ``stops``
-        (the compiled loops check them every sweep); report ``report()``, the best energy so far
-        without the offset, to ``progress``. Should ``progress`` raise, every compiled read is stopped
-        before the error propagates."""
-        try:
-            while not finished.wait(PROGRESS_INTERVAL_S):
-                if self.deadline.passed():
-                    for stop in stops:
-                        stop[0] = 1
-                    self.timed_out = True
-                if self.progress is not None:
-                    self.reported = time.perf_counter()
-                    self._report(min(self.best, report() + self.offset))
-        except KeyboardInterrupt:
-            self.interrupted = True
-            self._stop_and_wait(finished, stops)
-        except BaseException:  # progress raised: no compiled read may outlive the call
-            self._stop_and_wait(finished, stops)
-            raise
-
-    def _report(self, best) -> None:
-        """The one status hook: ``progress(reads_done, num_reads, best_energy)``."""
-        self.progress(self.reads_done, self.num_reads, best)
-
-    @staticmethod
-    def _stop_and_wait(finished, stops) -> None:
-        """Set every flag of ``stops`` and wait for ``finished`` (the compiled loops check them every sweep)."""
-        for stop in stops:
-            stop[0] = 1
-        while not finished.wait(0.05):  # within a sweep
-            pass
 
     def _restart_done(self, seconds, replica_sweeps) -> None:
         """Count a restart a read ran (:attr:`restarts`, :attr:`restart_s`) and learn its sweep cost."""

@@ -102,7 +102,7 @@ from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, 
                                                 RESTART_SWEEPS, LubyRestarts, long_restarts, luby, population_restarts,
                                                 restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
-from qpicross.samplers.control import Deadline, ProgressHook, check_time_limit
+from qpicross.samplers.control import ProgressHook, RunControl, check_time_limit
 from qpicross.samplers.parameters import BYTES_PER_READ, check_shift_arguments, check_shift_values
 
 if TYPE_CHECKING:
@@ -339,21 +339,19 @@ class BlockShiftSampler(dimod.Sampler):
                            stream_plans, population, population_steps)
         chains = [chain] if stream_chains is None else list(stream_chains)
         time_limit = check_time_limit(time_limit)
-        if layout is not None and scheduler is not None:  # the workers take the layout's lines and paints
-            lines, paints, layout = layout.lines if lines is None else lines, layout.paints(), None
         if scheduler is not None:  # one restart stream per worker of a Dask cluster
             from qpicross.samplers.blockshift import cluster
 
             params = dict(num_sweeps=num_sweeps, beta_range=beta_range, shift_probability=shift_probability,
                           line_moves=line_moves, block_moves=block_moves, lines=lines, groups=groups,
-                          target_energy=target_energy, return_state=return_state, schedule=schedule,
-                          restart_sweeps=restart_sweeps, paints=paints, chain=chain, profile_lines=profile_lines,
-                          population=population, population_steps=population_steps)
+                          return_state=return_state, schedule=schedule, restart_sweeps=restart_sweeps, paints=paints,
+                          chain=chain, profile_lines=profile_lines, population=population,
+                          population_steps=population_steps, layout=layout)
             if schedule == "fixed":
                 params["num_replicas"] = num_replicas
-            return cluster.sample_streams(type(self), bqm, scheduler, num_reads=num_reads, seed=seed,
-                                          target_energy=target_energy, time_limit=time_limit, progress=progress,
-                                          params=params)
+            return cluster.StreamsComposite(self, scheduler).sample(
+                bqm, num_reads=num_reads, seed=seed, target_energy=target_energy, time_limit=time_limit,
+                progress=progress, **params)
         t0 = time.perf_counter()
         binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
         variables = list(binary.variables)
@@ -428,19 +426,18 @@ class BlockShiftSampler(dimod.Sampler):
         profiles = [None if c == "joint" else profile for c in chains]  # stream i: profiles[i % len(profiles)]
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
-        runner = ReadRunner(model, n, units, params, progress, binary.offset, board, int(threads),
-                            profiles, long_joint, num_reads)
+        control = RunControl(time_limit, progress, num_reads, start=t0)
+        runner = ReadRunner(model, n, units, params, control, binary.offset, board, int(threads), profiles, long_joint)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.population = int(population) if schedule == "population" else 0
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads
         t1 = time.perf_counter()
-        runner.deadline = Deadline(time_limit, start=t0)
         drawn = num_reads
         for read in range(num_reads):  # Python between reads and restarts: honest per-read times
             start, cpu_start = time.perf_counter(), time.process_time()
-            runner.reads_done = read
-            if read and start >= runner.deadline.at:
-                runner.timed_out, drawn = True, read
+            control.reads_done = read
+            if read and start >= control.deadline.at:
+                control.timed_out, drawn = True, read
                 break
             before = runner.restarts
             sweeps_done[read], reached = runner.read(samples[read], seeds[read], plan, stream_plans)
@@ -450,7 +447,7 @@ class BlockShiftSampler(dimod.Sampler):
             cpu[read] = time.process_time() - cpu_start + (runner.calibration_s if read == 0 else 0.0)  # one thread
             if reached >= 0:
                 seconds[read], to_target[read] = durations[read], reached
-            if runner.interrupted or runner.timed_out:
+            if control.stopped:
                 drawn = read + 1
                 break
         samples, sweeps_done, to_target, seconds, durations, cpu = (a[:drawn] for a in (samples, sweeps_done, to_target,
@@ -472,8 +469,8 @@ class BlockShiftSampler(dimod.Sampler):
         sampleset.info["chain"] = sampleset.info["stream_chains"][0]
         sampleset.info["profile_lines"] = profile_lines if profile is not None else None
         sampleset.info["threads"] = int(threads)
-        sampleset.info["interrupted"] = runner.interrupted
-        sampleset.info["timed_out"] = runner.timed_out
+        sampleset.info["interrupted"] = control.interrupted
+        sampleset.info["timed_out"] = control.timed_out
         if target_energy is not None:
             sampleset.info["sweeps_to_target"] = [int(k) if math.isfinite(k) else math.inf for k in to_target]
             sampleset.info["time_to_target_s"] = seconds.tolist()

@@ -42,7 +42,7 @@ def test_a_stream_stops_when_the_reads_stop_event_is_set(client):
     stop.set()
     params = dict(lines=f.one_hot_lines(), paints=f.paints(), target_energy=-1.0)  # unreachable: runs until stopped
     started = time.perf_counter()
-    result = client.submit(cluster._stream, BlockShiftSampler, f.bqm(), params, 1, stop.name, 60.0, pure=False).result()
+    result = client.submit(cluster._stream, BlockShiftSampler(), f.bqm(), params, 1, stop.name, 60.0, pure=False).result()
     assert result["stopped"] and time.perf_counter() - started < 20
 
 
@@ -101,3 +101,16 @@ def test_a_local_cluster_leaves_no_file_in_the_temporary_folder(tmp_path, monkey
     assert [p.name for p in tmp_path.iterdir()] != []  # the scratch space is there while the cluster runs
     cluster._close_clients()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_streams_are_a_composite_around_any_sampler_that_can_be_polled(client):
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    f = build_formulation(KNIFE)
+    streams = cluster.StreamsComposite(BlockShiftSampler(), client)
+    assert streams.properties["independent_reads"] and "scheduler" not in streams.parameters
+    ss = streams.sample(f.bqm(), layout=f.layout(), num_reads=2, seed=1, target_energy=0)
+    assert ss.info["streams"] == 2 and all(check(f.puzzle, decode_sample(f, dict(zip(ss.variables, row))).board) == []
+                                           for row in ss.record.sample)
+    with pytest.raises(ValueError, match="progress, time_limit, target_energy"):
+        cluster.StreamsComposite(SimulatedAnnealingSampler(), client)

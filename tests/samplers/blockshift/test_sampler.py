@@ -16,6 +16,7 @@ from conftest import INSTANCES
 from qpicross import anneal, build_formulation, check, sample
 from qpicross.puzzle.formats.registry import load_puzzle
 from qpicross.samplers.blockshift import chains as _chains, restarts as _reads
+from qpicross.samplers import control
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, infer_groups, infer_lines
 from puzzles import FOUR_DOTS_12, LETTER_A, LETTER_A_FILE
 
@@ -358,7 +359,7 @@ def test_luby_default_solves_the_star(shared_instances):
 @pytest.fixture
 def slow_read(monkeypatch):
     """A read far longer than the polling interval, polled every millisecond."""
-    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
+    monkeypatch.setattr(control, "PROGRESS_INTERVAL_S", 0.001)
     f = build_formulation(FOUR_DOTS_12)
     return f.bqm(), {"lines": f.one_hot_lines(), "num_sweeps": 10**8, "target_energy": -1}  # never reached
 

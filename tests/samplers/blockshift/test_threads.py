@@ -13,6 +13,7 @@ from qpicross.experiments.bench import run_bench
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle.formats.registry import load_puzzle
 from qpicross.samplers.blockshift import chains as _chains, plans as _plans, restarts as _reads, sampler as structured
+from qpicross.samplers import control
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler, default_threads
 from puzzles import FOUR_DOTS_12, LETTER_A_FILE
 
@@ -97,7 +98,7 @@ def test_one_thread_reads_are_reproducible_and_threads_one_is_the_default(grid):
 
 
 def test_ctrl_c_and_the_time_limit_stop_every_stream(monkeypatch, streams_always, grid):
-    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
+    monkeypatch.setattr(control, "PROGRESS_INTERVAL_S", 0.001)
     f, bqm, structure = grid
     params = dict(num_sweeps=10**8, target_energy=-1, threads=2, **structure)
     ss = BlockShiftSampler().sample(bqm, num_reads=3, seed=0, time_limit=0.3, **params)
@@ -117,7 +118,7 @@ def test_ctrl_c_and_the_time_limit_stop_every_stream(monkeypatch, streams_always
 
 def test_progress_polled_before_a_stream_begins_its_first_restart_reports_no_energy_yet(monkeypatch, streams_always,
                                                                                        grid):
-    monkeypatch.setattr(_reads, "PROGRESS_INTERVAL_S", 0.001)
+    monkeypatch.setattr(control, "PROGRESS_INTERVAL_S", 0.001)
     buffers = _reads.ReadRunner._buffers
 
     def slow_buffers(self, *args, **kwargs):  # each stream's thread is late to its first restart
