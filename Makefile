@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -526,6 +526,17 @@ schedule: $(VENV)/.installed-test
 	mkdir -p results figures
 	QPICROSS_SHARED=$(SHARED) $(BIN)/python -m benchmarks.frontier schedule --budget $(SCHEDULE_BUDGET) \
 	    --json results/schedule.json --plot figures/schedule.png
+
+# The peers on the same fair schedule (issue 42): OpenJij SA and SQA, simulated bifurcation, dwave-hybrid's parallel
+# tempering and tabu search, each over the same sweep counts (its sweeps, steps or sweeps per temperature; tabu takes
+# none: one cell at its default) with its own β range, beside plain SA with the rule's, on the ladder of `make
+# schedule` (same puzzles, thermometer model and weights), SCHEDULE_BUDGET s of sampling per cell, one process pinned
+# to one core (CPU, default 0). Writes results/schedule_peers.json; the frontier page's peers section reads it.
+PEERS_ARMS ?= rule,openjij-sa,openjij-sqa,sb,pt,tabu
+schedule-peers: $(VENV)/.installed-test
+	mkdir -p results
+	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier schedule \
+	    --arms $(PEERS_ARMS) --budget $(SCHEDULE_BUDGET) --json results/schedule_peers.json
 
 # Line logic first (--presolve) against the thermometer alone, both with the rule's β range, on taai2011 #1-5 (line
 # logic settles every cell of most Bompol puzzles, so the ladder above says little about it): SCHEDULE_BUDGET_PRESOLVE

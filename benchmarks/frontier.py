@@ -3,7 +3,8 @@
 * ``python -m benchmarks.frontier embedding`` (``make embedding``): every encoding's BQM minor-embedded into the
   QPU graphs (:func:`benchmarks.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
 * ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
-  thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`;
+  thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`; with ``--arms``
+  the peers too (``make schedule-peers``);
 * ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
   ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
   ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME, and
@@ -34,7 +35,8 @@ from pathlib import Path
 from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.provenance import measured_by
 
-__all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "run_meta", "GENERATED", "PAGE", "still_fails", "generated_tables",
+__all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE", "still_fails",
+           "peers_compare", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,6 +136,19 @@ def still_fails(results: Mapping[str, dict]) -> str:
     return "\n".join(lines) if lines else "- nothing: every measured puzzle was solved and embedded"
 
 
+#: ``make schedule-peers``: the peers on the schedule ladder beside plain SA with the rule's β range.
+PEERS_FILE = "schedule_peers.json"
+
+
+def peers_compare(results: Mapping[str, dict]) -> str:
+    """Each peer's arm against plain SA's ``rule`` arm, puzzle by puzzle (:func:`benchmarks.schedule.comparison_list`)."""
+    from benchmarks import schedule
+
+    data = results[PEERS_FILE]
+    pairs = [(arm, "rule") for arm in data["meta"]["arms"] if arm != "rule"]
+    return schedule.comparison_list(data, pairs)
+
+
 #: The two arms of ``make schedule-tournament-sample``: plain SA on the thermometer, and the same after line logic.
 SAMPLE_FILES = ("schedule_sample_plain.json", "schedule_sample_presolve.json")
 
@@ -167,6 +182,9 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "tournament-optimum": (("schedule_tournament.json",),
                            _schedule("optimum_table", "schedule_tournament.json")),
     "tournament-sample-summary": (SAMPLE_FILES, sample_summary),
+    "peers-summary": ((PEERS_FILE,), _schedule("summary_line", PEERS_FILE)),
+    "peers-optimum": ((PEERS_FILE,), _schedule("optimum_table", PEERS_FILE)),
+    "peers-compare": ((PEERS_FILE,), peers_compare),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
@@ -230,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sch.add_argument("--json", default="results/schedule.json")
     sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
     sch.add_argument("--plot", default=None, help="also draw TTS99 against size here")
+    sch.add_argument("--arms", default=",".join(schedule.ARMS),
+                     help="comma list of arms (benchmarks.schedule.parse_arm: SA's, or samplers' names)")
     page = sub.add_parser("page", help="rewrite the frontier page's generated tables")
     page.add_argument("page", nargs="?", default=str(PAGE))
     page.add_argument("--results", default=None, help="the results folder (default results/)")
@@ -243,7 +263,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(embedding.largest_table(data))
         return 0
     if args.command == "schedule":
-        data = schedule.run_schedule(SCHEDULE_LADDER, budget_s=args.budget, path=args.json, log=log, meta=run_meta())
+        arms = tuple(args.arms.split(","))
+        for arm in arms:
+            try:
+                schedule.parse_arm(arm)  # an unknown arm: one line, before anything runs
+            except ValueError as exc:
+                parser.error(str(exc))
+        data = schedule.run_schedule(SCHEDULE_LADDER, arms=arms, budget_s=args.budget, path=args.json, log=log,
+                                     meta=run_meta())
         if args.plot:
             schedule.plot_schedule(data, args.plot)
         print(schedule.optimum_table(data))

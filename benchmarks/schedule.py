@@ -28,6 +28,11 @@ budget, and keeps per puzzle the sweep count of the smallest TTS99 (fixed-length
 ``make schedule`` writes ``results/schedule.json``; :func:`schedule_table` and :func:`optimum_table`
 are its markdown tables.
 
+The same ladder measures the peers on their own schedules (``make schedule-peers``): an arm is also the name of
+any registered sampler (``openjij-sa``, ``openjij-sqa``, ``sb``, ``pt``, ``tabu``, ...; :func:`parse_arm`), run with
+its own β range (or none) over the same sweep counts -- sweeps, steps or sweeps per temperature, as the sampler
+counts them -- on the same puzzles, model and weights as SA, in the same run.
+
 Examples:
     >>> from qpicross import Puzzle, build_formulation
     >>> from qpicross.model.thermometer import thermometer_bqm
@@ -58,8 +63,8 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
-__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "energy_gap", "beta_rule",
-           "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
+__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "ARMS", "PEER_ARMS", "parse_arm", "energy_gap",
+           "beta_rule", "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -100,9 +105,34 @@ def rule_beta_range(puzzle: Puzzle, weights: PenaltyWeights | None = None, encod
                      **kw)
 
 
-#: Arms: the β range each cell gets (``default``: the sampler's own) and whether line logic runs first
-#: (``--presolve``: the thermometer model of what logic leaves, its rule range from that model).
+#: Arms of plain dwave-samplers SA: the β range each cell gets (``default``: the sampler's own) and whether line logic
+#: runs first (``--presolve``: the thermometer model of what logic leaves, its rule range from that model).
 ARMS = ("default", "rule", "rule+presolve")
+#: The peers of ``make schedule-peers``, each an arm of its own (:func:`parse_arm`).
+PEER_ARMS = ("openjij-sa", "openjij-sqa", "sb", "pt", "tabu")
+
+
+def parse_arm(arm: str) -> tuple[str, bool, bool]:
+    """``(sampler, rule β range, presolve)`` of an arm: ``default``, ``rule`` and ``rule+presolve`` are
+    dwave-samplers SA (:data:`ARMS`); any registered sampler's name is an arm on that sampler's own schedule, and
+    ``NAME+presolve`` the same after line logic.
+
+    Raises:
+        ParameterError: For a name that is neither.
+
+    >>> parse_arm("rule+presolve"), parse_arm("openjij-sqa"), parse_arm("sb+presolve")
+    (('sa', True, True), ('openjij-sqa', False, False), ('sb', False, True))
+    """
+    from qpicross.samplers.registry import SAMPLERS
+
+    presolve = arm.endswith("+presolve")
+    base = arm[:-len("+presolve")] if presolve else arm
+    if base in ("default", "rule"):
+        return "sa", base == "rule", presolve
+    if base not in SAMPLERS:
+        raise ParameterError(f"unknown arm {arm!r}: use {', '.join(ARMS)} or a sampler's name "
+                             f"({', '.join(sorted(SAMPLERS))}), with +presolve for line logic first")
+    return base, False, presolve
 
 
 def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
@@ -110,9 +140,12 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                  seed: int = 0, path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
     """Every puzzle x arm x sweep count (ascending); a row of the ladder stops once p = 1 (more sweeps only cost more).
 
-    Each cell: ``qpicross anneal PUZZLE --sampler sa --encoding thermometer --weights W --sweeps N
-    --reads max_reads --time-limit budget_s --seed S [--beta-range HOT,COLD]``.
+    Each cell: ``qpicross anneal PUZZLE --sampler SAMPLER --encoding thermometer --weights W --sweeps N
+    --reads max_reads --time-limit budget_s --seed S [--beta-range HOT,COLD] [--presolve]``, the sampler and
+    options of its arm (:func:`parse_arm`); a sampler that takes no sweep count (``tabu``) runs one cell, at
+    the ladder's first rung, at its own default.
     """
+    from qpicross.samplers.registry import get_sampler
     from qpicross.experiments.bench import bench_puzzle
     from qpicross.experiments.result import load_average, machine_info
 
@@ -121,8 +154,12 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     records, puzzles = [], []
     gap = energy_gap(weights)
 
+    samplers = {arm: parse_arm(arm)[0] for arm in arms}
+    takes_sweeps = {name: "num_sweeps" in get_sampler(name).parameters for name in set(samplers.values())}
+
     def results() -> dict:
-        return {"meta": {**meta, "sampler": "sa", "encoding": "thermometer", "weights": weights.as_dict(),
+        sampler = samplers[arms[0]] if len(set(samplers.values())) == 1 else samplers
+        return {"meta": {**meta, "sampler": sampler, "encoding": "thermometer", "weights": weights.as_dict(),
                          "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
                          "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
                          "arms": list(arms), "planned": [rung.label for rung in rungs],
@@ -139,18 +176,23 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
         puzzles.append({"label": rung.label, "spec": rung.spec, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
                         "rule_beta_range": list(ranges[False]), "rule_beta_range_presolve": list(ranges[True])})
         for arm in arms:
-            presolve = arm.endswith("+presolve")
-            options = {"beta_range": ranges[presolve]} if arm.startswith("rule") else {}
+            sampler, rule, presolve = parse_arm(arm)
+            options = {"beta_range": ranges[presolve]} if rule else {}
             done = None
             for s in sweeps:
                 rec = {"puzzle": rung.label, "arm": arm, "sweeps": s}
+                if not takes_sweeps[sampler] and s != sweeps[0]:
+                    records.append({**rec, "status": "not measured", "reason": f"{sampler} takes no sweep count"})
+                    continue
                 if done is not None:
                     records.append({**rec, "status": "not measured", "reason": f"p = 1 at {done} sweeps"})
                     continue
-                config = SolverConfig(sampler="sa", encoding="thermometer", weights=weights, num_sweeps=s,
-                                      presolve=presolve, num_reads=max_reads, time_limit=budget_s, seed=seed + index,
-                                      options=options)
+                config = SolverConfig(sampler=sampler, encoding="thermometer", weights=weights,
+                                      num_sweeps=s if takes_sweeps[sampler] else None, presolve=presolve,
+                                      num_reads=max_reads, time_limit=budget_s, seed=seed + index, options=options)
                 r = bench_puzzle(puzzle, config)
+                if not takes_sweeps[sampler]:
+                    rec["own_schedule"] = True  # the sampler's default: no sweep count given
                 rec.update(status="solved" if r.num_solved else "unsolved", num_reads=r.num_reads,
                            num_solved=r.num_solved, p=r.p, p_low=r.p_low, p_high=r.p_high, t_read_s=r.t_read_s,
                            tts99_s=finite_or_none(r.tts99_s), tts99_low_s=finite_or_none(r.tts99_low_s),
@@ -215,9 +257,10 @@ def schedule_table(results) -> str:
                     cells.append("–")
                 else:
                     cells.append(f"{fmt_seconds(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
-            beta = "dwave default" if arm == "default" else "rule {:.3g}–{:.3g}".format(
-                *p["rule_beta_range_presolve" if arm.endswith("+presolve") else "rule_beta_range"]) + \
-                (", presolve" if arm.endswith("+presolve") else "")
+            sampler, rule, presolve = parse_arm(arm)
+            beta = ("dwave default" if sampler == "sa" else f"{sampler}'s own") if not rule else \
+                "rule {:.3g}–{:.3g}".format(*p["rule_beta_range_presolve" if presolve else "rule_beta_range"])
+            beta += ", presolve" if presolve else ""
             lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | {beta} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -248,7 +291,8 @@ def optimum_table(results) -> str:
             out.append("not solved" if b is None else "line logic alone: " + fmt_seconds(b["tts99_s"])
                        if b.get("num_variables") == 0 else
                        f"{fmt_seconds(b['tts99_s'])} [{fmt_seconds(b['tts99_low_s'])}, {fmt_seconds(b['tts99_high_s'])}] at "
-                       f"{b['sweeps']:,} ({b['num_solved']}/{b['num_reads']})")
+                       + ("its own schedule" if b.get("own_schedule") else f"{b['sweeps']:,}")
+                       + f" ({b['num_solved']}/{b['num_reads']})")
         lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | " + " | ".join(out) + " |")
     return "\n".join(lines)
 
@@ -366,7 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                             "schedule")
     run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
         map(str, SWEEPS)))
-    run_p.add_argument("--arms", default=None, help="comma list of %s" % ", ".join(ARMS))
+    run_p.add_argument("--arms", default=None, help="comma list of %s, or of samplers' names (%s, ...; "
+                       "+presolve for line logic first)" % (", ".join(ARMS), ", ".join(PEER_ARMS)))
     run_p.add_argument("--sample", type=int, default=None, metavar="N",
                        help="run N puzzles drawn at random (--sample-seed) from those the --puzzle specs name")
     run_p.add_argument("--sample-seed", type=int, default=0)
@@ -393,9 +438,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rungs = tuple(spec_rung(spec) for spec in specs)
     sweeps = SWEEPS if not args.sweeps else tuple(int(x) for x in args.sweeps.split(","))
     arms = ARMS if not args.arms else tuple(args.arms.split(","))
-    unknown = set(arms) - set(ARMS)
-    if unknown:
-        parser.error(f"unknown arm {sorted(unknown)[0]!r}; use {', '.join(ARMS)}")
+    for arm in arms:
+        try:
+            parse_arm(arm)
+        except ParameterError as exc:
+            parser.error(str(exc))
     data = run_schedule(rungs, sweeps, arms, budget_s=args.budget, max_reads=args.max_reads, seed=args.seed,
                         path=args.json, log=lambda line: print(line, file=sys.stderr, flush=True))
     if args.plot:

@@ -175,3 +175,27 @@ def test_the_file_is_written_after_every_puzzle_with_the_puzzles_planned(tmp_pat
     saved = json.loads(path.read_text())
     assert saved["meta"]["planned"] == ["5x5", "star10"]
     assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and {r["puzzle"] for r in saved["records"]} == {"5x5"}
+
+
+def test_an_arm_is_also_a_samplers_name_on_its_own_schedule(tmp_path, capsys):
+    from benchmarks.schedule import parse_arm
+
+    assert parse_arm("default") == ("sa", False, False) and parse_arm("tabu+presolve") == ("tabu", False, True)
+    with pytest.raises(ValueError, match="unknown arm 'hot'"):
+        parse_arm("hot")
+    path = tmp_path / "peers.json"
+    rungs = [Rung("5x5", "instances/5x5.px", path=str(INSTANCES / "5x5.px"))]
+    data = run_schedule(rungs, sweeps=(1, 50), arms=("rule", "sa+descent", "tabu"), budget_s=0.2, max_reads=10,
+                        path=path)
+    assert data["meta"]["sampler"] == {"rule": "sa", "sa+descent": "sa+descent", "tabu": "tabu"}
+    tabu = [r for r in data["records"] if r["arm"] == "tabu"]  # tabu takes no sweep count: one cell, its default
+    assert tabu[0]["own_schedule"] and tabu[0]["num_reads"] > 0
+    assert tabu[1]["status"] == "not measured" and tabu[1]["reason"] == "tabu takes no sweep count"
+    descent = [r for r in data["records"] if r["arm"] == "sa+descent"]
+    assert descent[0]["beta_range"] is None and "own_schedule" not in descent[0]
+    row = next(line for line in optimum_table(path).splitlines() if line.startswith("| 5x5 |"))
+    assert "at its own schedule" in row.split("|")[-2]
+    assert "tabu's own" in schedule_table(path) and "sa+descent's own" in schedule_table(path)
+    with pytest.raises(SystemExit):
+        main(["run", "--puzzle", LETTER_A_FILE, "--arms", "rule,nonsense", "--json", str(path)])
+    assert "unknown arm 'nonsense'" in capsys.readouterr().err
