@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -563,6 +563,25 @@ schedule-tournament-plain: $(VENV)/.installed-test
 	mkdir -p results
 	$(BIN)/python -m benchmarks.schedule run --budget 15 --arms rule --sweeps 10000,30000 \
 	    $(foreach i,$(shell seq 1 20),--puzzle $(TOURNAMENT)/taai2011.txt\#$(i)) --json results/schedule_tournament_plain.json
+
+# Issue 42's size ladder on random boards: RANDOM_LADDER_BOARDS boards of each of RANDOM_LADDER_SIZES (`qpicross generate
+# --density 0.55 --seed 1..N`, written to build/random-ladder, not committed), plain SA on the thermometer with the
+# rule's β range at 30 000 sweeps, 60 s of sampling a puzzle, alone and after line logic, one arm after the other on
+# one core (CPU, default 0; about 40 min at 4 boards a size). Writes results/schedule_random_{plain,presolve}.json;
+# the frontier page's size table reads them.
+RANDOM_LADDER_SIZES  ?= 15x15 20x20 25x25 30x30 40x40
+RANDOM_LADDER_BOARDS ?= 4
+RANDOM_LADDER_FILES = $(foreach s,$(RANDOM_LADDER_SIZES),$(foreach i,$(shell seq 1 $(RANDOM_LADDER_BOARDS)),\
+    build/random-ladder/random-$(s)-s$(i).px))
+RANDOM_LADDER_RUN = taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.schedule run --budget 60 --sweeps 30000 \
+    $(foreach f,$(RANDOM_LADDER_FILES),--puzzle $(f))
+schedule-random: $(VENV)/.installed-test
+	mkdir -p results build/random-ladder
+	$(foreach s,$(RANDOM_LADDER_SIZES),$(foreach i,$(shell seq 1 $(RANDOM_LADDER_BOARDS)),\
+	    $(BIN)/qpicross generate --size $(s) --density 0.55 --seed $(i) --force \
+	    -o build/random-ladder/random-$(s)-s$(i).px &&)) true
+	$(RANDOM_LADDER_RUN) --arms rule --json results/schedule_random_plain.json
+	$(RANDOM_LADDER_RUN) --arms rule+presolve --json results/schedule_random_presolve.json
 
 # Issue 42's sample of the tournament set: SAMPLE_SIZE taai2011 puzzles drawn at random (seed SAMPLE_SEED; the list is
 # the results file's meta.planned), plain SA on the thermometer with the rule's beta range at 30 000 sweeps (the

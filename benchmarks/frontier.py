@@ -36,7 +36,7 @@ from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.provenance import measured_by
 
 __all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE", "still_fails",
-           "peers_compare", "generated_tables",
+           "peers_compare", "random_sizes", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,6 +149,21 @@ def peers_compare(results: Mapping[str, dict]) -> str:
     return schedule.comparison_list(data, pairs)
 
 
+#: ``make schedule-random``: the size ladder of random boards, plain SA on the thermometer alone and after line logic.
+RANDOM_FILES = ("schedule_random_plain.json", "schedule_random_presolve.json")
+
+
+def random_sizes(results: Mapping[str, dict]) -> str:
+    """Both arms of the random size ladder in one table (:func:`benchmarks.schedule.size_table`), each the puzzles
+    solved and those within 60 s per board size."""
+    from benchmarks import schedule
+
+    files = [results[name] for name in RANDOM_FILES]
+    merged = {"meta": {"arms": [arm for data in files for arm in data["meta"]["arms"]]},
+              "puzzles": files[0]["puzzles"], "records": [r for data in files for r in data["records"]]}
+    return schedule.size_table(merged)
+
+
 #: The two arms of ``make schedule-tournament-sample``: plain SA on the thermometer, and the same after line logic.
 SAMPLE_FILES = ("schedule_sample_plain.json", "schedule_sample_presolve.json")
 
@@ -182,6 +197,7 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "tournament-optimum": (("schedule_tournament.json",),
                            _schedule("optimum_table", "schedule_tournament.json")),
     "tournament-sample-summary": (SAMPLE_FILES, sample_summary),
+    "random-sizes": (RANDOM_FILES, random_sizes),
     "peers-summary": ((PEERS_FILE,), _schedule("summary_line", PEERS_FILE)),
     "peers-optimum": ((PEERS_FILE,), _schedule("optimum_table", PEERS_FILE)),
     "peers-compare": ((PEERS_FILE,), peers_compare),

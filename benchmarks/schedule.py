@@ -64,7 +64,8 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
 __all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "ARMS", "PEER_ARMS", "parse_arm", "energy_gap",
-           "beta_rule", "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table", "comparison_list", "summary_line", "plot_schedule", "main"]
+           "beta_rule", "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table",
+           "size_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
 HOT_MULTIPLE = 8.0
@@ -314,6 +315,34 @@ def summary_line(results, limit_s: float = 60.0, list_unsolved: bool = False) ->
     planned = data["meta"].get("planned")
     if planned and len(data["puzzles"]) < len(planned):
         lines.append(f"- the run stopped after {len(data['puzzles'])} of the {len(planned)} puzzles it was given")
+    return "\n".join(lines)
+
+
+def size_table(results, limit_s: float = 60.0) -> str:
+    """Per board size and arm: the puzzles solved at some sweep count and those with a TTS99 within ``limit_s``, each
+    a count of that size's puzzles with the 95 % Wilson interval of the fraction
+    (:func:`~qpicross.experiments.tts.wilson_interval`)."""
+    from qpicross.experiments.tts import wilson_interval
+
+    data = load_results(results)
+    arms = data["meta"].get("arms", ARMS)
+    present = [p for p in data["puzzles"] if "absent" not in p]
+    sizes = sorted({(p["rows"], p["cols"]) for p in present}, key=lambda rc: (rc[0] * rc[1], rc))
+    lines = ["| size | puzzles | " + " | ".join(f"{arm}: solved | {arm}: TTS99 ≤ {limit_s:g} s" for arm in arms) + " |",
+             "|" + "---|" * (2 + 2 * len(arms))]
+
+    def fraction(k: int, n: int) -> str:
+        low, high = wilson_interval(k, n)
+        return f"{k}/{n} [{low:.2f}, {high:.2f}]"
+
+    for rows, cols in sizes:
+        mine = [p for p in present if (p["rows"], p["cols"]) == (rows, cols)]
+        cells = []
+        for arm in arms:
+            best = [_best([r for r in data["records"] if r["puzzle"] == p["label"] and r["arm"] == arm]) for p in mine]
+            cells.append(fraction(sum(b is not None for b in best), len(mine)))
+            cells.append(fraction(sum(b is not None and b["tts99_s"] <= limit_s for b in best), len(mine)))
+        lines.append(f"| {rows}×{cols} | {len(mine)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -199,3 +199,17 @@ def test_an_arm_is_also_a_samplers_name_on_its_own_schedule(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["run", "--puzzle", LETTER_A_FILE, "--arms", "rule,nonsense", "--json", str(path)])
     assert "unknown arm 'nonsense'" in capsys.readouterr().err
+
+
+def test_the_size_table_counts_each_sizes_puzzles_with_an_interval(tiny):
+    from benchmarks.schedule import size_table
+    from qpicross.experiments.tts import wilson_interval
+
+    path, data = tiny
+    table = size_table(path, limit_s=1e9)
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]}
+    assert list(rows) == ["5×5", "10×10"] and rows["5×5"][1] == "1"
+    for k, arm in enumerate(ARMS):  # a puzzle counts as solved where some cell of its arm had a TTS99
+        solved = any(r.get("tts99_s") is not None for r in data["records"] if r["puzzle"] == "star10" and r["arm"] == arm)
+        low, high = wilson_interval(int(solved), 1)
+        assert rows["10×10"][2 + 2 * k] == f"{int(solved)}/1 [{low:.2f}, {high:.2f}]" == rows["10×10"][3 + 2 * k]
