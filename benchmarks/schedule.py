@@ -167,10 +167,17 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                          "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
                 "puzzles": puzzles, "records": records}
 
+    def save() -> dict:  # after every puzzle, so that a run cut short keeps what it measured
+        out = results()
+        if path is not None:
+            Path(path).write_text(json.dumps(out, indent=1) + "\n")
+        return out
+
     for index, rung in enumerate(rungs):
         why = rung.available()
         if why is not None:
             puzzles.append({"label": rung.label, "spec": rung.spec, "absent": why})
+            save()
             continue
         puzzle = rung.load()
         ranges = {False: rule_beta_range(puzzle, weights), True: rule_beta_range(puzzle, weights, presolve=True)}
@@ -205,12 +212,8 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                         f"t_read {r.t_read_s:.3g}s TTS99 {r.tts99_s:.3g}s")
                 if r.num_reads and r.num_solved == r.num_reads:
                     done = s
-        if path is not None:  # after every puzzle, so that a run cut short keeps what it measured
-            Path(path).write_text(json.dumps(results(), indent=1) + "\n")
-    out = results()
-    if path is not None:
-        Path(path).write_text(json.dumps(out, indent=1) + "\n")
-    return out
+        save()
+    return save()  # with the run's whole elapsed time and the load after it
 
 
 def sample_specs(specs: Sequence[str], size: int, seed: int) -> list[str]:

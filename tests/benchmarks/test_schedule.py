@@ -175,6 +175,11 @@ def test_the_file_is_written_after_every_puzzle_with_the_puzzles_planned(tmp_pat
     saved = json.loads(path.read_text())
     assert saved["meta"]["planned"] == ["5x5", "star10"]
     assert [p["label"] for p in saved["puzzles"]] == ["5x5"] and {r["puzzle"] for r in saved["records"]} == {"5x5"}
+    absent = [Rung("gone", "nowhere/gone.px", path=str(tmp_path / "gone.px")), rungs[1]]  # an absent puzzle first
+    with pytest.raises(KeyboardInterrupt):
+        run_schedule(absent, sweeps=(20,), arms=("rule",), budget_s=0.2, max_reads=5, path=path)
+    saved = json.loads(path.read_text())
+    assert [p["label"] for p in saved["puzzles"]] == ["gone"] and "absent" in saved["puzzles"][0]
 
 
 def test_an_arm_is_also_a_samplers_name_on_its_own_schedule(tmp_path, capsys):
