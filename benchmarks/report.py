@@ -1051,6 +1051,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "time-breakdown": (_results("breakdown_head.json", "breakdown_53ebd6e.json"),
                        lambda rows: _by_commit(breakdown_table, "breakdown_head.json", "breakdown_53ebd6e.json")),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
+    "no-slowdown-runcontrol": (_results("noslow_head_runcontrol.json", "noslow_abf5b8b_runcontrol.json"),
+                               _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
                  lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
     "tournament-pass": (_results("tournament_taai2011.json"),
