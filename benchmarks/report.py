@@ -1055,7 +1055,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
                  lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
-    "tournament-pass": (_results("tournament_taai2011.json"),
+    "tournament-pass": (_results(*_PASSES),
                         lambda rows: tournament_table([p for p in _results(*_PASSES) if p.is_file()])),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
