@@ -360,12 +360,6 @@ def _fields_model(model, lines, layout, beta_range, target_energy, num_replicas,
     return _launch.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
 
 
-def _binary_offset(bqm: dimod.BinaryQuadraticModel) -> float:
-    """The BQM's energy with every variable 0 (in its BINARY form: -1 for a SPIN one), its offset as BINARY."""
-    low = -1 if bqm.vartype is dimod.SPIN else 0
-    return float(bqm.energies((np.full((1, bqm.num_variables), low, np.int8), list(bqm.variables)))[0])
-
-
 def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps_per_launch, threads_per_block,
             time_limit, progress, t0) -> list[dimod.SampleSet]:
     """:func:`sample_many` of prepared models, all of one chain: one launch of the driver
@@ -383,9 +377,8 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
         launch = _launch.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
     control = RunControl(time_limit, progress, num_reads * len(launched), start=t1)
-    offsets = [_binary_offset(m.bqm) for m in launched]  # the chains' energies leave it out
     out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, control,
-                      threads_per_block, offsets) if launched else {}
+                      threads_per_block, [m.offset for m in launched]) if launched else {}
     t2 = time.perf_counter()
     chain = "joint" if models and models[0].profiles is None else "profile"
     results = []

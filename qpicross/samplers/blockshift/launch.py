@@ -44,7 +44,8 @@ class LaunchModel:
 
     ``w`` and ``constant`` turn the chain's energies into the BQM's (1 and 0 on the fields); ``levels`` holds
     the inverse temperatures of a restart of each Luby level and ``rungs`` its replicas (one when it anneals
-    along them sweep by sweep); ``target`` is the target without the offset.
+    along them sweep by sweep); ``target`` is the target without the offset, ``offset`` the BQM's (as BINARY),
+    which the chains' energies leave out.
     """
 
     bqm: dimod.BinaryQuadraticModel
@@ -57,6 +58,7 @@ class LaunchModel:
     levels: list
     rungs: list
     target: float
+    offset: float
 
 
 def _binary(bqm):
@@ -91,7 +93,7 @@ def prepare_profile(bqm, lines, paints, beta_range, target_energy, layout=None) 
     hot_cold = default_beta_range(binary) if beta_range is None else beta_range
     levels = [ladder(tuple(float(b) for b in hot_cold), level) for level in range(LEVELS)]
     return LaunchModel(bqm, variables, structure, board, w, constant, profiles, levels, [len(b) for b in levels],
-                       _target(binary, target_energy))
+                       _target(binary, target_energy), float(binary.offset))
 
 
 def prepare_fields(bqm, lines, beta_range, target_energy, num_replicas: int, num_sweeps: int) -> LaunchModel:
@@ -103,7 +105,7 @@ def prepare_fields(bqm, lines, beta_range, target_energy, num_replicas: int, num
     hot, cold = (float(b) for b in beta_range)
     betas = np.geomspace(hot, cold, num_replicas if num_replicas > 1 else max(num_sweeps, 1))
     return LaunchModel(bqm, variables, structure, None, 1.0, 0.0, None, [betas], [num_replicas],
-                       _target(binary, target_energy))
+                       _target(binary, target_energy), float(binary.offset))
 
 
 def _chain(models) -> str:
