@@ -76,7 +76,7 @@ SWEEPS = (100, 300, 1000, 3000, 10000, 30000)
 #: The weights today's study tuned for sa/thermometer (results/study.json; a test keeps them in step).
 STUDY_WEIGHTS = PenaltyWeights(one_hot=1.0, at_most_one=1.0, order=2.0, match=1.0)
 #: The weight each encoding's penalty terms use (its gap is the smallest of them).
-_TERMS = {"thermometer": ("one_hot", "order", "match"), "one_hot": ("one_hot", "at_most_one", "order", "match"),
+_TERMS = {"thermometer": ("one_hot", "order", "match"), "thermometer_cells": ("one_hot", "order", "match"), "one_hot": ("one_hot", "at_most_one", "order", "match"),
           "domain_wall": ("one_hot", "at_most_one", "order", "match")}
 
 
