@@ -14,8 +14,14 @@ ideal (fully yielded) graphs of
   ``t = 4``: 4 800 qubits, 45 864 couplers) -- the size of the full Advantage2 processor (the
   Advantage2 prototypes were Zephyr Z4 and Z6).
 
-Nothing here samples on a QPU: what is measured is whether the model *fits*, and at what cost in
-qubits and chain lengths; whether a QPU then solves it is not measured. minorminer is a heuristic
+Nothing here samples on a QPU. What is measured is whether the model *fits*, at what cost in qubits and
+chain lengths, and -- with ``reads`` -- what the chains cost a sampler: :func:`sample_embedded` anneals the
+embedded model, chains and all, with dwave-samplers SA on the ideal graph
+(:class:`~dwave.system.composites.FixedEmbeddingComposite` over a
+:class:`~dwave.system.composites.StructureComposite`, dwave-system's default chain strength and majority-vote
+unembedding), and the same SA on the logical model beside it, so the success probability after embedding,
+chain breaks included, is measured, not assumed. A simulated graph is not a QPU: it says what the chains do to
+an annealer that samples the graph, not what a QPU's noise and control errors add. minorminer is a heuristic
 with a time limit: "not embedded" means no embedding was found within that limit, not that none
 exists. A found embedding is checked with dwave-system's :func:`dwave.embedding.is_valid_embedding`.
 
@@ -52,7 +58,7 @@ from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "run_embedding_study", "embedding_table", "largest_table", "main"]
+           "sample_embedded", "run_embedding_study", "embedding_table", "largest_table", "sampling_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
 TOPOLOGIES: dict[str, tuple[str, str, int]] = {
@@ -61,7 +67,13 @@ TOPOLOGIES: dict[str, tuple[str, str, int]] = {
 }
 #: What ``make embedding`` embeds: the encodings (:data:`qpicross.names.ENCODINGS`) and the thermometer after
 #: line logic (``+presolve``: line logic first, as ``--presolve``).
-STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
+STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve", "thermometer_cells+presolve")
+#: The encodings whose embedded models ``make embedding`` also samples (:func:`sample_embedded`).
+SAMPLED_ENCODINGS = ("thermometer", "thermometer_cells", "thermometer+presolve", "thermometer_cells+presolve")
+#: Sweeps of each SA read of :func:`sample_embedded` (logical and embedded alike).
+SAMPLE_SWEEPS = 10_000
+#: Reads of each arm of :func:`sample_embedded`.
+SAMPLE_READS = 20
 
 
 @functools.lru_cache(maxsize=None)
@@ -176,10 +188,13 @@ def embed_bqm(bqm: dimod.BinaryQuadraticModel, topology: str = "pegasus", *, tim
     if qubits > target.number_of_nodes():
         return EmbeddingResult(embedded=False, embed_s=elapsed, reason="no free qubits left for the isolated "
                                "variables", **base)
+    embedding = {v: list(c) for v, c in found.items()}
+    free = iter(sorted(set(target.nodes) - {q for c in embedding.values() for q in c}))
+    embedding.update({v: [next(free)] for v in bqm.variables if v not in embedding})  # one free qubit each
     return EmbeddingResult(embedded=True, num_qubits=qubits, max_chain=max(chains, default=0),
                            mean_chain=qubits / len(chains) if chains else 0.0,
                            qubit_fraction=qubits / target.number_of_nodes(), embed_s=elapsed,
-                           embedding={v: list(c) for v, c in found.items()}, **base)
+                           embedding=embedding, **base)
 
 
 def embed_puzzle(puzzle: Puzzle, encoding: str = "thermometer", topology: str = "pegasus", *,
@@ -188,6 +203,50 @@ def embed_puzzle(puzzle: Puzzle, encoding: str = "thermometer", topology: str = 
     """Embed the BQM of ``puzzle`` in ``encoding`` (:func:`encoded_bqm`) into ``topology`` (:func:`embed_bqm`)."""
     return embed_bqm(encoded_bqm(puzzle, encoding, weights=weights, presolve=presolve), topology,
                      timeout=timeout, seed=seed, tries=tries)
+
+
+def sample_embedded(puzzle: Puzzle, embedding: dict, encoding: str = "thermometer", topology: str = "pegasus", *,
+                    presolve: bool = False, num_reads: int = SAMPLE_READS, num_sweeps: int = SAMPLE_SWEEPS,
+                    seed: int = 1) -> dict:
+    """Anneal ``puzzle``'s model (:func:`encoded_bqm`) embedded by ``embedding`` into the ideal ``topology`` graph,
+    chains and all, and the logical model beside it, with the same SA reads; judge every read as ``qpicross
+    anneal`` does.
+
+    Returns ``{"logical": {...}, "embedded": {...}}``, each with ``num_reads``, ``num_solved``, ``p`` and its
+    Wilson 95 % interval ``p_low``/``p_high`` and the lowest energy; the embedded one also with ``chain_strength`` and the
+    mean ``chain_break_fraction`` (the share of chains whose qubits disagree, read by read).
+
+    Raises:
+        ParameterError: When ``embedding`` lacks a chain for a variable of the model.
+    """
+    from dwave.samplers import SimulatedAnnealingSampler
+    from dimod import StructureComposite, TrackingComposite
+    from dwave.system import FixedEmbeddingComposite
+
+    from qpicross.pipeline.run import anneal
+    from qpicross.experiments.tts import wilson_interval
+
+    missing = set(encoded_bqm(puzzle, encoding, presolve=presolve).variables) - set(embedding)
+    if missing:
+        raise ParameterError(f"the embedding has no chain for {len(missing)} of the model's variables, e.g. "
+                             f"{next(iter(missing))!r}")
+    target = target_graph(topology)
+    graph_sa = StructureComposite(SimulatedAnnealingSampler(), list(target.nodes), list(target.edges))
+    out = {}
+    for kind, sampler in (("logical", SimulatedAnnealingSampler()),
+                          ("embedded", TrackingComposite(FixedEmbeddingComposite(graph_sa, embedding)))):
+        options = {"return_embedding": True} if kind == "embedded" else {}
+        r = anneal(puzzle, sampler=sampler, encoding=encoding.replace("-", "_"), presolve=presolve,
+                   num_reads=num_reads, num_sweeps=num_sweeps, seed=seed, **options)
+        solved = r.evaluation.num_solved
+        low, high = wilson_interval(solved, num_reads)
+        out[kind] = dict(num_reads=num_reads, num_solved=solved, p=solved / num_reads, p_low=low, p_high=high,
+                         best_energy=r.energy)
+        if kind == "embedded":  # the embedded sampler's own sampleset, before the pipeline maps it to one-hot
+            raw = sampler.output
+            out[kind].update(chain_strength=raw.info["embedding_context"]["chain_strength"],
+                             chain_break_fraction=float(raw.record.chain_break_fraction.mean()))
+    return out
 
 
 # -- the study ------------------------------------------------------------------------------
@@ -202,11 +261,14 @@ def _variants(encodings: Sequence[str]) -> list[tuple[str, bool]]:
 
 def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = ENCODINGS,
                         topologies: Sequence[str] = tuple(TOPOLOGIES), *, timeout: float = 30.0, seed: int = 1,
+                        reads: int = 0, sampled: Sequence[str] = SAMPLED_ENCODINGS,
                         path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
     """Embed every collection's puzzles, smallest first, for each encoding and topology; write JSON to ``path``.
 
     Each (collection, encoding, topology) climbs its puzzles in order of cells and stops at the
-    first one that does not embed: the larger ones are recorded ``not tried``.
+    first one that does not embed: the larger ones are recorded ``not tried``. With ``reads``, every
+    embedded model of an encoding in ``sampled`` is also annealed, embedded and logical
+    (:func:`sample_embedded`, ``reads`` reads each): the record's ``sampled``.
     """
     from qpicross.experiments.result import load_average, machine_info
 
@@ -244,14 +306,20 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
                     bqm = encoded_bqm(loaded[rung.label], encoding, presolve=presolve)
                     r = embed_bqm(bqm, topology, timeout=timeout, seed=seed)
                     rec.update(status="embedded" if r.embedded else "not embedded", **r.to_dict())
+                    if reads and r.embedded and r.num_variables and label in sampled:
+                        rec["sampled"] = sample_embedded(loaded[rung.label], r.embedding, encoding, topology,
+                                                         presolve=presolve, num_reads=reads, seed=seed)
                     records.append(rec)
                     if not r.embedded:
                         failed = rung.label
                     if log is not None:
                         log(f"{label:22s} {topology:8s} {rung.label:12s} {rec['status']:13s} vars {r.num_variables} "
                             f"int {r.num_interactions} qubits {r.num_qubits} max chain {r.max_chain} "
-                            f"{r.embed_s:.1f}s")
-    out = {"meta": {**meta, "timeout_s": timeout, "seed": seed, "tries": 10,
+                            f"{r.embed_s:.1f}s" + ("" if "sampled" not in rec else " solved {}/{} logical, {}/{} "
+                            "embedded".format(*(rec["sampled"][k][f] for k in ("logical", "embedded")
+                                                for f in ("num_solved", "num_reads")))))
+    out = {"meta": {**meta, "timeout_s": timeout, "seed": seed, "tries": 10, "sample_reads": reads,
+                    "sample_sweeps": SAMPLE_SWEEPS, "sampled_encodings": list(sampled) if reads else [],
                     "minorminer": _version("minorminer"), "graphs": _graphs_version(),
                     "topologies": {t: {"qpu": TOPOLOGIES[t][0], "graph": f"{TOPOLOGIES[t][1]}({TOPOLOGIES[t][2]})",
                                        "qubits": target_graph(t).number_of_nodes(),
@@ -346,6 +414,30 @@ def largest_table(results) -> str:
                 f"{slot['first_failure']} ({_size(puzzles, slot['first_failure'])})"
             cells.append(f"{largest} ({miss})")
         lines.append(f"| {collection} | {encoding} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def sampling_table(results) -> str:
+    """Every sampled embedding: the success probability of the same SA reads on the logical model and on the
+    embedded one (95 % Wilson intervals), with the chains' longest and mean length, the chain strength and the
+    mean fraction of broken chains."""
+    data = load_results(results)
+    puzzles = {p["label"]: p for p in data["puzzles"]}
+    lines = ["| puzzle | size | encoding | graph | longest / mean chain | chain strength | logical: solved, p [95 %] | "
+             "embedded: solved, p [95 %] | broken chains |", "|" + "---|" * 9]
+    for r in data["records"]:
+        if "sampled" not in r:
+            continue
+        cells = []
+        for kind in ("logical", "embedded"):
+            s = r["sampled"][kind]
+            cells.append(f"{s['num_solved']}/{s['num_reads']}, {s['p']:.2f} [{s['p_low']:.2f}, {s['p_high']:.2f}]")
+        e = r["sampled"]["embedded"]
+        lines.append(f"| {r['puzzle']} | {_size(puzzles, r['puzzle'])} | {r['encoding'].replace('_', '-')} | "
+                     f"{r['topology']} | {r['max_chain']} / {r['mean_chain']:.1f} | {e['chain_strength']:.2f} | "
+                     + " | ".join(cells) + f" | {100 * e['chain_break_fraction']:.1f} % |")
+    if len(lines) == 2:
+        return "No embedded model was sampled (run with reads)."
     return "\n".join(lines)
 
 

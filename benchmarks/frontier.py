@@ -180,6 +180,7 @@ def sample_summary(results: Mapping[str, dict]) -> str:
 GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]] = {
     "embedding-largest": (("embedding.json",), _embedding("largest_table")),
     "embedding": (("embedding.json",), _embedding("embedding_table")),
+    "embedding-sampled": (("embedding.json",), _embedding("sampling_table")),
     "schedule-optimum": (("schedule.json",), _schedule("optimum_table")),
     "schedule": (("schedule.json",), _schedule("schedule_table")),
     "schedule-compare": (("schedule.json",), _schedule("comparison_list")),
@@ -256,16 +257,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     emb = sub.add_parser("embedding", help="embed the ladder's puzzles into the QPU graphs; write JSON")
     emb.add_argument("--json", default="results/embedding.json")
     emb.add_argument("--encodings", default=",".join(embedding.STUDY_ENCODINGS),
-                     help="comma list (one_hot, domain_wall, thermometer; +presolve for line logic first)")
+                     help="comma list (one_hot, domain_wall, thermometer, thermometer_cells; +presolve for line logic "
+                          "first)")
     emb.add_argument("--topologies", default=",".join(embedding.TOPOLOGIES))
     emb.add_argument("--timeout", type=float, default=30.0, help="minorminer's time limit per embedding (s)")
     emb.add_argument("--seed", type=int, default=1)
+    emb.add_argument("--reads", type=int, default=0,
+                     help="also anneal each embedded thermometer model, embedded and logical, with this many SA reads")
     sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
     sch.add_argument("--json", default="results/schedule.json")
     sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
     sch.add_argument("--plot", default=None, help="also draw TTS99 against size here")
     sch.add_argument("--arms", default=",".join(schedule.ARMS),
-                     help="comma list of arms (benchmarks.schedule.parse_arm: SA's, or samplers' names)")
+                     help="comma list of arms (benchmarks.schedule.parse_arm: SA's, or samplers' names; "
+                          "ARM@thermometer_cells on that encoding)")
     page = sub.add_parser("page", help="rewrite the frontier page's generated tables")
     page.add_argument("page", nargs="?", default=str(PAGE))
     page.add_argument("--results", default=None, help="the results folder (default results/)")
@@ -274,7 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     if args.command == "embedding":
         data = embedding.run_embedding_study(EMBEDDING_LADDER, args.encodings.split(","), args.topologies.split(","),
-                                             timeout=args.timeout, seed=args.seed, path=args.json, log=log,
+                                             timeout=args.timeout, seed=args.seed, reads=args.reads,
+                                             path=args.json, log=log,
                                              meta=run_meta())
         print(embedding.largest_table(data))
         return 0

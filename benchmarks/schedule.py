@@ -31,7 +31,9 @@ are its markdown tables.
 The same ladder measures the peers on their own schedules (``make schedule-peers``): an arm is also the name of
 any registered sampler (``openjij-sa``, ``openjij-sqa``, ``sb``, ``pt``, ``tabu``, ...; :func:`parse_arm`), run with
 its own β range (or none) over the same sweep counts -- sweeps, steps or sweeps per temperature, as the sampler
-counts them -- on the same puzzles, model and weights as SA, in the same run.
+counts them -- on the same puzzles, model and weights as SA, in the same run. An arm ``ARM@ENCODING`` runs on
+another encoding built from the formulation (``rule@thermometer_cells``: :func:`arm_encoding`), so encodings
+are compared in one run too.
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
@@ -63,8 +65,9 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
 
-__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "ARMS", "PEER_ARMS", "parse_arm", "energy_gap",
-           "beta_rule", "rule_beta_range", "run_schedule", "sample_specs", "schedule_table", "optimum_table",
+__all__ = ["HOT_MULTIPLE", "EXCITATION", "SWEEPS", "STUDY_WEIGHTS", "ARMS", "PEER_ARMS", "parse_arm", "arm_encoding",
+           "energy_gap",
+           "beta_rule", "rule_beta_range", "range_key", "run_schedule", "sample_specs", "schedule_table", "optimum_table",
            "size_table", "comparison_list", "summary_line", "plot_schedule", "main"]
 
 #: The hot end accepts a move costing this many gaps half of the time.
@@ -113,10 +116,27 @@ ARMS = ("default", "rule", "rule+presolve")
 PEER_ARMS = ("openjij-sa", "openjij-sqa", "sb", "pt", "tabu")
 
 
+def arm_encoding(arm: str) -> str:
+    """The encoding an arm anneals: ``thermometer``, or ``ENCODING`` for an arm ``ARM@ENCODING``.
+
+    Raises:
+        ParameterError: For an encoding not built from the formulation (:data:`_TERMS` less one-hot and domain wall).
+
+    >>> arm_encoding("rule"), arm_encoding("rule+presolve@thermometer_cells")
+    ('thermometer', 'thermometer_cells')
+    """
+    _, at, encoding = arm.partition("@")
+    encoding = encoding.replace("-", "_") if at else "thermometer"
+    if encoding not in ("thermometer", "thermometer_cells"):
+        raise ParameterError(f"arm {arm!r}: the schedule runs the thermometer encodings (thermometer, "
+                             f"thermometer_cells), not {encoding!r}")
+    return encoding
+
+
 def parse_arm(arm: str) -> tuple[str, bool, bool]:
     """``(sampler, rule β range, presolve)`` of an arm: ``default``, ``rule`` and ``rule+presolve`` are
     dwave-samplers SA (:data:`ARMS`); any registered sampler's name is an arm on that sampler's own schedule, and
-    ``NAME+presolve`` the same after line logic.
+    ``NAME+presolve`` the same after line logic; any of these ``@ENCODING`` on that encoding (:func:`arm_encoding`).
 
     Raises:
         ParameterError: For a name that is neither.
@@ -126,6 +146,8 @@ def parse_arm(arm: str) -> tuple[str, bool, bool]:
     """
     from qpicross.samplers.registry import SAMPLERS
 
+    arm_encoding(arm)
+    arm = arm.partition("@")[0]
     presolve = arm.endswith("+presolve")
     base = arm[:-len("+presolve")] if presolve else arm
     if base in ("default", "rule"):
@@ -136,14 +158,20 @@ def parse_arm(arm: str) -> tuple[str, bool, bool]:
     return base, False, presolve
 
 
+def range_key(presolve: bool, encoding: str = "thermometer") -> str:
+    """Where a results file's puzzle entry keeps the rule's β range of one model (``rule_beta_range``,
+    ``rule_beta_range_presolve``, then ``@ENCODING`` for an encoding other than the thermometer)."""
+    return "rule_beta_range" + ("_presolve" if presolve else "") + ("" if encoding == "thermometer" else f"@{encoding}")
+
+
 def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence[str] = ARMS, *,
                  weights: PenaltyWeights = STUDY_WEIGHTS, budget_s: float = 15.0, max_reads: int = 200,
                  seed: int = 0, path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
     """Every puzzle x arm x sweep count (ascending); a row of the ladder stops once p = 1 (more sweeps only cost more).
 
-    Each cell: ``qpicross anneal PUZZLE --sampler SAMPLER --encoding thermometer --weights W --sweeps N
+    Each cell: ``qpicross anneal PUZZLE --sampler SAMPLER --encoding ENCODING --weights W --sweeps N
     --reads max_reads --time-limit budget_s --seed S [--beta-range HOT,COLD] [--presolve]``, the sampler and
-    options of its arm (:func:`parse_arm`); a sampler that takes no sweep count (``tabu``) runs one cell, at
+    options and encoding of its arm (:func:`parse_arm`, :func:`arm_encoding`); a sampler that takes no sweep count (``tabu``) runs one cell, at
     the ladder's first rung, at its own default.
     """
     from qpicross.samplers.registry import get_sampler
@@ -153,14 +181,16 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     meta = machine_info() if meta is None else meta  # at the start: the commit whose code runs
     start = time.perf_counter()
     records, puzzles = [], []
-    gap = energy_gap(weights)
+    encodings = {arm: arm_encoding(arm) for arm in arms}
+    gap = energy_gap(weights)  # the same for both thermometer encodings (their terms and weights are the same)
 
     samplers = {arm: parse_arm(arm)[0] for arm in arms}
     takes_sweeps = {name: "num_sweeps" in get_sampler(name).parameters for name in set(samplers.values())}
 
     def results() -> dict:
         sampler = samplers[arms[0]] if len(set(samplers.values())) == 1 else samplers
-        return {"meta": {**meta, "sampler": sampler, "encoding": "thermometer", "weights": weights.as_dict(),
+        encoding = encodings[arms[0]] if len(set(encodings.values())) == 1 else encodings
+        return {"meta": {**meta, "sampler": sampler, "encoding": encoding, "weights": weights.as_dict(),
                          "energy_gap": gap, "hot_multiple": HOT_MULTIPLE, "excitation": EXCITATION,
                          "budget_s": budget_s, "max_reads": max_reads, "seed": seed, "sweeps": list(sweeps),
                          "arms": list(arms), "planned": [rung.label for rung in rungs],
@@ -180,12 +210,13 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
             save()
             continue
         puzzle = rung.load()
-        ranges = {False: rule_beta_range(puzzle, weights), True: rule_beta_range(puzzle, weights, presolve=True)}
+        ranges = {(p, e): rule_beta_range(puzzle, weights, e, presolve=p)
+                  for e in sorted(set(encodings.values()) | {"thermometer"}) for p in (False, True)}
         puzzles.append({"label": rung.label, "spec": rung.spec, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
-                        "rule_beta_range": list(ranges[False]), "rule_beta_range_presolve": list(ranges[True])})
+                        **{range_key(p, e): list(r) for (p, e), r in ranges.items()}})
         for arm in arms:
             sampler, rule, presolve = parse_arm(arm)
-            options = {"beta_range": ranges[presolve]} if rule else {}
+            options = {"beta_range": ranges[presolve, encodings[arm]]} if rule else {}
             done = None
             for s in sweeps:
                 rec = {"puzzle": rung.label, "arm": arm, "sweeps": s}
@@ -195,7 +226,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
                 if done is not None:
                     records.append({**rec, "status": "not measured", "reason": f"p = 1 at {done} sweeps"})
                     continue
-                config = SolverConfig(sampler=sampler, encoding="thermometer", weights=weights,
+                config = SolverConfig(sampler=sampler, encoding=encodings[arm], weights=weights,
                                       num_sweeps=s if takes_sweeps[sampler] else None, presolve=presolve,
                                       num_reads=max_reads, time_limit=budget_s, seed=seed + index, options=options)
                 r = bench_puzzle(puzzle, config)
@@ -263,8 +294,9 @@ def schedule_table(results) -> str:
                     cells.append(f"{fmt_seconds(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
             sampler, rule, presolve = parse_arm(arm)
             beta = ("dwave default" if sampler == "sa" else f"{sampler}'s own") if not rule else \
-                "rule {:.3g}–{:.3g}".format(*p["rule_beta_range_presolve" if presolve else "rule_beta_range"])
+                "rule {:.3g}–{:.3g}".format(*p[range_key(presolve, arm_encoding(arm))])
             beta += ", presolve" if presolve else ""
+            beta += f", {arm_encoding(arm).replace('_', '-')}" if "@" in arm else ""
             lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | {beta} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -443,7 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
         map(str, SWEEPS)))
     run_p.add_argument("--arms", default=None, help="comma list of %s, or of samplers' names (%s, ...; "
-                       "+presolve for line logic first)" % (", ".join(ARMS), ", ".join(PEER_ARMS)))
+                       "+presolve for line logic first; @thermometer_cells for that encoding)"
+                       % (", ".join(ARMS), ", ".join(PEER_ARMS)))
     run_p.add_argument("--sample", type=int, default=None, metavar="N",
                        help="run N puzzles drawn at random (--sample-seed) from those the --puzzle specs name")
     run_p.add_argument("--sample-seed", type=int, default=0)
@@ -453,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     beta_p.add_argument("puzzle")
     beta_p.add_argument("--weights", default=None, help="NAME=W,... as qpicross anneal takes them")
     beta_p.add_argument("--presolve", action="store_true", help="the model line logic leaves (anneal --presolve)")
+    beta_p.add_argument("--encoding", default="thermometer", choices=["thermometer", "thermometer_cells"])
     args = parser.parse_args(argv)
     if args.command == "table":
         print(optimum_table(args.results) + "\n\n" + schedule_table(args.results))
@@ -463,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         weights = PenaltyWeights()
         if args.weights:
             weights = PenaltyWeights(**{k: float(v) for k, v in (kv.split("=") for kv in args.weights.split(","))})
-        hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights, presolve=args.presolve)
+        hot, cold = rule_beta_range(load_puzzle(args.puzzle), weights, args.encoding, presolve=args.presolve)
         print(f"--beta-range {hot:.6g},{cold:.6g}")
         return 0
     specs = args.puzzle if args.sample is None else sample_specs(args.puzzle, args.sample, args.sample_seed)

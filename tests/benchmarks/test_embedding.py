@@ -43,7 +43,8 @@ def test_tiny_puzzle_embeds_with_valid_chains(encoding, topology):
     assert r.qubit_fraction == pytest.approx(r.num_qubits / target_graph(topology).number_of_nodes())
 
 
-@pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True)])
+@pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True),
+                                                                                   ("thermometer_cells", True)])
 def test_the_embedded_model_is_the_one_anneal_samples(encoding, presolve):
     # line logic settles all of boat12, part of this one
     puzzle = PARTLY_LOGICAL_4X4 if presolve else load_puzzle(INSTANCES / "boat12.px")
@@ -95,6 +96,27 @@ def test_study_climbs_each_collection_until_the_first_failure(tmp_path, monkeypa
     r = records[0]
     assert f"{r['num_qubits']:,} ({r['max_chain']} / {r['mean_chain']:.1f}), {r['embed_s']:.1f}" in row
     assert "house8" not in full  # not tried: not in the table of attempts
+
+
+def test_the_embedded_model_is_sampled_with_its_chains_and_judged_as_anneal_judges(tmp_path):
+    """The same SA reads on the logical model and through the chains on the ideal graph, each read judged by the
+    pipeline (ground state and the independent check); the chains' strength and breaks from the embedded reads."""
+    puzzle = load_puzzle(LETTER_A_FILE)
+    bqm = encoded_bqm(puzzle, "thermometer_cells")
+    r = embed_bqm(bqm, "zephyr", timeout=10, seed=3)
+    assert set(r.embedding) == set(bqm.variables)
+    out = emb.sample_embedded(puzzle, r.embedding, "thermometer_cells", "zephyr", num_reads=10, num_sweeps=2000)
+    logical, embedded = out["logical"], out["embedded"]
+    assert logical["num_reads"] == embedded["num_reads"] == 10
+    assert logical["num_solved"] == 10 and 0 < embedded["num_solved"] <= 10
+    assert embedded["p_low"] <= embedded["p"] == embedded["num_solved"] / 10 <= embedded["p_high"]
+    assert embedded["chain_strength"] > 0 and 0 <= embedded["chain_break_fraction"] <= 1
+    with pytest.raises(ValueError):  # an embedding that misses a variable is refused, not sampled around
+        emb.sample_embedded(puzzle, dict(list(r.embedding.items())[1:]), "thermometer_cells", "zephyr", num_reads=2)
+    ladder = {"shipped": (Rung("5x5", "instances/5x5.px", path=LETTER_A_FILE),)}
+    data = run_embedding_study(ladder, ["thermometer"], ["zephyr"], timeout=5, reads=4, path=tmp_path / "e.json")
+    assert data["records"][0]["sampled"]["embedded"]["num_reads"] == 4 and data["meta"]["sample_reads"] == 4
+    assert "| 5x5 | 5×5 | thermometer | zephyr |" in emb.sampling_table(data)
 
 
 def test_command_embeds_one_puzzle(capsys):
