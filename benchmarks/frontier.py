@@ -149,6 +149,18 @@ def peers_compare(results: Mapping[str, dict]) -> str:
     return schedule.comparison_list(data, pairs)
 
 
+#: ``make schedule-cells``: plain SA on the thermometer and on the thermometer with cell variables, in one run.
+CELLS_FILE = "schedule_cells.json"
+
+
+def cells_compare(results: Mapping[str, dict]) -> str:
+    """The cell-variable encoding's arm against the plain thermometer's, puzzle by puzzle
+    (:func:`benchmarks.schedule.comparison_list`)."""
+    from benchmarks import schedule
+
+    return schedule.comparison_list(results[CELLS_FILE], [("rule@thermometer_cells", "rule")])
+
+
 #: ``make schedule-random``: the size ladder of random boards, plain SA on the thermometer alone and after line logic.
 RANDOM_FILES = ("schedule_random_plain.json", "schedule_random_presolve.json")
 
@@ -202,6 +214,9 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "peers-summary": ((PEERS_FILE,), _schedule("summary_line", PEERS_FILE)),
     "peers-optimum": ((PEERS_FILE,), _schedule("optimum_table", PEERS_FILE)),
     "peers-compare": ((PEERS_FILE,), peers_compare),
+    "cells-summary": ((CELLS_FILE,), _schedule("summary_line", CELLS_FILE)),
+    "cells-optimum": ((CELLS_FILE,), _schedule("optimum_table", CELLS_FILE)),
+    "cells-compare": ((CELLS_FILE,), cells_compare),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
