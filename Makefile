@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-cells schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding embedding-chains schedule schedule-peers schedule-cells schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -523,6 +523,16 @@ embedding: $(VENV)/.installed-test
 	mkdir -p results
 	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier embedding \
 	    --timeout $(EMBED_TIMEOUT) --reads $(EMBED_READS) --json results/embedding.json
+
+# One seed of minorminer says little about which of two models embeds with shorter chains: the largest models the
+# thermometer encodings embed on Zephyr (layton, bird, knife, random15), plain and with cell variables, each embedded
+# with CHAINS_SEEDS seeds, EMBED_TIMEOUT s each, one process on one core (CPU, default 0; about 20 min). Writes
+# results/embedding_chains.json; the frontier page's embedding-chains table reads it.
+CHAINS_SEEDS ?= 1,2,3,4,5
+embedding-chains: $(VENV)/.installed-test
+	mkdir -p results
+	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier chains \
+	    --seeds $(CHAINS_SEEDS) --timeout $(EMBED_TIMEOUT) --json results/embedding_chains.json
 
 # A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
 # sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,

@@ -58,7 +58,8 @@ from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "sample_embedded", "run_embedding_study", "embedding_table", "largest_table", "sampling_table", "main"]
+           "sample_embedded", "run_embedding_study", "compare_chains", "embedding_table", "largest_table",
+           "sampling_table", "chains_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
 TOPOLOGIES: dict[str, tuple[str, str, int]] = {
@@ -329,6 +330,65 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
     if path is not None:
         Path(path).write_text(json.dumps(out, indent=1) + "\n")
     return out
+
+
+def compare_chains(puzzles: dict[str, Puzzle], encodings: Sequence[str] = ("thermometer", "thermometer_cells"),
+                   topology: str = "zephyr", *, seeds: Sequence[int] = (1, 2, 3), timeout: float = 30.0,
+                   path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
+    """Embed each puzzle's model in each encoding into ``topology`` once per minorminer seed; write JSON to ``path``.
+
+    One seed of a heuristic says little about which of two models embeds with shorter chains; this repeats each
+    embedding with ``seeds`` and records every attempt (:class:`EmbeddingResult`), for :func:`chains_table`.
+    """
+    from qpicross.experiments.result import load_average, machine_info
+
+    meta = machine_info() if meta is None else meta
+    start = time.perf_counter()
+    records = []
+    for label, puzzle in puzzles.items():
+        for encoding in encodings:
+            name, _, extra = encoding.partition("+")
+            bqm = encoded_bqm(puzzle, name, presolve=extra == "presolve")
+            for seed in seeds:
+                r = embed_bqm(bqm, topology, timeout=timeout, seed=seed)
+                records.append({"puzzle": label, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
+                                "encoding": encoding, **r.to_dict()})
+                if log is not None:
+                    log(f"{label:12s} {encoding:18s} seed {seed}: " + (f"max chain {r.max_chain}, {r.num_qubits} qubits"
+                                                                       if r.embedded else "not embedded"))
+    out = {"meta": {**meta, "topology": topology, "seeds": list(seeds), "timeout_s": timeout, "tries": 10,
+                    "encodings": list(encodings), "minorminer": _version("minorminer"), "graphs": _graphs_version(),
+                    "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
+           "records": records}
+    if path is not None:
+        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+    return out
+
+
+def chains_table(results) -> str:
+    """Per puzzle and encoding, over the seeds of :func:`compare_chains`: how many embedded, and the longest chain
+    and the qubits of each that did (min / median / max)."""
+    import statistics
+
+    data = load_results(results)
+    encodings = data["meta"]["encodings"]
+    rows: dict[str, dict[str, list]] = {}
+    sizes = {}
+    for r in data["records"]:
+        rows.setdefault(r["puzzle"], {}).setdefault(r["encoding"], []).append(r)
+        sizes[r["puzzle"]] = f"{r['rows']}×{r['cols']}"
+    spread = lambda xs: f"{min(xs):,} / {statistics.median(xs):g} / {max(xs):,}"  # noqa: E731
+    lines = ["| puzzle | size | " + " | ".join(f"{e.replace('_', '-')}: embedded, longest chain, qubits (min / median "
+                                               f"/ max)" for e in encodings) + " |", "|" + "---|" * (2 + len(encodings))]
+    for puzzle, by_encoding in rows.items():
+        cells = []
+        for e in encodings:
+            done = [r for r in by_encoding.get(e, []) if r["embedded"]]
+            tried = len(by_encoding.get(e, []))
+            cells.append(f"{len(done)}/{tried}" + ("" if not done else
+                         f", {spread([r['max_chain'] for r in done])}, {spread([r['num_qubits'] for r in done])}"))
+        lines.append(f"| {puzzle} | {sizes[puzzle]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _version(module: str) -> str | None:

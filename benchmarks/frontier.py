@@ -68,6 +68,16 @@ SCHEDULE_LADDER = (
 )
 
 
+#: ``make embedding-chains``: the largest models of the embedding ladder that the thermometer encodings embed on
+#: Zephyr with one seed, each embedded again over several seeds.
+CHAINS_LADDER = (
+    shared_rung("layton", "bompol/layton.px"),
+    shared_rung("bird", "bompol/bird.px"),
+    shared_rung("knife", "bompol/knife.px"),
+    Rung("random15", generated=(15, 15), seed=1),  # the embedding ladder's
+)
+
+
 def run_meta() -> dict:
     """:func:`~qpicross.experiments.result.machine_info` (commit, code hash, load) and ``uncommitted``: the package
     files or Makefile that differ from that commit (then the commit alone does not name the code that ran)."""
@@ -188,6 +198,14 @@ def sample_summary(results: Mapping[str, dict]) -> str:
     return "\n".join(schedule.summary_line(results[name], list_unsolved=True) for name in SAMPLE_FILES)
 
 
+def _results_table(module: str, fn: str, file: str) -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        import importlib
+
+        return getattr(importlib.import_module(f"benchmarks.{module}"), fn)(results[file])
+    return table
+
+
 #: NAME -> (the results files it reads, the function that renders it)
 GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]] = {
     "embedding-largest": (("embedding.json",), _embedding("largest_table")),
@@ -217,6 +235,8 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "cells-summary": ((CELLS_FILE,), _schedule("summary_line", CELLS_FILE)),
     "cells-optimum": ((CELLS_FILE,), _schedule("optimum_table", CELLS_FILE)),
     "cells-compare": ((CELLS_FILE,), cells_compare),
+    "embedding-chains": (("embedding_chains.json",), _results_table("embedding", "chains_table",
+                                                                    "embedding_chains.json")),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
@@ -279,6 +299,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     emb.add_argument("--seed", type=int, default=1)
     emb.add_argument("--reads", type=int, default=0,
                      help="also anneal each embedded thermometer model, embedded and logical, with this many SA reads")
+    chn = sub.add_parser("chains", help="the largest models that embed, in two encodings, over several minorminer "
+                                        "seeds; write JSON")
+    chn.add_argument("--json", default="results/embedding_chains.json")
+    chn.add_argument("--encodings", default="thermometer,thermometer_cells")
+    chn.add_argument("--topology", default="zephyr", choices=["pegasus", "zephyr"])
+    chn.add_argument("--seeds", default="1,2,3")
+    chn.add_argument("--timeout", type=float, default=30.0)
     sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
     sch.add_argument("--json", default="results/schedule.json")
     sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
@@ -298,6 +325,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                              path=args.json, log=log,
                                              meta=run_meta())
         print(embedding.largest_table(data))
+        return 0
+    if args.command == "chains":
+        puzzles = {rung.label: rung.load() for rung in CHAINS_LADDER if rung.available() is None}
+        data = embedding.compare_chains(puzzles, args.encodings.split(","), args.topology,
+                                        seeds=[int(x) for x in args.seeds.split(",")], timeout=args.timeout,
+                                        path=args.json, log=log, meta=run_meta())
+        print(embedding.chains_table(data))
         return 0
     if args.command == "schedule":
         arms = tuple(args.arms.split(","))

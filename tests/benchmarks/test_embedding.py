@@ -119,6 +119,18 @@ def test_the_embedded_model_is_sampled_with_its_chains_and_judged_as_anneal_judg
     assert "| 5x5 | 5×5 | thermometer | zephyr |" in emb.sampling_table(data)
 
 
+def test_chains_are_compared_over_seeds(tmp_path):
+    """Every (puzzle, encoding, seed) is one attempt; the table counts the embedded ones and spreads their chains."""
+    puzzles = {"5x5": load_puzzle(LETTER_A_FILE)}
+    data = emb.compare_chains(puzzles, seeds=(1, 2), timeout=5, path=tmp_path / "c.json", meta={})
+    assert [(r["encoding"], r["seed"]) for r in data["records"]] == [
+        ("thermometer", 1), ("thermometer", 2), ("thermometer_cells", 1), ("thermometer_cells", 2)]
+    assert json.loads((tmp_path / "c.json").read_text())["meta"]["seeds"] == [1, 2]
+    chains = sorted(r["max_chain"] for r in data["records"] if r["encoding"] == "thermometer")
+    row = next(line for line in emb.chains_table(data).splitlines() if line.startswith("| 5x5 |"))
+    assert f"| 2/2, {chains[0]} / {(chains[0] + chains[1]) / 2:g} / {chains[1]}, " in row
+
+
 def test_command_embeds_one_puzzle(capsys):
     assert emb.main(["puzzle", LETTER_A_FILE, "--topology", "zephyr", "--timeout", "5"]) == 0
     out = json.loads(capsys.readouterr().out)
