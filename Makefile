@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding embedding-chains schedule schedule-peers schedule-cells schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -513,8 +513,8 @@ study: $(VENV)/.installed-test
 
 # What fits on a D-Wave QPU: every encoding's BQM minor-embedded by minorminer into the ideal Advantage (Pegasus P16)
 # and Advantage2 (Zephyr Z12) graphs, over the shipped puzzles, Bompol, generated ones and taai2011 #1-3, each
-# collection smallest first until one does not embed within EMBED_TIMEOUT s; one process (about 15 min).
-# Each embedded thermometer model (plain and with cell variables, alone and after line logic) is also annealed with
+# collection smallest first until one does not embed within EMBED_TIMEOUT s; one process (about half an hour).
+# Each embedded thermometer model (alone and after line logic) is also annealed with
 # its chains by SA on the ideal graph (EMBED_READS reads, beside the same reads on the logical model). Nothing is
 # sampled on a QPU. Writes results/embedding.json; `python -m benchmarks.embedding table` prints it.
 EMBED_TIMEOUT ?= 30
@@ -523,16 +523,6 @@ embedding: $(VENV)/.installed-test
 	mkdir -p results
 	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier embedding \
 	    --timeout $(EMBED_TIMEOUT) --reads $(EMBED_READS) --json results/embedding.json
-
-# One seed of minorminer says little about which of two models embeds with shorter chains: the largest models the
-# thermometer encodings embed on Zephyr (layton, bird, knife, random15), plain and with cell variables, each embedded
-# with CHAINS_SEEDS seeds, EMBED_TIMEOUT s each, one process on one core (CPU, default 0; about 20 min). Writes
-# results/embedding_chains.json; the frontier page's embedding-chains table reads it.
-CHAINS_SEEDS ?= 1,2,3,4,5
-embedding-chains: $(VENV)/.installed-test
-	mkdir -p results
-	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier chains \
-	    --seeds $(CHAINS_SEEDS) --timeout $(EMBED_TIMEOUT) --json results/embedding_chains.json
 
 # A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
 # sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,
@@ -555,15 +545,6 @@ schedule-peers: $(VENV)/.installed-test
 	mkdir -p results
 	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier schedule \
 	    --arms $(PEERS_ARMS) --budget $(SCHEDULE_BUDGET) --json results/schedule_peers.json
-
-# Issue 42's new encoding on the same ladder: plain SA with the rule's β range on the thermometer model and on the
-# thermometer with cell variables (arm rule@thermometer_cells), in one run on one core (CPU, default 0),
-# SCHEDULE_BUDGET s of sampling per cell. Writes results/schedule_cells.json; the frontier page's encodings section
-# reads it.
-schedule-cells: $(VENV)/.installed-test
-	mkdir -p results
-	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier schedule \
-	    --arms rule,rule@thermometer_cells --budget $(SCHEDULE_BUDGET) --json results/schedule_cells.json
 
 # Line logic first (--presolve) against the thermometer alone, both with the rule's β range, on taai2011 #1-5 (line
 # logic settles every cell of most Bompol puzzles, so the ladder above says little about it): SCHEDULE_BUDGET_PRESOLVE

@@ -58,8 +58,8 @@ from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
 
 __all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "sample_embedded", "run_embedding_study", "compare_chains", "embedding_table", "largest_table",
-           "sampling_table", "chains_table", "main"]
+           "sample_embedded", "run_embedding_study", "embedding_table", "largest_table", "sampling_table",
+           "chains_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
 TOPOLOGIES: dict[str, tuple[str, str, int]] = {
@@ -68,9 +68,9 @@ TOPOLOGIES: dict[str, tuple[str, str, int]] = {
 }
 #: What ``make embedding`` embeds: the encodings (:data:`qpicross.names.ENCODINGS`) and the thermometer after
 #: line logic (``+presolve``: line logic first, as ``--presolve``).
-STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve", "thermometer_cells+presolve")
+STUDY_ENCODINGS = ENCODINGS + ("thermometer+presolve",)
 #: The encodings whose embedded models ``make embedding`` also samples (:func:`sample_embedded`).
-SAMPLED_ENCODINGS = ("thermometer", "thermometer_cells", "thermometer+presolve", "thermometer_cells+presolve")
+SAMPLED_ENCODINGS = ("thermometer", "thermometer+presolve")
 #: Sweeps of each SA read of :func:`sample_embedded` (logical and embedded alike).
 SAMPLE_SWEEPS = 10_000
 #: Reads of each arm of :func:`sample_embedded`.
@@ -215,7 +215,8 @@ def sample_embedded(puzzle: Puzzle, embedding: dict, encoding: str = "thermomete
 
     Returns ``{"logical": {...}, "embedded": {...}}``, each with ``num_reads``, ``num_solved``, ``p`` and its
     Wilson 95 % interval ``p_low``/``p_high`` and the lowest energy; the embedded one also with ``chain_strength`` and the
-    mean ``chain_break_fraction`` (the share of chains whose qubits disagree, read by read).
+    mean ``chain_break_fraction`` (the share of chains whose qubits disagree, read by read); the chain strength is
+    None where every chain is one qubit.
 
     Raises:
         ParameterError: When ``embedding`` lacks a chain for a variable of the model.
@@ -332,42 +333,10 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
     return out
 
 
-def compare_chains(puzzles: dict[str, Puzzle], encodings: Sequence[str] = ("thermometer", "thermometer_cells"),
-                   topology: str = "zephyr", *, seeds: Sequence[int] = (1, 2, 3), timeout: float = 30.0,
-                   path: str | os.PathLike | None = None, log=None, meta: dict | None = None) -> dict:
-    """Embed each puzzle's model in each encoding into ``topology`` once per minorminer seed; write JSON to ``path``.
-
-    One seed of a heuristic says little about which of two models embeds with shorter chains; this repeats each
-    embedding with ``seeds`` and records every attempt (:class:`EmbeddingResult`), for :func:`chains_table`.
-    """
-    from qpicross.experiments.result import load_average, machine_info
-
-    meta = machine_info() if meta is None else meta
-    start = time.perf_counter()
-    records = []
-    for label, puzzle in puzzles.items():
-        for encoding in encodings:
-            name, _, extra = encoding.partition("+")
-            bqm = encoded_bqm(puzzle, name, presolve=extra == "presolve")
-            for seed in seeds:
-                r = embed_bqm(bqm, topology, timeout=timeout, seed=seed)
-                records.append({"puzzle": label, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
-                                "encoding": encoding, **r.to_dict()})
-                if log is not None:
-                    log(f"{label:12s} {encoding:18s} seed {seed}: " + (f"max chain {r.max_chain}, {r.num_qubits} qubits"
-                                                                       if r.embedded else "not embedded"))
-    out = {"meta": {**meta, "topology": topology, "seeds": list(seeds), "timeout_s": timeout, "tries": 10,
-                    "encodings": list(encodings), "minorminer": _version("minorminer"), "graphs": _graphs_version(),
-                    "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
-           "records": records}
-    if path is not None:
-        Path(path).write_text(json.dumps(out, indent=1) + "\n")
-    return out
-
-
 def chains_table(results) -> str:
-    """Per puzzle and encoding, over the seeds of :func:`compare_chains`: how many embedded, and the longest chain
-    and the qubits of each that did (min / median / max)."""
+    """Per puzzle and encoding, over the minorminer seeds of a results file whose records are :class:`EmbeddingResult`
+    rows with ``puzzle``, ``rows``, ``cols`` and ``encoding`` (``make embedding-chains`` at bac37d1, issue 42's cell
+    variables): how many embedded, and the longest chain and the qubits of each that did (min / median / max)."""
     import statistics
 
     data = load_results(results)
@@ -377,7 +346,8 @@ def chains_table(results) -> str:
     for r in data["records"]:
         rows.setdefault(r["puzzle"], {}).setdefault(r["encoding"], []).append(r)
         sizes[r["puzzle"]] = f"{r['rows']}×{r['cols']}"
-    spread = lambda xs: f"{min(xs):,} / {statistics.median(xs):g} / {max(xs):,}"  # noqa: E731
+    number = lambda x: f"{int(x):,}" if float(x).is_integer() else f"{x:,.1f}"  # noqa: E731
+    spread = lambda xs: " / ".join(number(x) for x in (min(xs), statistics.median(xs), max(xs)))  # noqa: E731
     lines = ["| puzzle | size | " + " | ".join(f"{e.replace('_', '-')}: embedded, longest chain, qubits (min / median "
                                                f"/ max)" for e in encodings) + " |", "|" + "---|" * (2 + len(encodings))]
     for puzzle, by_encoding in rows.items():
@@ -494,7 +464,8 @@ def sampling_table(results) -> str:
             cells.append(f"{s['num_solved']}/{s['num_reads']}, {s['p']:.2f} [{s['p_low']:.2f}, {s['p_high']:.2f}]")
         e = r["sampled"]["embedded"]
         lines.append(f"| {r['puzzle']} | {_size(puzzles, r['puzzle'])} | {r['encoding'].replace('_', '-')} | "
-                     f"{r['topology']} | {r['max_chain']} / {r['mean_chain']:.1f} | {e['chain_strength']:.2f} | "
+                     f"{r['topology']} | {r['max_chain']} / {r['mean_chain']:.1f} | "
+                     + ("– (no chains)" if e["chain_strength"] is None else f"{e['chain_strength']:.2f}") + " | "
                      + " | ".join(cells) + f" | {100 * e['chain_break_fraction']:.1f} % |")
     if len(lines) == 2:
         return "No embedded model was sampled (run with reads)."

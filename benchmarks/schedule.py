@@ -32,8 +32,7 @@ The same ladder measures the peers on their own schedules (``make schedule-peers
 any registered sampler (``openjij-sa``, ``openjij-sqa``, ``sb``, ``pt``, ``tabu``, ...; :func:`parse_arm`), run with
 its own β range (or none) over the same sweep counts -- sweeps, steps or sweeps per temperature, as the sampler
 counts them -- on the same puzzles, model and weights as SA, in the same run. An arm ``ARM@ENCODING`` runs on
-another encoding built from the formulation (``rule@thermometer_cells``: :func:`arm_encoding`), so encodings
-are compared in one run too.
+another encoding (``rule@one_hot``: :func:`arm_encoding`), so encodings are compared in one run too.
 
 Examples:
     >>> from qpicross import Puzzle, build_formulation
@@ -79,7 +78,7 @@ SWEEPS = (100, 300, 1000, 3000, 10000, 30000)
 #: The weights today's study tuned for sa/thermometer (results/study.json; a test keeps them in step).
 STUDY_WEIGHTS = PenaltyWeights(one_hot=1.0, at_most_one=1.0, order=2.0, match=1.0)
 #: The weight each encoding's penalty terms use (its gap is the smallest of them).
-_TERMS = {"thermometer": ("one_hot", "order", "match"), "thermometer_cells": ("one_hot", "order", "match"), "one_hot": ("one_hot", "at_most_one", "order", "match"),
+_TERMS = {"thermometer": ("one_hot", "order", "match"), "one_hot": ("one_hot", "at_most_one", "order", "match"),
           "domain_wall": ("one_hot", "at_most_one", "order", "match")}
 
 
@@ -116,24 +115,26 @@ ARMS = ("default", "rule", "rule+presolve")
 PEER_ARMS = ("openjij-sa", "openjij-sqa", "sb", "pt", "tabu")
 
 
-def arm_encoding(arm: str) -> str:
+def arm_encoding(arm: str, *, known: bool = True) -> str:
     """The encoding an arm anneals: ``thermometer``, or ``ENCODING`` for an arm ``ARM@ENCODING``.
 
     Raises:
-        ParameterError: For an encoding not built from the formulation (:data:`_TERMS` less one-hot and domain wall).
+        ParameterError: With ``known``, for an encoding qpicross does not build (:data:`qpicross.names.ENCODINGS`);
+            the tables of a results file pass ``known=False``: it may name an encoding measured once and not kept.
 
-    >>> arm_encoding("rule"), arm_encoding("rule+presolve@thermometer_cells")
-    ('thermometer', 'thermometer_cells')
+    >>> arm_encoding("rule"), arm_encoding("rule+presolve@one-hot")
+    ('thermometer', 'one_hot')
     """
+    from qpicross.names import ENCODINGS
+
     _, at, encoding = arm.partition("@")
     encoding = encoding.replace("-", "_") if at else "thermometer"
-    if encoding not in ("thermometer", "thermometer_cells"):
-        raise ParameterError(f"arm {arm!r}: the schedule runs the thermometer encodings (thermometer, "
-                             f"thermometer_cells), not {encoding!r}")
+    if known and encoding not in ENCODINGS:
+        raise ParameterError(f"arm {arm!r}: unknown encoding {encoding!r}; use one of {', '.join(ENCODINGS)}")
     return encoding
 
 
-def parse_arm(arm: str) -> tuple[str, bool, bool]:
+def parse_arm(arm: str, *, known: bool = True) -> tuple[str, bool, bool]:
     """``(sampler, rule β range, presolve)`` of an arm: ``default``, ``rule`` and ``rule+presolve`` are
     dwave-samplers SA (:data:`ARMS`); any registered sampler's name is an arm on that sampler's own schedule, and
     ``NAME+presolve`` the same after line logic; any of these ``@ENCODING`` on that encoding (:func:`arm_encoding`).
@@ -146,10 +147,12 @@ def parse_arm(arm: str) -> tuple[str, bool, bool]:
     """
     from qpicross.samplers.registry import SAMPLERS
 
-    arm_encoding(arm)
+    encoding = arm_encoding(arm, known=known)
     arm = arm.partition("@")[0]
     presolve = arm.endswith("+presolve")
     base = arm[:-len("+presolve")] if presolve else arm
+    if known:  # an encoding that refuses line logic (domain wall), in one line before anything runs
+        SolverConfig(encoding=encoding, presolve=presolve).validate()
     if base in ("default", "rule"):
         return "sa", base == "rule", presolve
     if base not in SAMPLERS:
@@ -182,7 +185,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     start = time.perf_counter()
     records, puzzles = [], []
     encodings = {arm: arm_encoding(arm) for arm in arms}
-    gap = energy_gap(weights)  # the same for both thermometer encodings (their terms and weights are the same)
+    gap = energy_gap(weights)
 
     samplers = {arm: parse_arm(arm)[0] for arm in arms}
     takes_sweeps = {name: "num_sweeps" in get_sampler(name).parameters for name in set(samplers.values())}
@@ -210,8 +213,8 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
             save()
             continue
         puzzle = rung.load()
-        ranges = {(p, e): rule_beta_range(puzzle, weights, e, presolve=p)
-                  for e in sorted(set(encodings.values()) | {"thermometer"}) for p in (False, True)}
+        models = {(False, "thermometer"), (True, "thermometer")} | {(parse_arm(a)[2], encodings[a]) for a in arms}
+        ranges = {(p, e): rule_beta_range(puzzle, weights, e, presolve=p) for p, e in sorted(models)}
         puzzles.append({"label": rung.label, "spec": rung.spec, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
                         **{range_key(p, e): list(r) for (p, e), r in ranges.items()}})
         for arm in arms:
@@ -292,11 +295,12 @@ def schedule_table(results) -> str:
                     cells.append("–")
                 else:
                     cells.append(f"{fmt_seconds(r['tts99_s'])} ({r['num_solved']}/{r['num_reads']})")
-            sampler, rule, presolve = parse_arm(arm)
+            sampler, rule, presolve = parse_arm(arm, known=False)
+            encoding = arm_encoding(arm, known=False)
             beta = ("dwave default" if sampler == "sa" else f"{sampler}'s own") if not rule else \
-                "rule {:.3g}–{:.3g}".format(*p[range_key(presolve, arm_encoding(arm))])
+                "rule {:.3g}–{:.3g}".format(*p[range_key(presolve, encoding)])
             beta += ", presolve" if presolve else ""
-            beta += f", {arm_encoding(arm).replace('_', '-')}" if "@" in arm else ""
+            beta += f", {encoding.replace('_', '-')}" if "@" in arm else ""
             lines.append(f"| {p['label']} | {p['rows']}×{p['cols']} | {beta} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -475,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_p.add_argument("--sweeps", default=None, help="comma list of sweep counts (default %s)" % ",".join(
         map(str, SWEEPS)))
     run_p.add_argument("--arms", default=None, help="comma list of %s, or of samplers' names (%s, ...; "
-                       "+presolve for line logic first; @thermometer_cells for that encoding)"
+                       "+presolve for line logic first; @ENCODING for another encoding)"
                        % (", ".join(ARMS), ", ".join(PEER_ARMS)))
     run_p.add_argument("--sample", type=int, default=None, metavar="N",
                        help="run N puzzles drawn at random (--sample-seed) from those the --puzzle specs name")
@@ -486,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     beta_p.add_argument("puzzle")
     beta_p.add_argument("--weights", default=None, help="NAME=W,... as qpicross anneal takes them")
     beta_p.add_argument("--presolve", action="store_true", help="the model line logic leaves (anneal --presolve)")
-    beta_p.add_argument("--encoding", default="thermometer", choices=["thermometer", "thermometer_cells"])
+    beta_p.add_argument("--encoding", default="thermometer", choices=["thermometer", "one_hot", "domain_wall"])
     args = parser.parse_args(argv)
     if args.command == "table":
         print(optimum_table(args.results) + "\n\n" + schedule_table(args.results))

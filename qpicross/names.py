@@ -23,7 +23,7 @@ SAMPLER_NAMES: tuple[str, ...] = (
     "openjij-sa", "openjij-sqa", "sb", "sa+descent", "sb+descent", "pt", "pa",
 )
 #: Encodings of the block starts that a configuration may anneal.
-ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall", "thermometer", "thermometer_cells")
+ENCODINGS: tuple[str, ...] = ("one_hot", "domain_wall", "thermometer")
 #: Upper bounds on reads and sweeps per read: far beyond any useful run, they stop a typo from
 #: allocating terabytes (a run is bounded in time by ``time_limit``).
 MAX_READS = 10_000_000

@@ -68,9 +68,8 @@ FORMULATION_BYTES_PER_COUPLER = 64
 #: copies the model's vectors and builds the pruned BQM beside the full one): 49 measured at 100x100 and 150x150.
 PRESOLVE_BYTES_PER_COUPLER = 64
 #: Extra bytes per coupler entry of an encoding other than one-hot (a second BQM beside the one-hot
-#: one every read is judged on): 117 (domain wall), 43 (thermometer) and 44 (thermometer with cell variables)
-#: measured at 100x100.
-ENCODING_BYTES_PER_COUPLER = {"domain_wall": 140, "thermometer": 140, "thermometer_cells": 140}
+#: one every read is judged on): 117 (domain wall) and 43 (thermometer) measured at 100x100.
+ENCODING_BYTES_PER_COUPLER = {"domain_wall": 140, "thermometer": 140}
 #: What a sampler allocates beyond :data:`BYTES_PER_COUPLER`, by registry name:
 #: ``(bytes per coupler entry, bytes per pair of variables (a dense n x n matrix), fixed bytes (its imports))``.
 #: Measured: tabu 36-39 B per pair (30x30, 40x40: a dense matrix and its copies); sb 28-46 B per pair

@@ -35,17 +35,6 @@ and the bits of the lines crossing it.
 The encoding is built from a :class:`~qpicross.model.formulation.PicrossFormulation`, so it
 follows its pruning (``bounds``, ``known`` cells; presolve-fixed blocks become constants).
 
-**With cell variables** (``cell_variables=True``, ``--encoding thermometer-cells``): one more bit
-:math:`x_c` per cell that some bit can paint, and the match term goes through it,
-
-.. math:: P_{match} = \sum_c (C^{row}_c - x_c)^2 + (C^{col}_c - x_c)^2 .
-
-Its zero-energy states are again exactly the solutions (with :math:`x` the board), and every other
-state still costs at least the smallest weight. A row's bits now meet a column's only through the
-cells they share: a cell's one clique over both lines' literals becomes two smaller ones joined by
-:math:`x_c`, so the model has more variables but fewer interactions on large puzzles -- a sparser
-graph to minor-embed on a QPU.
-
 Examples:
     >>> from qpicross import Puzzle, build_formulation
     >>> p = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]])
@@ -103,11 +92,6 @@ class ThermometerModel:
     group_size: np.ndarray
     terms: dict[str, dimod.BinaryQuadraticModel]
 
-    @property
-    def cell_labels(self) -> list:
-        """The cell variables' labels ``("cell", row, col)``, after every thermometer bit (none without them)."""
-        return [v for v in self.bqm.variables if v[0] == "cell"]
-
     def to_one_hot(self, bits: np.ndarray) -> np.ndarray:
         """Start variables (formulation label order) of bit samples ``(num_samples, num_bits)``.
 
@@ -128,8 +112,7 @@ class ThermometerModel:
         return np.clip(q, 0, 1).astype(np.int8)
 
     def from_one_hot(self, sample: Mapping) -> dict:
-        """The bits of a one-hot assignment (each block started exactly once); cell variables, where the model
-        has them, take the rows' board."""
+        """The bits of a one-hot assignment (each block started exactly once)."""
         x = np.array([sample[label] for label in self.formulation.labels], dtype=np.int64)
         out = {}
         variables = list(self.bqm.variables)
@@ -142,29 +125,16 @@ class ThermometerModel:
             suffix = np.cumsum(x[order][::-1])[::-1]
             for t in range(1, self.group_size[g]):
                 out[variables[self.group_bits[g] + t - 1]] = int(suffix[t])
-        cells = self.cell_labels
-        if cells:
-            board = self.formulation.boards(x[None, :], "row")[0]
-            out.update({v: int(board[v[1], v[2]]) for v in cells})
         return out
 
 
-def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | None = None, *,
-                    cell_variables: bool = False) -> ThermometerModel:
+def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | None = None) -> ThermometerModel:
     """Encode a formulation's block starts as thermometer codes (see the module docstring).
 
     Args:
         formulation: The one-hot formulation (its pruning and fixed blocks are kept).
         weights: ``one_hot`` weighs the code's validity, ``order`` and ``match`` their terms;
             ``at_most_one`` is not used.
-        cell_variables: Match rows and columns through one variable per cell (module docstring).
-
-    Examples:
-        >>> from qpicross import Puzzle, build_formulation
-        >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-        >>> model = thermometer_bqm(f, cell_variables=True)
-        >>> model.bqm.num_variables, len(model.cell_labels), thermometer_num_variables(f, cell_variables=True)
-        (55, 25, 55)
     """
     weights = weights or PenaltyWeights()
     f = formulation
@@ -220,7 +190,7 @@ def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | N
     parts["order"].product_one_minus(left, right)
 
     # match: per cell, C_row - C_col, linear in the bits
-    cells, coefs, lits, sides = [], [], [], []
+    cells, coefs, lits = [], [], []
     for kind_id, sign in ((0, 1), (1, -1)):
         gs = np.flatnonzero(g_kind == kind_id)
         lo = starts[first[gs]]
@@ -235,21 +205,10 @@ def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | N
             cells.append(cell)
             coefs.append(np.full(len(cell), coef, np.int64))
             lits.append(u(g_rep, j + offset_p))
-            sides.append(np.full(len(cell), kind_id, np.int64))
-    cells, coefs, lits = np.concatenate(cells), np.concatenate(coefs), np.concatenate(lits)
+    parts["match"].squares(np.concatenate(cells), np.concatenate(coefs), np.concatenate(lits), n_rows * n_cols)
+
     labels = [("thermo", ("row", "col")[g_kind[g]], int(g_line[g]), int(g_block[g]), int(starts[first[g] + t]))
               for g in range(num_groups) for t in range(1, size[g])]
-    if cell_variables:
-        cells, coefs, lits, painted = _through_cell_variables(cells, coefs, lits, np.concatenate(sides),
-                                                              n_rows * n_cols, num_bits)
-        labels += [("cell", int(c) // n_cols, int(c) % n_cols) for c in painted]
-        for part in parts.values():
-            part.grow(len(labels))
-        n_groups = 2 * n_rows * n_cols
-    else:
-        n_groups = n_rows * n_cols
-    parts["match"].squares(cells, coefs, lits, n_groups)
-
     terms = {name: part.bqm(labels) for name, part in parts.items()}
     w = {name: getattr(weights, weight) for name, weight in THERMOMETER_TERMS.items()}
     bqm = dimod.BinaryQuadraticModel(dimod.BINARY)
@@ -268,10 +227,9 @@ def thermometer_bqm(formulation: PicrossFormulation, weights: PenaltyWeights | N
     return ThermometerModel(f, bqm, group_of, position, bits_before[:-1], size, terms)
 
 
-def thermometer_num_variables(formulation: PicrossFormulation, *, cell_variables: bool = False) -> int:
+def thermometer_num_variables(formulation: PicrossFormulation) -> int:
     """The variables :func:`thermometer_bqm` gives a formulation, without building it: ``m - 1`` bits for
-    each block of ``m`` starts, free and fixed (a block with one start left is a constant), and with
-    ``cell_variables`` one more for each cell that a bit paints.
+    each block of ``m`` starts, free and fixed (a block with one start left is a constant).
 
     >>> from qpicross import Puzzle, build_formulation
     >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
@@ -280,52 +238,7 @@ def thermometer_num_variables(formulation: PicrossFormulation, *, cell_variables
     """
     puzzle = formulation.puzzle
     blocks = sum(len(clue) for clue in (*puzzle.rows, *puzzle.cols))
-    bits = formulation.num_variables + len(formulation.fixed_labels) - blocks
-    return bits + (len(_cells_with_bits(formulation)) if cell_variables else 0)
-
-
-def _cells_with_bits(formulation: PicrossFormulation) -> set[tuple[int, int]]:
-    """The cells some thermometer bit paints: for a block of length ``h`` with starts ``p_0 < ... < p_last``, a bit
-    ``u(p)`` (``p_0 < p <= p_last``) ends the block's cover at ``p - 1`` and begins it at ``p + h - 1``."""
-    f = formulation
-    starts: dict[tuple[int, int, int], list[int]] = {}
-    for kind, line, block, start in zip(f.kind.tolist(), f.line.tolist(), f.block.tolist(), f.start.tolist()):
-        starts.setdefault((int(kind), line, block), []).append(start)
-    for label in f.fixed_labels:
-        starts.setdefault((0 if label[0] == "row" else 1, label[1], label[3]), []).append(label[2])
-    cells = set()
-    n_rows, n_cols = f.puzzle.shape
-    for (kind, line, block), ps in starts.items():
-        if len(ps) < 2:
-            continue
-        h = (f.puzzle.rows, f.puzzle.cols)[kind][line][block]
-        first, last = min(ps), max(ps)
-        for j in (*range(first, last), *range(first + h, last + h)):
-            if j < (n_cols, n_rows)[kind]:  # the published bounds may start a block past where it fits
-                cells.add((line, j) if kind == 0 else (j, line))
-    return cells
-
-
-def _through_cell_variables(cells: np.ndarray, coefs: np.ndarray, lits: np.ndarray, sides: np.ndarray,
-                            n_cells: int, num_bits: int):
-    """The match term's literals regrouped through one cell variable :math:`x_c` per cell that a bit paints:
-    :math:`(C^{row}_c - x_c)^2 + (C^{col}_c - x_c)^2` instead of :math:`(C^{row}_c - C^{col}_c)^2`.
-
-    ``cells, coefs, lits`` are the plain match term's (column literals with their sign flipped), ``sides``
-    0 for a row's literal and 1 for a column's. Returns the regrouped arrays (groups ``c`` for the row side,
-    ``n_cells + c`` for the column side) and the cells given a variable, in the order of their indices
-    ``num_bits, num_bits + 1, ...``. A cell whose literals are all constants keeps the plain square (a constant).
-    """
-    painted = np.unique(cells[lits >= 0])
-    has_var = np.zeros(n_cells, bool)
-    has_var[painted] = True
-    index = np.full(n_cells, -1)
-    index[painted] = num_bits + np.arange(len(painted))
-    grouped = np.where(has_var[cells], cells + sides * n_cells, cells)
-    x_cells = np.r_[painted, painted + n_cells]
-    x_coefs = np.r_[-np.ones(len(painted), np.int64), np.ones(len(painted), np.int64)]
-    x_lits = np.r_[index[painted], index[painted]]
-    return np.r_[grouped, x_cells], np.r_[coefs, x_coefs], np.r_[lits, x_lits], painted
+    return formulation.num_variables + len(formulation.fixed_labels) - blocks
 
 
 class _Quadratic:
@@ -338,11 +251,6 @@ class _Quadratic:
         self.cols: list[np.ndarray] = []
         self.data: list[np.ndarray] = []
         self.offset = 0.0
-
-    def grow(self, n: int) -> None:
-        """Make room for bits ``self.n .. n - 1`` (with no terms yet)."""
-        self.linear = np.r_[self.linear, np.zeros(n - self.n)]
-        self.n = n
 
     def product_one_minus(self, a: np.ndarray, b: np.ndarray) -> None:
         """Add :math:`\\sum a (1 - b)` over literal pairs."""

@@ -33,7 +33,7 @@ from qpicross.names import ENCODINGS, MAX_READS
 
 __all__ = ["SolverConfig", "ENCODINGS", "Encoding", "MAX_READS", "MAX_SWEEPS"]
 
-Encoding = Literal["one_hot", "domain_wall", "thermometer", "thermometer_cells"]
+Encoding = Literal["one_hot", "domain_wall", "thermometer"]
 #: Sampler options that hold credentials: redacted in :meth:`SolverConfig.to_dict` and ``repr``.
 SECRET_OPTIONS = frozenset({"token"})
 MAX_SWEEPS = 10_000_000_000
@@ -46,16 +46,16 @@ class SolverConfig:
     Attributes:
         sampler: A registry name (:data:`qpicross.samplers.SAMPLERS`) or any :class:`dimod.Sampler`.
         encoding: ``"one_hot"`` (the formulation's start variables),
-            ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`), ``"thermometer"``
-            (:mod:`qpicross.model.thermometer`) or ``"thermometer_cells"`` (the thermometer with one
-            variable per cell); samples are mapped back to start variables before they are judged.
+            ``"domain_wall"`` (:mod:`qpicross.model.domain_wall`) or ``"thermometer"``
+            (:mod:`qpicross.model.thermometer`); samples are mapped back to start
+            variables before they are judged.
         weights: Penalty weights: :class:`~qpicross.model.weights.PenaltyWeights`, or a mapping of term names to
             weights (``{"match": 2}``; the others 1).
         bounds: ``"stacking"`` or ``"published"`` variable pruning
             (:func:`~qpicross.model.formulation.build_formulation`).
         presolve: Fix what line logic settles before sampling
             (:class:`~qpicross.classical.presolve.PresolveComposite` for one-hot; the thermometer
-            models are built without the starts logic rules out, its settled blocks constants:
+            model is built without the starts logic rules out, its settled blocks constants:
             :func:`~qpicross.classical.presolve.presolve_formulation`).
         num_reads: Reads to draw (at most, with ``time_limit`` or ``early_stop="puzzle"``).
         num_sweeps: Sweeps per read (``None``: the sampler's default).

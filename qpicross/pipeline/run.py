@@ -347,7 +347,7 @@ def presolved_formulation(formulation: PicrossFormulation, config: SolverConfig,
                           known: np.ndarray | None = None) -> tuple[PicrossFormulation, dict | None]:
     """The formulation an encoding is built from, and line logic's report where it ran first.
 
-    With ``presolve``, an encoding built from the formulation (the thermometers) gets the formulation line logic
+    With ``presolve``, an encoding built from the formulation (thermometer) gets the formulation line logic
     prunes (:func:`~qpicross.classical.presolve.presolve_formulation`: the settled starts are constants); the
     one-hot model keeps its formulation, and :class:`~qpicross.classical.presolve.PresolveComposite` fixes its
     settled variables at sampling time (report None).
@@ -368,10 +368,10 @@ def encoded_num_variables(formulation: PicrossFormulation, encoding: str) -> int
     >>> encoded_num_variables(f, "one_hot"), encoded_num_variables(f, "thermometer")
     (44, 30)
     """
-    if encoding in ("thermometer", "thermometer_cells"):
+    if encoding == "thermometer":
         from qpicross.model.thermometer import thermometer_num_variables
 
-        return thermometer_num_variables(formulation, cell_variables=encoding == "thermometer_cells")
+        return thermometer_num_variables(formulation)
     if encoding == "one_hot":
         return formulation.num_variables
     raise ParameterError(f"presolve works on the one-hot and thermometer encodings only, not {encoding!r}")
@@ -386,11 +386,10 @@ def encode(formulation: PicrossFormulation, config: SolverConfig):
 
         wall_model = domain_wall_bqm(formulation, config.weights)
         return bqm, wall_model.bqm, wall_model
-    if config.encoding in ("thermometer", "thermometer_cells"):
+    if config.encoding == "thermometer":
         from qpicross.model.thermometer import thermometer_bqm
 
-        wall_model = thermometer_bqm(formulation, config.weights,
-                                     cell_variables=config.encoding == "thermometer_cells")
+        wall_model = thermometer_bqm(formulation, config.weights)
         return bqm, wall_model.bqm, wall_model
     return bqm, bqm, None
 
@@ -479,7 +478,7 @@ def anneal(
         weights: Penalty weights (all 1 by default).
         bounds: Variable pruning, see :func:`~qpicross.model.formulation.build_formulation`.
         presolve: Fix what line logic settles first (:class:`~qpicross.classical.presolve.PresolveComposite`).
-        encoding: ``"one_hot"``, ``"domain_wall"``, ``"thermometer"`` or ``"thermometer_cells"``.
+        encoding: ``"one_hot"``, ``"domain_wall"`` or ``"thermometer"``.
         time_limit: Seconds of sampling after which no further chunk of reads starts.
         early_stop: ``"puzzle"``: stop at the first read that solves the puzzle (see
             :class:`~qpicross.pipeline.config.SolverConfig`).

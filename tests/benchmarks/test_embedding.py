@@ -43,8 +43,7 @@ def test_tiny_puzzle_embeds_with_valid_chains(encoding, topology):
     assert r.qubit_fraction == pytest.approx(r.num_qubits / target_graph(topology).number_of_nodes())
 
 
-@pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True),
-                                                                                   ("thermometer_cells", True)])
+@pytest.mark.parametrize("encoding, presolve", [(e, False) for e in ENCODINGS] + [("thermometer", True)])
 def test_the_embedded_model_is_the_one_anneal_samples(encoding, presolve):
     # line logic settles all of boat12, part of this one
     puzzle = PARTLY_LOGICAL_4X4 if presolve else load_puzzle(INSTANCES / "boat12.px")
@@ -102,33 +101,39 @@ def test_the_embedded_model_is_sampled_with_its_chains_and_judged_as_anneal_judg
     """The same SA reads on the logical model and through the chains on the ideal graph, each read judged by the
     pipeline (ground state and the independent check); the chains' strength and breaks from the embedded reads."""
     puzzle = load_puzzle(LETTER_A_FILE)
-    bqm = encoded_bqm(puzzle, "thermometer_cells")
+    bqm = encoded_bqm(puzzle, "thermometer")
     r = embed_bqm(bqm, "zephyr", timeout=10, seed=3)
     assert set(r.embedding) == set(bqm.variables)
-    out = emb.sample_embedded(puzzle, r.embedding, "thermometer_cells", "zephyr", num_reads=10, num_sweeps=2000)
+    out = emb.sample_embedded(puzzle, r.embedding, "thermometer", "zephyr", num_reads=10, num_sweeps=2000)
     logical, embedded = out["logical"], out["embedded"]
     assert logical["num_reads"] == embedded["num_reads"] == 10
     assert logical["num_solved"] == 10 and 0 < embedded["num_solved"] <= 10
     assert embedded["p_low"] <= embedded["p"] == embedded["num_solved"] / 10 <= embedded["p_high"]
     assert embedded["chain_strength"] > 0 and 0 <= embedded["chain_break_fraction"] <= 1
     with pytest.raises(ValueError):  # an embedding that misses a variable is refused, not sampled around
-        emb.sample_embedded(puzzle, dict(list(r.embedding.items())[1:]), "thermometer_cells", "zephyr", num_reads=2)
+        emb.sample_embedded(puzzle, dict(list(r.embedding.items())[1:]), "thermometer", "zephyr", num_reads=2)
     ladder = {"shipped": (Rung("5x5", "instances/5x5.px", path=LETTER_A_FILE),)}
     data = run_embedding_study(ladder, ["thermometer"], ["zephyr"], timeout=5, reads=4, path=tmp_path / "e.json")
     assert data["records"][0]["sampled"]["embedded"]["num_reads"] == 4 and data["meta"]["sample_reads"] == 4
     assert "| 5x5 | 5×5 | thermometer | zephyr |" in emb.sampling_table(data)
 
 
-def test_chains_are_compared_over_seeds(tmp_path):
+def test_the_chains_table_counts_each_encodings_seeds_and_spreads_their_chains():
     """Every (puzzle, encoding, seed) is one attempt; the table counts the embedded ones and spreads their chains."""
-    puzzles = {"5x5": load_puzzle(LETTER_A_FILE)}
-    data = emb.compare_chains(puzzles, seeds=(1, 2), timeout=5, path=tmp_path / "c.json", meta={})
-    assert [(r["encoding"], r["seed"]) for r in data["records"]] == [
-        ("thermometer", 1), ("thermometer", 2), ("thermometer_cells", 1), ("thermometer_cells", 2)]
-    assert json.loads((tmp_path / "c.json").read_text())["meta"]["seeds"] == [1, 2]
-    chains = sorted(r["max_chain"] for r in data["records"] if r["encoding"] == "thermometer")
+    puzzle = load_puzzle(LETTER_A_FILE)
+    records = []
+    for encoding in ("thermometer", "one_hot"):
+        bqm = encoded_bqm(puzzle, encoding)
+        for seed in (1, 2):
+            r = embed_bqm(bqm, "zephyr", timeout=5, seed=seed)
+            records.append({"puzzle": "5x5", "rows": 5, "cols": 5, "encoding": encoding, **r.to_dict()})
+    records.append({**records[-1], "embedded": False, "seed": 3})  # a seed that found none
+    data = {"meta": {"encodings": ["thermometer", "one_hot"]}, "records": records}
+    chains = sorted(r["max_chain"] for r in records[:2])
     row = next(line for line in emb.chains_table(data).splitlines() if line.startswith("| 5x5 |"))
-    assert f"| 2/2, {chains[0]} / {(chains[0] + chains[1]) / 2:g} / {chains[1]}, " in row
+    median = (chains[0] + chains[1]) / 2
+    assert f"| 2/2, {chains[0]} / {int(median) if median.is_integer() else median} / {chains[1]}, " in row
+    assert row.split(" | ")[-1].startswith("2/3, ")
 
 
 def test_command_embeds_one_puzzle(capsys):

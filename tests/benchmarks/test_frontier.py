@@ -52,3 +52,19 @@ def test_still_fails_lists_what_the_files_say(tmp_path):
             "(7 reads; best energy 4); solved with rule") in text
     assert "a (2×2" not in text
     assert "thermometer on zephyr: c stops at b (3×3, 9 variables, 12 interactions): no embedding found in 31 s" in text
+
+
+def test_an_encoding_not_kept_is_shown_only_where_the_page_says_why():
+    """embedding.json may hold encodings measured once and not kept (frontier.NOT_KEPT): the current tables and the
+    list of what still fails leave them out, the not-kept block shows only them."""
+    from benchmarks.frontier import NOT_KEPT, _embedding
+
+    records = [{"puzzle": "a", "collection": "c", "encoding": e, "topology": "zephyr", "status": "not embedded",
+                "num_variables": 9, "num_interactions": 9, "embed_s": 1.0} for e in ("thermometer", NOT_KEPT[0])]
+    data = {"meta": {"topologies": {"zephyr": {}}}, "puzzles": [{"label": "a", "rows": 5, "cols": 5}],
+            "records": records}
+    current, not_kept = (_embedding("largest_table", flag)({"embedding.json": data}) for flag in (False, True))
+    assert "| thermometer |" in current and NOT_KEPT[0] not in current
+    assert f"| {NOT_KEPT[0]} |" in not_kept and "| thermometer |" not in not_kept
+    fails = still_fails({"embedding.json": data})
+    assert "thermometer on zephyr" in fails and NOT_KEPT[0] not in fails

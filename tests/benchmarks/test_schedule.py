@@ -158,18 +158,18 @@ def test_a_sample_is_drawn_by_its_seed_from_every_puzzle_the_specs_name():
 
 
 def test_an_arm_at_an_encoding_runs_that_encoding_in_the_same_run(tmp_path):
-    """``rule@thermometer_cells`` anneals the model with cell variables, with the rule's range from that model."""
+    """``rule@one_hot`` anneals the one-hot model, with the rule's range from that model."""
     from benchmarks.schedule import range_key
 
     rungs = [Rung("star10", "instances/star10.px", path=str(INSTANCES / "star10.px"))]
-    data = run_schedule(rungs, sweeps=(200,), arms=("rule", "rule@thermometer_cells"), budget_s=0.3, max_reads=5,
+    data = run_schedule(rungs, sweeps=(200,), arms=("rule", "rule@one_hot"), budget_s=0.3, max_reads=5,
                         path=tmp_path / "s.json")
-    assert data["meta"]["encoding"] == {"rule": "thermometer", "rule@thermometer_cells": "thermometer_cells"}
-    plain, cells = ({r["arm"]: r for r in data["records"]}[arm] for arm in ("rule", "rule@thermometer_cells"))
-    assert cells["num_variables"] > plain["num_variables"]
+    assert data["meta"]["encoding"] == {"rule": "thermometer", "rule@one_hot": "one_hot"}
+    plain, one_hot = ({r["arm"]: r for r in data["records"]}[arm] for arm in ("rule", "rule@one_hot"))
+    assert one_hot["num_variables"] > plain["num_variables"]
     entry = data["puzzles"][0]
-    assert cells["beta_range"] == entry[range_key(False, "thermometer_cells")] != entry[range_key(False)]
-    assert "thermometer-cells" in schedule_table(data)
+    assert one_hot["beta_range"] == entry[range_key(False, "one_hot")] != entry[range_key(False)]
+    assert "one-hot" in schedule_table(data)
 
 
 def test_the_file_is_written_after_every_puzzle_with_the_puzzles_planned(tmp_path, monkeypatch):
@@ -201,11 +201,14 @@ def test_an_arm_is_also_a_samplers_name_on_its_own_schedule(tmp_path, capsys):
     from benchmarks.schedule import parse_arm
 
     assert parse_arm("default") == ("sa", False, False) and parse_arm("tabu+presolve") == ("tabu", False, True)
-    assert parse_arm("rule+presolve@thermometer_cells") == ("sa", True, True)
+    assert parse_arm("rule+presolve@one-hot") == ("sa", True, True)
     with pytest.raises(ValueError, match="unknown arm 'hot'"):
         parse_arm("hot")
-    with pytest.raises(ValueError, match="not 'domain_wall'"):
-        parse_arm("rule@domain-wall")
+    with pytest.raises(ValueError, match="unknown encoding 'qubits'"):
+        parse_arm("rule@qubits")
+    assert parse_arm("rule@qubits", known=False) == ("sa", True, False)  # an older results file's arm, in a table
+    with pytest.raises(ValueError, match="one-hot and thermometer encodings only"):
+        parse_arm("rule+presolve@domain-wall")
     path = tmp_path / "peers.json"
     rungs = [Rung("5x5", "instances/5x5.px", path=str(INSTANCES / "5x5.px"))]
     data = run_schedule(rungs, sweeps=(1, 50), arms=("rule", "sa+descent", "tabu"), budget_s=0.2, max_reads=10,

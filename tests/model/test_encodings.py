@@ -1,6 +1,6 @@
 """Every encoding a generic sampler may anneal keeps the formulation's promise, proven exhaustively.
 
-For the thermometer encoding, without and with cell variables (also reduced by presolve), the domain-wall encoding and the
+For the thermometer encoding (also reduced by presolve), the domain-wall encoding and the
 one-hot model reduced by presolve: enumerate every assignment of small puzzles' BQMs with ``dimod.ExactSolver``; the
 zero-energy assignments are exactly the solutions (one to one), and every other assignment
 costs at least the smallest weight the encoding uses.
@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from qpicross import PenaltyWeights, Puzzle, SolverConfig, anneal, build_formulation, check, load_puzzle
 from qpicross.classical.presolve import fix_variables, presolve, presolve_formulation
 from qpicross.model.domain_wall import domain_wall_bqm
-from qpicross.model.thermometer import THERMOMETER_TERMS, thermometer_bqm, thermometer_num_variables
+from qpicross.model.thermometer import THERMOMETER_TERMS, thermometer_bqm
 
 from conftest import INSTANCES
 from test_formulation import SMALL_PUZZLES, all_solutions
@@ -56,33 +56,26 @@ def _pairs(size) -> list[tuple[str, str]]:
 
 #: Pairs whose thermometer BQM has variables (where every block has one start it has none: nothing to enumerate).
 THERMOMETER_PAIRS = _pairs(lambda f: thermometer_bqm(f, PenaltyWeights()).bqm.num_variables > 0)
-#: Pairs whose thermometer BQM with cell variables has between 1 and 20 variables.
-CELLS_PAIRS = _pairs(lambda f: 0 < thermometer_bqm(f, cell_variables=True).bqm.num_variables <= 20)
 #: Pairs whose domain-wall BQM has between 1 and 20 variables.
 DOMAIN_WALL_PAIRS = _pairs(lambda f: 0 < domain_wall_bqm(f, PenaltyWeights(one_hot=4)).bqm.num_variables <= 20)
 
 
 def test_the_enumerated_pairs_leave_out_only_models_without_variables_or_too_large():
     assert len(THERMOMETER_PAIRS) >= len(SMALL_PUZZLES) and len(DOMAIN_WALL_PAIRS) >= len(SMALL_PUZZLES)
-    assert len(CELLS_PAIRS) >= len(THERMOMETER_PAIRS) - 2
     for name in SMALL_PUZZLES:
         for bounds in ("stacking", "published"):
             formulation = build_formulation(SMALL_PUZZLES[name], bounds=bounds)
             if (name, bounds) not in THERMOMETER_PAIRS:  # every block has one start: presolved away entirely
                 assert thermometer_bqm(formulation, PenaltyWeights()).bqm.num_variables == 0
-            if (name, bounds) in THERMOMETER_PAIRS and (name, bounds) not in CELLS_PAIRS:
-                assert thermometer_bqm(formulation, cell_variables=True).bqm.num_variables > 20
 
 
-@pytest.mark.parametrize("name, bounds, cell_variables", [(*pair, False) for pair in THERMOMETER_PAIRS] +
-                         [(*pair, True) for pair in CELLS_PAIRS])
+@pytest.mark.parametrize("name, bounds", THERMOMETER_PAIRS)
 @pytest.mark.parametrize("weights", [PenaltyWeights(), SKEWED])
-def test_thermometer_ground_states_are_exactly_the_solutions(name, bounds, cell_variables, weights):
+def test_thermometer_ground_states_are_exactly_the_solutions(name, bounds, weights):
     puzzle = SMALL_PUZZLES[name]
     formulation = build_formulation(puzzle, bounds=bounds)
-    model = thermometer_bqm(formulation, weights, cell_variables=cell_variables)
+    model = thermometer_bqm(formulation, weights)
     assert model.bqm.num_variables > 0  # the same for every weight: the pairs are chosen with the default ones
-    assert bool(model.cell_labels) == cell_variables
     assert_ground_states_are_solutions(puzzle, formulation, model.bqm, model.to_one_hot,
                                        used_smallest(weights, set(THERMOMETER_TERMS.values())))
 
@@ -94,53 +87,35 @@ def test_thermometer_is_smaller_than_one_hot_at_scale():
     assert model.bqm.num_interactions < f.bqm().num_interactions
 
 
-def test_cell_variables_trade_variables_for_interactions_at_scale():
-    """One variable per cell splits each cell's clique over both lines' literals: more variables, fewer
-    interactions, and a row's bits meet a column's only through a cell variable."""
-    board = np.random.default_rng(5).random((30, 30)) < 0.55
-    f = build_formulation(Puzzle.from_board(board.astype(np.int8)))
-    plain, cells = thermometer_bqm(f).bqm, thermometer_bqm(f, cell_variables=True).bqm
-    assert cells.num_variables > plain.num_variables
-    assert cells.num_interactions < plain.num_interactions
-    for u, v in cells.quadratic:
-        kinds = {w[1] for w in (u, v) if w[0] == "thermo"}
-        assert kinds != {"row", "col"}
-
-
 boards = st.integers(1, 8).flatmap(
     lambda r: st.integers(1, 8).flatmap(
         lambda c: st.lists(st.lists(st.integers(0, 1), min_size=c, max_size=c), min_size=r, max_size=r)))
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards, st.sampled_from(["stacking", "published"]), st.integers(0, 2**32 - 1), st.booleans())
-def test_thermometer_planted_board_round_trip(board, bounds, seed, cell_variables):
-    """A planted board's code has energy 0 and maps back to its start variables; also with known cells; with
-    cell variables, they hold the board, and the count without building the model is the model's."""
+@given(boards, st.sampled_from(["stacking", "published"]), st.integers(0, 2**32 - 1))
+def test_thermometer_planted_board_round_trip(board, bounds, seed):
+    """A planted board's code has energy 0 and maps back to its start variables; also with known cells."""
     board = np.array(board, np.int8)
     puzzle = Puzzle.from_board(board)
     known = None
     if seed % 2:  # prune by some cells of the solution (fixed blocks become constants)
         known = np.where(np.random.default_rng(seed).random(board.shape) < 0.5, board, -1)
     f = build_formulation(puzzle, bounds=bounds, known=known)
-    model = thermometer_bqm(f, SKEWED, cell_variables=cell_variables)
-    assert thermometer_num_variables(f, cell_variables=cell_variables) == model.bqm.num_variables
+    model = thermometer_bqm(f, SKEWED)
     one_hot = f.sample_from_board(board) if not f.fixed_labels else {
         v: x for v, x in build_formulation(puzzle, bounds=bounds).sample_from_board(board).items() if v in f.labels}
     bits = model.from_one_hot(one_hot)
     assert model.bqm.energy(bits) == pytest.approx(0.0) if bits else model.bqm.offset == pytest.approx(0.0)
     back = model.to_one_hot([[bits[v] for v in model.bqm.variables]])[0]
     assert back.tolist() == [one_hot[v] for v in f.labels]
-    assert all(bits[v] == board[v[1], v[2]] for v in model.cell_labels)
 
 
-@pytest.mark.parametrize("encoding", ["thermometer", "thermometer_cells"])
-def test_thermometer_run_solves_house8_with_plain_sa(encoding):
-    result = anneal(load_puzzle(INSTANCES / "house8.px"), SolverConfig(encoding=encoding, num_reads=5,
+def test_thermometer_run_solves_house8_with_plain_sa():
+    result = anneal(load_puzzle(INSTANCES / "house8.px"), SolverConfig(encoding="thermometer", num_reads=5,
                                                                        num_sweeps=1000, seed=3))
-    assert result.solved and check(result.puzzle, result.board) == []
-    if encoding == "thermometer":  # fewer variables than one-hot; with cell variables, more
-        assert result.sampled_bqm.num_variables < result.bqm.num_variables
+    assert result.solved
+    assert result.sampled_bqm.num_variables < result.bqm.num_variables
     dimod.testing.assert_sampleset_energies(result.sampleset, result.bqm)
 
 
@@ -211,16 +186,15 @@ def test_domain_wall_refuses_presolve_and_thermometer_takes_it():
 
 @pytest.mark.parametrize("name", sorted(PARTLY_SETTLED))
 @pytest.mark.parametrize("weights", [PenaltyWeights(), SKEWED])
-@pytest.mark.parametrize("cell_variables", [False, True])
-def test_presolved_thermometer_ground_states_are_exactly_the_solutions(name, weights, cell_variables):
+def test_presolved_thermometer_ground_states_are_exactly_the_solutions(name, weights):
     """Line logic prunes the starts it rules out and makes the blocks it places constants; the
     thermometer model of what is left still has exactly the solutions as its zero-energy states."""
     puzzle = PARTLY_SETTLED[name]
     full = build_formulation(puzzle)
     formulation, report = presolve_formulation(full)
     assert 0 < formulation.num_variables == report["variables_after"] < full.num_variables
-    model = thermometer_bqm(formulation, weights, cell_variables=cell_variables)
-    assert 0 < model.bqm.num_variables < thermometer_bqm(full, weights, cell_variables=cell_variables).bqm.num_variables
+    model = thermometer_bqm(formulation, weights)
+    assert 0 < model.bqm.num_variables < thermometer_bqm(full, weights).bqm.num_variables
     assert_ground_states_are_solutions(puzzle, formulation, model.bqm, model.to_one_hot,
                                        used_smallest(weights, set(THERMOMETER_TERMS.values())))
 
