@@ -18,7 +18,7 @@ Nothing here samples on a QPU. What is measured is whether the model *fits*, at 
 chain lengths, and -- with ``reads`` -- what the chains cost a sampler: :func:`sample_embedded` anneals the
 embedded model, chains and all, with dwave-samplers SA on the ideal graph
 (:class:`~dwave.system.composites.FixedEmbeddingComposite` over a
-:class:`~dwave.system.composites.StructureComposite`, dwave-system's default chain strength and majority-vote
+:class:`dimod.StructureComposite`, dwave-system's default chain strength and majority-vote
 unembedding), and the same SA on the logical model beside it, so the success probability after embedding,
 chain breaks included, is measured, not assumed. A simulated graph is not a QPU: it says what the chains do to
 an annealer that samples the graph, not what a QPU's noise and control errors add. minorminer is a heuristic

@@ -200,12 +200,11 @@ def sample_summary(results: Mapping[str, dict]) -> str:
     return "\n".join(schedule.summary_line(results[name], list_unsolved=True) for name in SAMPLE_FILES)
 
 
-def _results_table(module: str, fn: str, file: str) -> Callable[[dict], str]:
-    def table(results: Mapping[str, dict]) -> str:
-        import importlib
+def embedding_chains(results: Mapping[str, dict]) -> str:
+    """The not-kept encoding's chains over several minorminer seeds (:func:`benchmarks.embedding.chains_table`)."""
+    from benchmarks import embedding
 
-        return getattr(importlib.import_module(f"benchmarks.{module}"), fn)(results[file])
-    return table
+    return embedding.chains_table(results["embedding_chains.json"])
 
 
 #: NAME -> (the results files it reads, the function that renders it)
@@ -238,8 +237,7 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "cells-summary": ((CELLS_FILE,), _schedule("summary_line", CELLS_FILE)),
     "cells-optimum": ((CELLS_FILE,), _schedule("optimum_table", CELLS_FILE)),
     "cells-compare": ((CELLS_FILE,), cells_compare),
-    "embedding-chains": (("embedding_chains.json",), _results_table("embedding", "chains_table",
-                                                                    "embedding_chains.json")),
+    "embedding-chains": (("embedding_chains.json",), embedding_chains),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
