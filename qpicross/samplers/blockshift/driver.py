@@ -213,14 +213,14 @@ def ladder_close(l, flags, pz, ld):
     _keep_lowest(l, p, betas, flags[2], pz, ld, work, data)
 
 
-@kernel(parallel=True)
+@kernel(parallel=True, _nrt=True)
 def run_ladders(count, unit, budget, moves, flags, pz, ld):
     """The CPU backend: :func:`ladder_run` of every ladder, a ``prange`` over them."""
     for l in numba.prange(len(ld.puzzle)):
         ladder_run(l, count, unit, budget, moves, flags, pz, ld)
 
 
-@kernel(parallel=True)
+@kernel(parallel=True, _nrt=True)
 def close_ladders(flags, pz, ld):
     """The CPU backend: :func:`ladder_close` of every ladder."""
     for l in numba.prange(len(ld.puzzle)):

@@ -61,7 +61,9 @@ def resample(energy, dbeta, w, u, src):
     [0, 0, 0, 0]
     """
     R = len(energy)
-    lowest = energy.min()
+    lowest = energy[0]
+    for r in range(1, R):
+        lowest = min(lowest, energy[r])
     total = 0.0
     for r in range(R):
         total += math.exp(-dbeta * w * (energy[r] - lowest))
@@ -76,7 +78,7 @@ def resample(energy, dbeta, w, u, src):
         k += 1
 
 
-@kernel(nogil=True)
+@kernel(nogil=True, _nrt=True)
 def population_read(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, data, stop,
                     status):
     """One annealing run of a population of ``work``'s replicas along ``betas``; as the profile chain's

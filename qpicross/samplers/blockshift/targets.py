@@ -39,8 +39,17 @@ _KERNELS: dict[tuple[str, str], tuple] = {}
 
 
 def kernel(function=None, **options):
-    """Mark ``function`` as a kernel: compiled for the CPU with ``numba.njit(cache=True, **options)`` and
-    recorded for :func:`build`. Use as ``@kernel`` or ``@kernel(nogil=True)``."""
+    """Mark ``function`` as a kernel: compiled for the CPU with ``numba.njit(cache=True, _nrt=False, **options)``
+    and recorded for :func:`build`. Use as ``@kernel`` or ``@kernel(nogil=True)``.
+
+    ``_nrt=False`` compiles the kernel without numba's reference counting: a kernel allocates nothing (a CUDA
+    device function cannot), so the counts on its array views and arguments guard nothing, and they were about
+    half of a profile sweep's time (``make bench-no-slowdown``). A kernel that allocates says ``_nrt=True``
+    (it does not compile otherwise). numba's cache does not key on these options: after changing them, delete
+    the ``*.nbi`` / ``*.nbc`` files under ``__pycache__`` or a cached kernel keeps the old ones.
+    """
+    options = {"_nrt": False, **options}
+
     def mark(f):
         dispatcher = numba.njit(cache=True, **options)(f)
         _KERNELS[(f.__module__, f.__name__)] = (f, options, dispatcher)
