@@ -472,7 +472,7 @@ bench-no-slowdown: $(VENV)/.installed
 # Python between them, the sample set, decode (benchmarks/breakdown.py; about a minute a tree). This tree, and each of
 # BREAKDOWN_REVS checked out in build/base-REV (the same script, their code): results/breakdown_{head,REV}.json.
 BREAKDOWN_PUZZLES ?= 1-100
-BREAKDOWN_REVS    ?= 53ebd6e
+BREAKDOWN_REVS    ?= eaedf94 53ebd6e
 bench-breakdown: $(VENV)/.installed
 	mkdir -p results build
 	for rev in $(BREAKDOWN_REVS); do test -d build/base-$${rev} || git worktree add --detach build/base-$${rev} $${rev}; done

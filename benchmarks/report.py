@@ -55,7 +55,7 @@ from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.provenance import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
-from benchmarks.tournament import load_passes, tournament_table
+from benchmarks.tournament import load_passes, passes_compared, tournament_table
 from qpicross.experiments.ratios import geometric_interval
 from qpicross.experiments.survival import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
@@ -1012,6 +1012,11 @@ def _collections_summary(rows: Sequence[dict]) -> str:
 _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 #: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
+#: make bench-breakdown's files: this tree, the tree before the kernels ran without reference counting, and the tree
+#: before the set-up was cut.
+_BREAKDOWNS = ("breakdown_head.json", "breakdown_eaedf94.json", "breakdown_53ebd6e.json")
+#: The taai2011 pass on the code before the kernels ran without reference counting, and today's (same seed).
+_PASSES_COMPARED = ("tournament_taai2011_a4104df.json", "tournament_taai2011.json")
 
 #: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
@@ -1043,14 +1048,13 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "cores": (_results("cores_alone.json", "cores_together_0.json", "cores_together_1.json"), _cores_together),
     "memory": (_results("memory.json"), memory_table),
     "no-slowdown-engine": (_results("noslow_head_engine.json", "noslow_cc7ae6e_engine.json",
-                                    "noslow_d913297_engine.json"), _engine_ratios),
+                                    "noslow_d913297_engine.json", "noslow_eaedf94_engine.json"), _engine_ratios),
     "ablation": (_results(*(f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250",
                                                            "shift_fixed", "shift_anneal", "shift_no_line_moves",
                                                            "shift_presolve", "sa", "sa_match2", "sa_domain_wall"))),
                  matrix_table),
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
-    "time-breakdown": (_results("breakdown_head.json", "breakdown_53ebd6e.json"),
-                       lambda rows: _by_commit(breakdown_table, "breakdown_head.json", "breakdown_53ebd6e.json")),
+    "time-breakdown": (_results(*_BREAKDOWNS), lambda rows: _by_commit(breakdown_table, *_BREAKDOWNS)),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
     "no-slowdown-runcontrol": (_results("noslow_head_runcontrol.json", "noslow_abf5b8b_runcontrol.json"),
                                _engine_ratios),
@@ -1058,6 +1062,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                  lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
     "tournament-pass": (_results(*_PASSES),
                         lambda rows: tournament_table([p for p in _results(*_PASSES) if p.is_file()])),
+    "tournament-pass-compared": (_results(*_PASSES_COMPARED),
+                                 lambda rows: "The taai2011 pass, " + passes_compared(
+                                     *(json.loads(p.read_text()) for p in _results(*_PASSES_COMPARED))) + "."),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),

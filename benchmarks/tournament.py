@@ -21,7 +21,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["ANCHORS", "tournament_table", "tail_line", "load_passes"]
+import numpy as np
+
+from qpicross.experiments.ratios import geometric_interval
+
+__all__ = ["ANCHORS", "tournament_table", "tail_line", "load_passes", "passes_compared"]
 
 #: Published totals for the 1 000 taai2011 puzzles (program, machine, total, per-puzzle figures, source), as
 #: hyouv/FastNonogramSolver's ``results/README.md`` reports them; the TAAI 2011 figure is the tournament's own.
@@ -99,3 +103,34 @@ def tail_line(results, total_s: float, slowest: int = 10) -> str:
     return (f"{head} {_seconds(sum(t for t, _ in top))}, {100 * sum(t for t, _ in top) / total_s:.0f} % of the total "
             f"({', '.join(name for _, name in top)}); the {len(quick)} puzzles under one second "
             f"{_seconds(sum(quick))}, {100 * sum(quick) / total_s:.0f} %.")
+
+
+def passes_compared(before: dict, after: dict, resamples: int = 9999) -> str:
+    """One line on two passes of the same puzzles from the same seed by two commits (``before``, ``after``): on how
+    many puzzles they drew the same reads, and the earlier pass's time over the later's, for the total (a ratio of
+    sums, its 95 % percentile interval from resampling the puzzles, a fixed seed) and per puzzle (the geometric mean,
+    :func:`~qpicross.experiments.ratios.geometric_interval`). Only puzzles both solved count.
+
+    >>> rows = lambda times: {"meta": {"commit": "c"}, "results": [
+    ...     {"puzzle": f"p{i}", "solved": True, "seconds": t, "reads": 1} for i, t in enumerate(times)]}
+    >>> passes_compared(rows([2.0, 4.0, 6.0]), rows([1.0, 2.0, 3.0]))  # doctest: +ELLIPSIS
+    'commit c against commit c, the same 3 puzzles: the same reads on 3; total 12 s against 6 s, 2× [2, 2]; ...'
+    """
+    old = {r["puzzle"]: r for r in before["results"] if r.get("solved")}
+    new = {r["puzzle"]: r for r in after["results"] if r.get("solved")}
+    both = [p for p in new if p in old]
+    if not both:
+        return ""
+    a = np.array([float(old[p]["seconds"]) for p in both])
+    b = np.array([float(new[p]["seconds"]) for p in both])
+    same = sum(old[p].get("reads") == new[p].get("reads") for p in both)
+    rng = np.random.default_rng(0)
+    picks = rng.integers(0, len(both), (resamples, len(both)))
+    low, high = np.percentile(a[picks].sum(axis=1) / b[picks].sum(axis=1), [2.5, 97.5])
+    per = a / b
+    geo = float(np.exp(np.mean(np.log(per))))
+    interval = geometric_interval(per.tolist()) or (geo, geo)
+    return (f"commit {before['meta'].get('commit')} against commit {after['meta'].get('commit')}, the same "
+            f"{len(both)} puzzles: the same reads on {same}; total {_seconds(a.sum())} against {_seconds(b.sum())}, "
+            f"{a.sum() / b.sum():.3g}× [{low:.3g}, {high:.3g}]; per puzzle, geometric mean {geo:.3g}× "
+            f"[{interval[0]:.3g}, {interval[1]:.3g}] (from {per.min():.3g}× to {per.max():.3g}×)")
