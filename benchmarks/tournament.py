@@ -108,8 +108,9 @@ def tail_line(results, total_s: float, slowest: int = 10) -> str:
 def passes_compared(before: dict, after: dict, resamples: int = 9999) -> str:
     """One line on two passes of the same puzzles from the same seed by two commits (``before``, ``after``): on how
     many puzzles they drew the same reads, and the earlier pass's time over the later's, for the total (a ratio of
-    sums, its 95 % percentile interval from resampling the puzzles, a fixed seed) and per puzzle (the geometric mean,
-    :func:`~qpicross.experiments.ratios.geometric_interval`). Only puzzles both solved count.
+    sums, its 95 % percentile interval from resampling the puzzles with :func:`scipy.stats.bootstrap`, a fixed seed,
+    as :func:`~qpicross.experiments.ratios.geometric_interval` does) and per puzzle (the geometric mean, with
+    :func:`~qpicross.experiments.ratios.geometric_interval`'s interval). Only puzzles both solved count.
 
     >>> rows = lambda times: {"meta": {"commit": "c"}, "results": [
     ...     {"puzzle": f"p{i}", "solved": True, "seconds": t, "reads": 1} for i, t in enumerate(times)]}
@@ -124,9 +125,14 @@ def passes_compared(before: dict, after: dict, resamples: int = 9999) -> str:
     a = np.array([float(old[p]["seconds"]) for p in both])
     b = np.array([float(new[p]["seconds"]) for p in both])
     same = sum(old[p].get("reads") == new[p].get("reads") for p in both)
-    rng = np.random.default_rng(0)
-    picks = rng.integers(0, len(both), (resamples, len(both)))
-    low, high = np.percentile(a[picks].sum(axis=1) / b[picks].sum(axis=1), [2.5, 97.5])
+    if len(both) > 1:
+        from scipy import stats
+
+        found = stats.bootstrap((a, b), lambda x, y, axis: x.sum(axis=axis) / y.sum(axis=axis), paired=True,
+                                vectorized=True, n_resamples=resamples, method="percentile", random_state=0)
+        low, high = found.confidence_interval
+    else:
+        low = high = a.sum() / b.sum()
     per = a / b
     geo = float(np.exp(np.mean(np.log(per))))
     interval = geometric_interval(per.tolist()) or (geo, geo)
