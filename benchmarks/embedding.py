@@ -106,7 +106,7 @@ def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: Penal
     """
     from qpicross.model.formulation import build_formulation
     from qpicross.pipeline.config import SolverConfig
-    from qpicross.pipeline.run import encode, presolved_formulation
+    from qpicross.pipeline.models import encode, presolved_formulation
 
     encoding = encoding.replace("-", "_")
     config = SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, weights=weights or PenaltyWeights(),

@@ -3,6 +3,8 @@
 * :mod:`qpicross.pipeline.config` -- :class:`SolverConfig`, shared by anneal, bench and tune;
 * :mod:`qpicross.pipeline.run` -- :func:`run_many`, the one pipeline (build, presolve, sample, judge), and
   :func:`run` / :func:`anneal` for one puzzle;
+* :mod:`qpicross.pipeline.models` -- the models a run anneals: presolve, the encoding's BQM, the structure a
+  sampler is told;
 * :mod:`qpicross.pipeline.result` -- :class:`AnnealResult`, what a run found;
 * :mod:`qpicross.pipeline.hybrid` -- :func:`anneal_with_logic`: reads point at cells, logic proves them.
 """

@@ -42,13 +42,13 @@ from qpicross.model.size import (
     too_large,
 )
 from qpicross.pipeline.config import SolverConfig
+from qpicross.pipeline.models import encode, encoded_num_variables, presolved_formulation, structure_parameters
 from qpicross.pipeline.result import AnnealResult, judge
 from qpicross.puzzle import Puzzle
 from qpicross.samplers import get_sampler, is_batched, sample, takes_threads
 from qpicross.samplers.parameters import STRUCTURE, integer
 
-__all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size", "presolved_formulation", "encode",
-           "encoded_num_variables"]
+__all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size"]
 
 
 def check_run_size(
@@ -287,7 +287,7 @@ class _Run:
         """Sample this puzzle's model alone (:func:`~qpicross.samplers.registry.sample`)."""
         _check_exhaustive(sampler, self.sampled)
         t0 = time.perf_counter()
-        structure = _structure_parameters(sampler, self.formulation, config.weights, self.wall_model)
+        structure = structure_parameters(sampler, self.formulation, config.weights, self.wall_model)
         structure.update(options)
         composite_presolves = config.presolve and self.report is None
         if composite_presolves:
@@ -343,57 +343,6 @@ def _sample_batch(runs: list[_Run], sampler, config: SolverConfig, options: dict
                           batch_s=batch_s)
 
 
-def presolved_formulation(formulation: PicrossFormulation, config: SolverConfig,
-                          known: np.ndarray | None = None) -> tuple[PicrossFormulation, dict | None]:
-    """The formulation an encoding is built from, and line logic's report where it ran first.
-
-    With ``presolve``, an encoding built from the formulation (thermometer) gets the formulation line logic
-    prunes (:func:`~qpicross.classical.presolve.presolve_formulation`: the settled starts are constants); the
-    one-hot model keeps its formulation, and :class:`~qpicross.classical.presolve.PresolveComposite` fixes its
-    settled variables at sampling time (report None).
-    """
-    if not config.presolve or config.encoding == "one_hot":
-        return formulation, None
-    from qpicross.classical.presolve import presolve_formulation
-
-    return presolve_formulation(formulation, known)
-
-
-def encoded_num_variables(formulation: PicrossFormulation, encoding: str) -> int:
-    """The variables of ``encoding``'s model of a formulation (the model a presolved run would have annealed
-    without line logic), without building it.
-
-    >>> from qpicross import Puzzle, build_formulation
-    >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
-    >>> encoded_num_variables(f, "one_hot"), encoded_num_variables(f, "thermometer")
-    (44, 30)
-    """
-    if encoding == "thermometer":
-        from qpicross.model.thermometer import thermometer_num_variables
-
-        return thermometer_num_variables(formulation)
-    if encoding == "one_hot":
-        return formulation.num_variables
-    raise ParameterError(f"presolve works on the one-hot and thermometer encodings only, not {encoding!r}")
-
-
-def encode(formulation: PicrossFormulation, config: SolverConfig):
-    """The one-hot BQM every read is judged on, the BQM the sampler anneals (``config.encoding``) and the
-    encoding's model (None for one-hot): ``(bqm, sampled, wall_model)``."""
-    bqm = formulation.bqm(config.weights)
-    if config.encoding == "domain_wall":
-        from qpicross.model.domain_wall import domain_wall_bqm
-
-        wall_model = domain_wall_bqm(formulation, config.weights)
-        return bqm, wall_model.bqm, wall_model
-    if config.encoding == "thermometer":
-        from qpicross.model.thermometer import thermometer_bqm
-
-        wall_model = thermometer_bqm(formulation, config.weights)
-        return bqm, wall_model.bqm, wall_model
-    return bqm, bqm, None
-
-
 def _check_options(sampler: dimod.Sampler, options: dict, name: str) -> None:
     """Refuse sampler options the sampler does not take, before any work."""
     unknown = [k for k in options if k not in sampler.parameters]
@@ -414,26 +363,6 @@ def _check_exhaustive(sampler: dimod.Sampler, bqm: dimod.BinaryQuadraticModel) -
     if isinstance(inner, dimod.ExactSolver) and bqm.num_variables > EXACT_MAX_VARIABLES:
         raise ParameterError(f"{type(inner).__name__} enumerates 2^n states and this model has n = "
                              f"{bqm.num_variables} > {EXACT_MAX_VARIABLES} variables; use a sampler")
-
-
-def _structure_parameters(sampler: dimod.Sampler, formulation: PicrossFormulation, weights: PenaltyWeights,
-                          wall_model) -> dict:
-    """What the model knows about itself, for samplers that ask: the formulation, and for the one-hot model its
-    layout (lines, placements, board energy: :meth:`~qpicross.model.formulation.PicrossFormulation.layout`), or
-    its one-hot lines and paints where the sampler takes those and no layout."""
-    params = {}
-    if "formulation" in sampler.parameters:
-        params["formulation"] = formulation
-    if wall_model is not None:
-        return params
-    if "layout" in sampler.parameters:
-        params["layout"] = formulation.layout(weights)
-        return params
-    if "lines" in sampler.parameters:
-        params["lines"] = formulation.one_hot_lines()
-    if "paints" in sampler.parameters:
-        params["paints"] = formulation.paints()
-    return params
 
 
 def anneal(

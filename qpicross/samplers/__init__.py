@@ -5,8 +5,8 @@
 * :mod:`qpicross.samplers.parameters` -- every registered sampler's parameters with a declared type
   and range, checked before any work;
 * :mod:`qpicross.samplers.exact` -- :class:`GroundStateExactSolver` (small models only);
-* :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE, registered here
-  without importing their SDKs;
+* :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE (:mod:`qpicross.samplers.amplify`),
+  registered here without importing their SDKs;
 * :mod:`qpicross.samplers.peers` -- other libraries' generic annealers (OpenJij SA/SQA, simulated
   bifurcation, steepest descent, dwave-hybrid PT/PA), registered here the same way.
 

@@ -12,8 +12,8 @@ finds its credentials and connects only when it samples.
   (``time_limit`` in seconds).
 * ``hybrid-cqm`` -- :class:`HybridCQMSampler`: the formulation as a constrained
   model (:func:`qpicross.model.cqm.build_cqm`) sent to ``LeapHybridCQMSampler``.
-* ``amplify`` -- :class:`AmplifyAESampler`: the BQM as an Amplify polynomial
-  (:func:`bqm_to_amplify`) sent to Fixstars Amplify AE (needs the ``amplify`` extra).
+* ``amplify`` -- :class:`~qpicross.samplers.amplify.AmplifyAESampler` (in :mod:`qpicross.samplers.amplify`): the
+  BQM as an Amplify polynomial sent to Fixstars Amplify AE (needs the ``amplify`` extra).
 
 Credentials: D-Wave through dwave-cloud-client's own mechanisms (``dwave config
 create`` writes a profile, or set ``DWAVE_API_TOKEN``; ``profile=`` picks a
@@ -34,7 +34,6 @@ Examples:
 
 from __future__ import annotations
 
-import logging
 import os
 
 import dimod
@@ -42,14 +41,13 @@ import numpy as np
 
 from qpicross.exceptions import ParameterError
 from qpicross.samplers._secrets import read_token_file, redact_logs, scrub
-from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
+from qpicross.samplers.amplify import AMPLIFY_HELP, AMPLIFY_TOKEN_ENV, AmplifyAESampler
+from qpicross.samplers.registry import SamplerUnavailableError, import_extra, register_sampler
 
 __all__ = [
     "QPUSampler",
     "HybridBQMSampler",
     "HybridCQMSampler",
-    "AmplifyAESampler",
-    "bqm_to_amplify",
     "qpu_sampler_info",
     "describe_sampler_info",
     "read_token_file",
@@ -57,15 +55,10 @@ __all__ = [
     "cloud_options",
     "leap_token_configured",
     "register_cloud_samplers",
-    "AMPLIFY_TOKEN_ENV",
 ]
-
-#: Environment variable holding the Fixstars Amplify token.
-AMPLIFY_TOKEN_ENV = "AMPLIFY_TOKEN"
 
 _LEAP_HELP = ("run `dwave config create` (or `dwave auth login`), set DWAVE_API_TOKEN, "
               "or pass --profile / --token-file")
-_AMPLIFY_HELP = f"set {AMPLIFY_TOKEN_ENV} or pass --token-file with a Fixstars Amplify token"
 
 
 def cloud_options(sampler: str, *, chain_strength: float | None = None, profile: str | None = None,
@@ -103,15 +96,6 @@ def cloud_options(sampler: str, *, chain_strength: float | None = None, profile:
     return given
 
 
-def _import(module: str, extra: str):
-    try:
-        return __import__(module, fromlist=["_"])
-    except ImportError:
-        raise SamplerUnavailableError(
-            f"this sampler needs the '{extra}' extra: pip install 'qpicross[{extra}]'"
-        ) from None
-
-
 def leap_token_configured(profile: str | None = None, token: str | None = None) -> bool:
     """Whether dwave-cloud-client finds a Leap API token (config file, profile or ``DWAVE_API_TOKEN``).
 
@@ -120,7 +104,7 @@ def leap_token_configured(profile: str | None = None, token: str | None = None) 
     if token:
         return True
     try:
-        config = _import("dwave.cloud.config", "cloud")
+        config = import_extra("dwave.cloud.config", "cloud", "Leap")
         return bool(config.load_config(profile=profile).get("token"))
     except Exception:  # a broken or missing config file, an unknown profile, no SDK
         return False
@@ -128,7 +112,7 @@ def leap_token_configured(profile: str | None = None, token: str | None = None) 
 
 def _leap_solver(factory_name: str, profile: str | None, token: str | None, solver) -> dimod.Sampler:
     """Connect to a Leap solver, turning every configuration or network failure into one line."""
-    system = _import("dwave.system", "cloud")
+    system = import_extra("dwave.system", "cloud", "Leap")
     redact_logs(token)  # dwave-cloud-client logs its config, token included, at debug level
     check_credentials("qpu", {"profile": profile, "token": token})
     config = {"profile": profile, "token": token, "solver": solver}
@@ -234,15 +218,15 @@ def check_credentials(sampler: str, options: dict | None = None) -> None:
     options = options or {}
     extra, service = _SERVICES[sampler]
     if service == "leap":
-        _import("dwave.system", extra)
+        import_extra("dwave.system", extra, sampler)
         profile = options.get("profile")
         if not leap_token_configured(profile, options.get("token")):
             where = f" (profile {profile!r})" if profile else ""
             raise SamplerUnavailableError(f"no D-Wave Leap API token found{where}: {_LEAP_HELP}")
     else:
-        _import("amplify", extra)
+        import_extra("amplify", extra, sampler)
         if not (options.get("token") or os.environ.get(AMPLIFY_TOKEN_ENV, "").strip()):
-            raise SamplerUnavailableError(f"no Fixstars Amplify token: {_AMPLIFY_HELP}")
+            raise SamplerUnavailableError(f"no Fixstars Amplify token: {AMPLIFY_HELP}")
 
 
 class QPUSampler(dimod.Sampler):
@@ -418,93 +402,6 @@ class HybridCQMSampler(dimod.Sampler):
             result.info, solver, time_limit_s=time_limit, num_constraints=len(cqm.constraints),
             feasible_fraction=float(np.mean(feasible)) if feasible is not None and len(feasible) else None,
         )
-        return sampleset
-
-
-def bqm_to_amplify(bqm: dimod.BinaryQuadraticModel):
-    """The BQM as an Amplify polynomial over one binary variable per BQM variable.
-
-    Vectorised: the couplings go in through ``PolyArray.take`` and one sum, so
-    a 55x55 puzzle (700 000 couplings) converts in about a second.
-
-    Returns:
-        ``(poly, variables, labels)``: the :class:`amplify.Poly`, the
-        :class:`amplify.PolyArray` of its variables, and the BQM label of each.
-        ``poly`` evaluated at ``x`` equals ``bqm.energy(dict(zip(labels, x)))``.
-
-    Raises:
-        SamplerUnavailableError: Without the ``amplify`` package.
-    """
-    amplify = _import("amplify", "amplify")
-    binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is not dimod.BINARY else bqm
-    linear, (irow, icol, quadratic), offset, labels = binary.to_numpy_vectors(
-        variable_order=list(binary.variables), return_labels=True,
-    )
-    variables = amplify.VariableGenerator().array("Binary", max(len(labels), 1))
-    poly = amplify.Poly(float(offset))
-    if len(labels):
-        poly += (variables * np.asarray(linear, dtype=float)).sum()
-    if len(quadratic):
-        pairs = variables.take(irow.tolist()) * variables.take(icol.tolist())
-        poly += (pairs * np.asarray(quadratic, dtype=float)).sum()
-    return poly, variables, list(labels)
-
-
-class AmplifyAESampler(dimod.Sampler):
-    """Fixstars Amplify Annealing Engine through the ``amplify`` SDK's ``AmplifyAEClient``.
-
-    Args:
-        client: A configured Amplify client to use instead of a new ``AmplifyAEClient``.
-        token: Amplify token (default: ``AMPLIFY_TOKEN``).
-    """
-
-    def __init__(self, client=None, *, token: str | None = None):
-        self.client, self.token = client, token
-
-    @property
-    def parameters(self) -> dict:
-        return {"time_limit": [], "token": []}
-
-    @property
-    def properties(self) -> dict:
-        return {"category": "cloud"}
-
-    def sample(self, bqm: dimod.BinaryQuadraticModel, *, time_limit: float = 1.0,
-               token: str | None = None) -> dimod.SampleSet:
-        """Solve the BQM on Amplify AE for ``time_limit`` seconds; every returned solution is a read."""
-        amplify = _import("amplify", "amplify")
-        poly, variables, labels = bqm_to_amplify(bqm)
-        client = self.client
-        if client is None:
-            token = token or self.token or os.environ.get(AMPLIFY_TOKEN_ENV, "").strip()
-            if not token:
-                raise SamplerUnavailableError(f"no Fixstars Amplify token: {_AMPLIFY_HELP}")
-            client = amplify.AmplifyAEClient()
-            client.token = token
-            client.parameters.time_limit_ms = int(round(time_limit * 1000))
-        redact_logs(token)
-        quiet = logging.getLogger("amplify")
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)  # its retries log a warning each: the error below is the one line
-        try:
-            result = amplify.solve(poly, client)
-        except Exception as exc:  # network, authentication, quota
-            raise SamplerUnavailableError(
-                f"cannot use Fixstars Amplify AE ({type(exc).__name__}: {scrub(exc, token)}); "
-                f"check the network, or {_AMPLIFY_HELP}"
-            ) from None
-        finally:
-            quiet.setLevel(level)
-        rows = np.array([variables.evaluate(s.values) for s in result.solutions], dtype=np.int8)
-        rows = rows.reshape(len(result.solutions), -1)[:, : len(labels)]
-        sampleset = dimod.SampleSet.from_samples_bqm((rows, labels), bqm)
-        sampleset.info["sampler_info"] = {
-            "solver": "Fixstars Amplify AE" if self.client is None else type(client).__name__,
-            "time_limit_s": time_limit,
-            "execution_time_s": result.execution_time.total_seconds(),
-            "response_time_s": result.response_time.total_seconds(),
-            "num_solutions": len(result.solutions),
-        }
         return sampleset
 
 

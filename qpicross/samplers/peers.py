@@ -45,7 +45,7 @@ import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.samplers.registry import SamplerUnavailableError, register_sampler
+from qpicross.samplers.registry import SamplerUnavailableError, import_extra, register_sampler
 
 __all__ = [
     "OpenJijSampler",
@@ -55,13 +55,6 @@ __all__ = [
     "make_sampler",
     "register_peer_samplers",
 ]
-
-
-def _require(module: str, extra: str, what: str):
-    try:
-        return __import__(module, fromlist=["_"])
-    except ImportError:
-        raise SamplerUnavailableError(f"{what} needs the '{extra}' extra: pip install 'qpicross[{extra}]'") from None
 
 
 def _integer_labels(bqm: dimod.BinaryQuadraticModel) -> tuple[dimod.BinaryQuadraticModel, list]:
@@ -113,7 +106,7 @@ class OpenJijSampler(dimod.Sampler):
     def __init__(self, method: str = "sa"):
         if method not in ("sa", "sqa"):
             raise ParameterError(f"method must be 'sa' or 'sqa', got {method!r}")
-        oj = _require("openjij", "openjij", f"openjij-{method}")
+        oj = import_extra("openjij", "openjij", f"openjij-{method}")
         self.method = method
         self._child = oj.SASampler() if method == "sa" else oj.SQASampler()
 
@@ -182,7 +175,7 @@ class SimulatedBifurcationSampler(dimod.Sampler):
     """
 
     def __init__(self, device: str | None = None):
-        self._sb = _require("simulated_bifurcation", "sb", "sb (simulated bifurcation)")
+        self._sb = import_extra("simulated_bifurcation", "sb", "sb (simulated bifurcation)")
         import torch
 
         self._torch = torch
@@ -260,7 +253,7 @@ class HybridWorkflowSampler(dimod.Sampler):
     def __init__(self, workflow: str = "pt"):
         if workflow not in ("pt", "pa"):
             raise ParameterError(f"workflow must be 'pt' or 'pa', got {workflow!r}")
-        self._hybrid = _require("hybrid", "hybrid", f"{workflow} (dwave-hybrid)")
+        self._hybrid = import_extra("hybrid", "hybrid", f"{workflow} (dwave-hybrid)")
         self.workflow = workflow
 
     @property

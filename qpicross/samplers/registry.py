@@ -62,7 +62,28 @@ __all__ = [
     "is_batched",
     "sampler_property",
     "independent_reads",
+    "import_extra",
 ]
+
+
+def import_extra(module: str, extra: str, what: str = "this sampler"):
+    """Import ``module``, which the ``extra`` of qpicross installs, or say in one line what to install.
+
+    Raises:
+        SamplerUnavailableError: Without the module: ``WHAT needs the 'EXTRA' extra: pip install ...``.
+
+    Examples:
+        >>> import_extra("numpy", "core").__name__
+        'numpy'
+        >>> import_extra("no_such_module", "cloud", "qpu")
+        Traceback (most recent call last):
+            ...
+        qpicross.exceptions.SamplerUnavailableError: qpu needs the 'cloud' extra: pip install 'qpicross[cloud]'
+    """
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise SamplerUnavailableError(f"{what} needs the '{extra}' extra: pip install 'qpicross[{extra}]'") from None
 
 @dataclasses.dataclass(frozen=True)
 class SamplerEntry:

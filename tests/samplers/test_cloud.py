@@ -216,7 +216,7 @@ def test_hybrid_cqm_needs_the_formulation(letter_a):
 def test_amplify_polynomial_equals_bqm_energy(letter_a):
     pytest.importorskip("amplify", reason="the amplify SDK (extra 'amplify') is not installed")
     from qpicross import build_bqm
-    from qpicross.samplers.cloud import bqm_to_amplify
+    from qpicross.samplers.amplify import bqm_to_amplify
 
     rng = np.random.default_rng(7)
     binary = build_bqm(letter_a)
@@ -269,7 +269,7 @@ class SimulatedAnnealingAmplifyClient:
 
 def test_amplify_sampler_round_trip_through_the_sdk(letter_a):
     pytest.importorskip("amplify", reason="the amplify SDK (extra 'amplify') is not installed")
-    from qpicross.samplers.cloud import AmplifyAESampler
+    from qpicross.samplers.amplify import AmplifyAESampler
 
     result = anneal(letter_a, sampler=AmplifyAESampler(client=SimulatedAnnealingAmplifyClient()))
     # amplify.solve ran the model through the client and its solutions decoded back onto our labels.

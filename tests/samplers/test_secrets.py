@@ -109,7 +109,7 @@ def test_a_two_line_token_file_never_reaches_the_output(sampler, tmp_path, capsy
 def test_amplify_retries_print_no_warnings_and_the_error_is_one_line(monkeypatch, capsys, letter_a):
     amplify = pytest.importorskip("amplify")
     from qpicross import build_formulation
-    from qpicross.samplers.cloud import AmplifyAESampler
+    from qpicross.samplers.amplify import AmplifyAESampler
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
