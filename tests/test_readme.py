@@ -4,6 +4,7 @@ number fails here."""
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 from benchmarks import report
@@ -236,3 +237,40 @@ def test_the_cores_section_gives_each_core_together_over_alone():
     text = report._cores_together(rows)
     assert "- TTS99 shift-together-0 / shift-alone over 2 puzzles: geometric mean 2×" in text
     assert "- TTS99 shift-together-1 / shift-alone over 2 puzzles: geometric mean 1.5×" in text
+
+
+def test_a_ratio_lines_ends_carry_their_intervals_from_the_reads():
+    """The range of a ratio line gives each end's interval from that puzzle's reads (of the statistic the rows'
+    ``tts99_s`` holds); rows without per-read times give the ends without one."""
+    import re
+
+    def row(puzzle, config, times):
+        from qpicross.experiments.survival import survival_tts99
+
+        return {"puzzle": puzzle, "source": "s", "config": config, "tts99_s": survival_tts99(times, times),
+                "time_to_target_s": times, "read_s": times}
+
+    rows = [row("a", "x", [2.0, 4.0, 6.0, 8.0]), row("a", "y", [1.0, 2.0, 3.0, 4.0]),
+            row("b", "x", [1.0, 2.0, 3.0, 4.0]), row("b", "y", [1.0, 2.0, 3.0, 4.0])]
+    line = report.ratio_line(rows, "x", "y")
+    ends = re.findall(r"(\d[\d.]*)× \[([\d.]+), ([\d.]+)\] \((\w)\)", line.split("from ", 1)[1])
+    assert [(float(v), p) for v, _, _, p in ends] == [(1.0, "b"), (2.0, "a")], line
+    for value, low, high, _ in ends:
+        assert float(low) <= float(value) <= float(high)
+    bare = [{k: v for k, v in r.items() if k not in ("time_to_target_s", "read_s")} for r in rows]
+    assert report.ratio_line(bare, "x", "y").endswith("from 1× (b) to 2× (a)")
+
+
+def test_the_median_line_resamples_the_median():
+    """The no-slowdown section's median-time ratio takes its ends' intervals from the reads' median, not their
+    TTS99 (a statistic with other resamples)."""
+    from qpicross.experiments.ratios import median_time_of_reads, reads_ratio
+
+    x, y = [1.0, 2.0, 2.5, 3.0, 40.0], [1.0, 1.5, 2.0, 9.0, 10.0]
+    rows = [{"puzzle": "a", "source": "s", "config": c, "time_to_target_s": t, "read_s": t,
+             "tts99_s": median_time_of_reads(np.array(t), np.array(t))} for c, t in (("x", x), ("y", y))]
+    line = report.ratio_line(rows, "x", "y", median_time_of_reads)
+    median = reads_ratio([(x, x)], [(y, y)], statistic=median_time_of_reads)
+    tts99 = reads_ratio([(x, x)], [(y, y)])
+    assert f"[{median.low:.3g}, {median.high:.3g}] (a)" in line, line
+    assert (median.low, median.high) != (tts99.low, tts99.high)

@@ -39,7 +39,7 @@ from qpicross.exceptions import ParameterError
 from qpicross.experiments.survival import BOOTSTRAP_RESAMPLES, _km_tts, quantile_with_inf
 
 __all__ = ["RatioInterval", "geometric_interval", "reads_interval", "reads_ratio", "tts99_of_reads",
-           "mean_time_of_reads"]
+           "mean_time_of_reads", "median_time_of_reads"]
 
 #: One configuration's reads of one puzzle: per read, its time to target (``inf``: it never reached it) and
 #: how long it ran (its censoring time).
@@ -66,6 +66,25 @@ def mean_time_of_reads(times: np.ndarray, durations: np.ndarray) -> float:
     inf
     """
     return float(np.mean(times)) if np.isfinite(times).all() else math.inf
+
+
+def median_time_of_reads(times: np.ndarray, durations: np.ndarray) -> float:
+    """The Kaplan--Meier median time to target of some reads (a read that never reached it censored at its
+    duration), ``inf`` where fewer than half are known to reach it: the ``ttt_median_s`` of a results row.
+
+    >>> median_time_of_reads(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0]))
+    2.0
+    >>> median_time_of_reads(np.array([1.0, np.inf, np.inf]), np.array([1.0, 5.0, 5.0]))
+    inf
+    """
+    from scipy import stats
+
+    observed = np.isfinite(times)
+    if not observed.any():
+        return math.inf
+    cdf = stats.ecdf(stats.CensoredData(uncensored=times[observed], right=durations[~observed])).cdf
+    reached = np.flatnonzero(cdf.probabilities >= 0.5 - 1e-12)
+    return float(cdf.quantiles[reached[0]]) if reached.size else math.inf
 
 
 @dataclasses.dataclass(frozen=True)
