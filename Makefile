@@ -256,16 +256,16 @@ bench-parallel: $(VENV)/.installed
 	mkdir -p results
 	$(PARALLEL_RUN) --option scheduler=local:1 --label shift-1-stream --json $(PARALLEL_JSON)_1.json || test $$? -eq 1
 	$(PARALLEL_RUN) --option scheduler=local:2 --label shift-2-streams --json $(PARALLEL_JSON)_2.json || test $$? -eq 1
-# The same on taai2011 #403 alone with 40 reads or 1 800 s a configuration (about 40 min on an idle machine: one
-# stream's reads take about half a minute each): the one tail puzzle whose reads finish often enough to show a
+# The same on taai2011 #403 alone with 40 reads or 1 800 s a configuration (about 20 min on an idle machine: one
+# stream's reads take about 20 s each): the one tail puzzle whose reads finish often enough to show a
 # distribution.
 PARALLEL_403_READS  ?= 40
 PARALLEL_403_BUDGET ?= 1800
 bench-parallel-403:
 	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#403 PARALLEL_READS=$(PARALLEL_403_READS) \
 	    PARALLEL_BUDGET=$(PARALLEL_403_BUDGET) PARALLEL_JSON=results/parallel_403
-# The same on a second tail puzzle, taai2011 #307 (about 40 s in the taai2011 tournament pass; one stream's reads take
-# about 12 s each), 40 reads or 1 800 s a configuration (about 15 min on an idle machine).
+# The same on a second tail puzzle, taai2011 #307 (one stream's reads take about 5 s each), 40 reads or 1 800 s a
+# configuration (about 7 min on an idle machine).
 bench-parallel-307:
 	$(MAKE) bench-parallel PARALLEL_SET=$(TOURNAMENT)/taai2011.txt\#307 PARALLEL_READS=$(PARALLEL_403_READS) \
 	    PARALLEL_BUDGET=$(PARALLEL_403_BUDGET) PARALLEL_JSON=results/parallel_307
@@ -273,7 +273,7 @@ bench-parallel-307:
 # Whether the two cores run as fast together as alone (what two streams, or two benchmarks side by side, can show
 # here): bench-pure's instances and Bompol puzzles, CORES_READS reads or 30 s a puzzle, one thread a read and the same
 # seeds (so the same reads every run: only the clock can differ), first alone on core 0, then the same run on core 0
-# and core 1 at once. Writes results/cores_alone.json and results/cores_together_{0,1}.json (about 6 min).
+# and core 1 at once. Writes results/cores_alone.json and results/cores_together_{0,1}.json (about 3 min).
 CORES_READS ?= 20
 CORES_RUN = $(BIN)/qpicross bench --force --workers 1 $(abspath instances) $(SHARED)/bompol --reads $(CORES_READS) \
     --time-limit 30 --seed 0 --option threads=1
