@@ -430,6 +430,22 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))] if ordered else math.nan
 
 
+def _percentile_text(rows: Sequence[dict], q: float) -> str:
+    """The ``q``-th percentile of the rows' TTS99; where it falls on unsolved puzzles, ``> X``: the same percentile
+    of what each row's reads rule out (an unsolved row's low end, a solved row's TTS99), a lower bound.
+
+    >>> rows = [{"tts99_s": 1.0}, {"tts99_s": "inf", "tts99_low_s": 175.2}]
+    >>> _percentile_text(rows, 50), _percentile_text(rows, 90)
+    ('1 s', '> 175 s')
+    """
+    tts = [_number(r["tts99_s"]) for r in rows]
+    value = _percentile(tts, q)
+    if math.isfinite(value):
+        return fmt_time(value)
+    bound = _percentile([t if math.isfinite(t) else low_end(r) for t, r in zip(tts, rows)], q)
+    return f"> {fmt_time(bound)}" if math.isfinite(bound) else "∞"
+
+
 def geometric_text(ratios: Sequence[float]) -> str:
     """The geometric mean of per-puzzle ratios with its 95 % puzzle-bootstrap interval
     (:func:`~qpicross.experiments.ratios.geometric_interval`), as the pages print it.
@@ -483,9 +499,15 @@ def distribution_line(rows: Sequence[dict]) -> str:
     tts = [_number(r["tts99_s"]) for r in rows]
     solved = sum(int(r["num_solved"]) > 0 for r in rows)
     median, worst = _median(tts), max(tts)
+    worst_row = rows[tts.index(worst)]
     cores = {_threads(r) for r in rows}
     core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, rows)])
-    core = (f" ({fmt_core(core_median, 1)}, worst {fmt_core(worst, cores_used(rows[tts.index(worst)]))} on "
+    if math.isfinite(worst):  # an unsolved worst: what its reads rule out, as its row says it
+        worst_text, worst_core = fmt_time(worst), fmt_core(worst, cores_used(worst_row))
+    else:
+        worst_text = _row_tts(worst_row)
+        worst_core = ("> " + fmt_core(low_end(worst_row), cores_used(worst_row))) if worst_text != "∞" else "∞"
+    core = (f" ({fmt_core(core_median, 1)}, worst {worst_core} on "
             f"{_cores_text(rows)} core{'s' if cores != {1} else ''})" if len(cores) == 1 and None not in cores else "")
     shifted = [r for r in rows if moved(r)]
     naive = [_naive(r) for r in rows]
@@ -494,8 +516,8 @@ def distribution_line(rows: Sequence[dict]) -> str:
         change = (f"; {len(shifted)} moved by censoring (before: median {fmt_time(_median(naive))}, "
                   f"{sum(30 < t < math.inf for t in naive)} above 30 s, worst {fmt_time(max(naive))})")
     return (f"{solved} of {len(rows)} solved; TTS99 median {fmt_tts(median, *_interval(rows))}, 90th "
-            f"percentile {fmt_time(_percentile(tts, 90))}, 99th {fmt_time(_percentile(tts, 99))}, worst "
-            f"{fmt_time(worst)}{core}{change}")
+            f"percentile {_percentile_text(rows, 90)}, 99th {_percentile_text(rows, 99)}, worst "
+            f"{worst_text}{core}{change}")
 
 
 def trend_line(rows: Sequence[dict], size: int = 250) -> str:

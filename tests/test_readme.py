@@ -274,3 +274,17 @@ def test_the_median_line_resamples_the_median():
     tts99 = reads_ratio([(x, x)], [(y, y)])
     assert f"[{median.low:.3g}, {median.high:.3g}] (a)" in line, line
     assert (median.low, median.high) != (tts99.low, tts99.high)
+
+
+def test_an_unsolved_worst_reads_as_what_its_reads_rule_out():
+    """The distribution line's worst puzzle, when no read of it solved, prints "> X" (its row's lower bound), in
+    wall and core-seconds, never a bare ∞."""
+    def row(puzzle, tts, low, solved):
+        return {"puzzle": puzzle, "source": "q", "config": "shift", "rows": 25, "cols": 25, "num_reads": 1,
+                "num_solved": solved, "p": float(solved), "p_low": 0.0, "p_high": 1.0, "tts99_s": tts,
+                "tts99_low_s": low, "tts99_high_s": "inf" if not solved else tts, "best_energy": 0.0 if solved else 2.0,
+                "threads": 1, "tts_method": "time-to-target"}
+
+    line = report.distribution_line([row("a", 1.0, 0.5, 1), row("b", 2.0, 1.0, 1), row("c", "inf", 175.2, 0)])
+    assert "worst > 175 s (" in line and "worst > 175 core-s on 1 core" in line, line
+    assert "∞" not in line
