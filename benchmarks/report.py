@@ -495,6 +495,7 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str, statistic=tts99_o
               if key in b and math.isfinite(_number(a[key]["tts99_s"])) and math.isfinite(_number(b[key]["tts99_s"]))}
     if not ratios:
         return f"TTS99 {slower} / {faster}: no puzzle solved by both"
+    geometric = math.exp(sum(math.log(v) for v in ratios.values()) / len(ratios))
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
 
     def end(key) -> str:
@@ -654,7 +655,6 @@ def targets_table(rows: Sequence[dict], tournament: Sequence[dict] = (), hard: S
               and math.isfinite(_number(r["baseline_tts99_s"])) and math.isfinite(_number(r["tts99_s"]))}
     if beaten:
         ratios = {p: _number(r["baseline_tts99_s"]) / _number(r["tts99_s"]) for p, r in beaten.items()}
-
         base = {r["puzzle"]: r for r in rows if r["config"] == "baseline"}
 
         def against_baseline(p: str) -> str:

@@ -288,3 +288,10 @@ def test_an_unsolved_worst_reads_as_what_its_reads_rule_out():
     line = report.distribution_line([row("a", 1.0, 0.5, 1), row("b", 2.0, 1.0, 1), row("c", "inf", 175.2, 0)])
     assert "worst > 175 s (" in line and "worst > 175 core-s on 1 core" in line, line
     assert "∞" not in line
+
+
+def test_a_ratio_line_between_different_cores_gives_the_core_seconds_ratio_too():
+    rows = [{"puzzle": p, "source": "s", "config": c, "tts99_s": t, "threads": n}
+            for p, c, t, n in [("a", "x", 2.0, 1), ("a", "y", 1.0, 2), ("b", "x", 4.0, 1), ("b", "y", 2.0, 2)]]
+    line = report.ratio_line(rows, "x", "y")
+    assert line.endswith("x ran on 1 core, y on 2: in core-seconds, geometric mean 1×"), line
