@@ -498,7 +498,8 @@ restate: $(VENV)/.installed
 # qpicross package, benchmarks/*.py and the versions of dimod, dwave-samplers, numba, numpy, scipy): current,
 # stale (also "hashed the old way": sampler modules only), acknowledged in results/STALE.txt (FILE.json RECORDED
 # CODE reason, honoured while both hashes match), or "no hash"; exit 1 if one is stale, which nearly every
-# commit makes them: re-run what a page quotes. tests/benchmarks/test_provenance.py checks STALE.txt's lines.
+# commit makes them: re-run what a page quotes. tests/benchmarks/test_provenance.py checks STALE.txt's lines. An
+# acknowledgement shows where it began and its last step; `python -m benchmarks.provenance results --full` all of them.
 stale-results: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.provenance results
 

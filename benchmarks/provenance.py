@@ -152,7 +152,7 @@ def results_status(folder: str | Path, current: str | None = None) -> list[tuple
             detail = f"{how}{recorded[:PREFIX]} (commit {commit}) is not the tree's {current[:PREFIX]}"
             if ack is not None:
                 made_for = f"{ack.recorded} {ack.code}" if ack.recorded else "no hashes"
-                detail += f"; acknowledged for {made_for}, no longer: {ack.reason}"
+                detail += f"; acknowledged for {made_for}, no longer: {brief(ack.reason)}"
             out.append((path.name, "stale", detail))
     return out
 
@@ -243,16 +243,34 @@ def mark_stale(text: str, folder: str | Path, current: str | None = None) -> str
     return _MEASURED_BY.sub(note, text)
 
 
+def brief(reason: str) -> str:
+    """An acknowledgement's reason as the listing shows it: where it began and its last step, with how many steps
+    lie between (``results/STALE.txt`` keeps every step; ``--full`` prints them).
+
+    >>> brief("written at abc (code 1); then (code 1 -> 2) a; then (code 2 -> 3) b; then (code 3 -> 4) c")
+    'written at abc (code 1); ... 2 earlier steps ...; then (code 3 -> 4) c'
+    >>> brief("written at abc (code 1); then (code 1 -> 2) a")
+    'written at abc (code 1); then (code 1 -> 2) a'
+    """
+    steps = reason.split("; then (code ")
+    if len(steps) <= 2:
+        return reason
+    between = len(steps) - 2
+    return f"{steps[0]}; ... {between} earlier step{'s' * (between > 1)} ...; then (code {steps[-1]}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m benchmarks.provenance FOLDER``: list every results file's status; 1 if any is stale."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.provenance",
                                      description="List the results files the current code did not write.")
     parser.add_argument("folder", help="a folder of results files (the repository's: results)")
+    parser.add_argument("--full", action="store_true",
+                        help="print every acknowledgement's whole reason (default: its start and its last step)")
     args = parser.parse_args(argv)
     current = code_hash()
     rows = results_status(args.folder, current)
     for name, status, detail in rows:
-        print(f"{status:12} {name}  {detail}")
+        print(f"{status:12} {name}  {detail if args.full or status != 'acknowledged' else brief(detail)}")
     for error in acknowledgement_errors(args.folder):
         print(f"{ACKNOWLEDGED}: {error}")
     counts = {s: sum(status == s for _, status, _ in rows) for s in ("current", "stale", "acknowledged", "no hash")}
