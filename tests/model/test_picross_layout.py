@@ -13,7 +13,8 @@ from qpicross.samplers.blockshift.board import board_model, layout_board
 from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 from qpicross.samplers.blockshift.structure import read_structure
 
-LETTER_A = Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]], name="A")
+from puzzles import LETTER_A
+
 HOUSE = Puzzle.from_board(["..#...", ".###..", "#####.", ".#.#..", ".###.#", "......"], name="house")
 WEIGHTS = [PenaltyWeights(), PenaltyWeights(match=2.5, one_hot=3), PenaltyWeights(order=0),
            PenaltyWeights(one_hot=0), PenaltyWeights(at_most_one=0), PenaltyWeights(match=0)]
