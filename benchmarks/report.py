@@ -339,7 +339,7 @@ def _either_interval(first: dict, second: dict) -> tuple[float, float] | None:
         return interval
     low = low_end(first) / _number(second.get("tts99_high_s", "inf"))
     high = _number(first.get("tts99_high_s", "inf")) / low_end(second)
-    return (low, high) if low > 0 and not math.isnan(low) and not math.isnan(high) else None
+    return None if math.isnan(low) or math.isnan(high) else (low, high)
 
 
 def _factor_interval(interval: tuple[float, float] | None) -> str:
@@ -480,7 +480,7 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str, statistic=tts99_o
     """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
     puzzle-bootstrap interval (:func:`~qpicross.experiments.ratios.geometric_interval`), and range, each end with
     its own 95 % interval from that puzzle's reads (:func:`_ratio_interval` of ``statistic``, the figure the
-    rows' ``tts99_s`` holds; None, or rows without per-read times: no interval on the ends).
+    rows' ``tts99_s`` holds; rows without per-read times: no interval on the ends).
 
     >>> rows = [{"source": "", "puzzle": p, "config": c, "tts99_s": t}
     ...         for p, c, t in [("a", "x", 2.0), ("a", "y", 1.0), ("b", "x", 1.0), ("b", "y", 2.0)]]
@@ -499,8 +499,7 @@ def ratio_line(rows: Sequence[dict], slower: str, faster: str, statistic=tts99_o
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
 
     def end(key) -> str:
-        interval = None if statistic is None else _ratio_interval(a[key], b[key], statistic)
-        return f"{ratios[key]:.3g}×{_factor_interval(interval)} ({key[1]})"
+        return f"{ratios[key]:.3g}×{_factor_interval(_ratio_interval(a[key], b[key], statistic))} ({key[1]})"
 
     text = (f"TTS99 {slower} / {faster} over {len(ratios)} puzzles: "
             f"geometric mean {geometric_text(ratios.values())}, from {end(low)} to {end(high)}")
@@ -521,11 +520,12 @@ def distribution_line(rows: Sequence[dict]) -> str:
     worst_row = rows[tts.index(worst)]
     cores = {_threads(r) for r in rows}
     core_median = _median([t * (cores_used(r) or 1) for t, r in zip(tts, rows)])
-    if math.isfinite(worst):  # an unsolved worst: what its reads rule out, as its row says it
+    if math.isfinite(worst):
         worst_text, worst_core = fmt_time(worst), fmt_core(worst, cores_used(worst_row))
-    else:
+    else:  # an unsolved worst: what its reads rule out, as its row says it
+        bound = low_end(worst_row)
         worst_text = _row_tts(worst_row)
-        worst_core = ("> " + fmt_core(low_end(worst_row), cores_used(worst_row))) if worst_text != "∞" else "∞"
+        worst_core = f"> {fmt_core(bound, cores_used(worst_row))}" if math.isfinite(bound) else "∞"
     core = (f" ({fmt_core(core_median, 1)}, worst {worst_core} on "
             f"{_cores_text(rows)} core{'s' if cores != {1} else ''})" if len(cores) == 1 and None not in cores else "")
     shifted = [r for r in rows if moved(r)]

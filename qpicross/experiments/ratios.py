@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.survival import BOOTSTRAP_RESAMPLES, _km_tts, quantile_with_inf
+from qpicross.experiments.survival import BOOTSTRAP_RESAMPLES, _km_quantiles, _km_tts, quantile_with_inf
 
 __all__ = ["RatioInterval", "geometric_interval", "reads_interval", "reads_ratio", "tts99_of_reads",
            "mean_time_of_reads", "median_time_of_reads"]
@@ -77,14 +77,8 @@ def median_time_of_reads(times: np.ndarray, durations: np.ndarray) -> float:
     >>> median_time_of_reads(np.array([1.0, np.inf, np.inf]), np.array([1.0, 5.0, 5.0]))
     inf
     """
-    from scipy import stats
-
     observed = np.isfinite(times)
-    if not observed.any():
-        return math.inf
-    cdf = stats.ecdf(stats.CensoredData(uncensored=times[observed], right=durations[~observed])).cdf
-    reached = np.flatnonzero(cdf.probabilities >= 0.5 - 1e-12)
-    return float(cdf.quantiles[reached[0]]) if reached.size else math.inf
+    return _km_quantiles(np.where(observed, times, durations), observed, 0.5)[0]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -134,6 +134,18 @@ def survival_tts99(times: Sequence[float] | np.ndarray, durations: Sequence[floa
     return _km_tts(*_censored(times, durations), target)[0]
 
 
+def _km_quantiles(times: np.ndarray, observed: np.ndarray, *qs: float) -> tuple[float, ...]:
+    """For each ``q``, the first time by which scipy's Kaplan--Meier estimate of reaching the target is ``q``
+    (``inf`` where it never is: fewer reads known to reach it); ``times`` each read's event or censoring time."""
+    if not observed.any():
+        return tuple(math.inf for _ in qs)
+    from scipy import stats
+
+    cdf = stats.ecdf(stats.CensoredData(uncensored=times[observed], right=times[~observed])).cdf
+    reached = [np.flatnonzero(cdf.probabilities >= q - 1e-12) for q in qs]
+    return tuple(float(cdf.quantiles[r[0]]) if r.size else math.inf for r in reached)
+
+
 def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[float, float, float, int]:
     """``(tts, cutoff, p at cutoff, events at or below it)`` from scipy's Kaplan--Meier estimate."""
     from scipy import stats
@@ -296,13 +308,7 @@ def survival_tts(
 
     at, observed = _censored(times, durations)
     tts, cutoff, p, k = _km_tts(at, observed, target)
-    sf = stats.ecdf(stats.CensoredData(uncensored=at[observed], right=at[~observed])).cdf if observed.any() else None
-
-    def quantile(q: float) -> float:
-        if sf is None:
-            return math.inf
-        reached = np.flatnonzero(sf.probabilities >= q - 1e-12)
-        return float(sf.quantiles[reached[0]]) if reached.size else math.inf
+    median, p99 = _km_quantiles(at, observed, 0.5, 0.99)
 
     low, high = tts, tts
     if at.size > 1 and observed.any():
@@ -332,7 +338,7 @@ def survival_tts(
     return SurvivalTTS(
         tts99_s=tts, tts99_low_s=low, tts99_high_s=high, cutoff_s=cutoff, p_at_cutoff=p, events_at_cutoff=k,
         few_events=k < min_events, num_reads=int(at.size), num_events=int(observed.sum()),
-        num_censored=int((~observed).sum()), median_s=quantile(0.5), p99_s=quantile(0.99),
+        num_censored=int((~observed).sum()), median_s=median, p99_s=p99,
     )
 
 

@@ -85,6 +85,7 @@ def import_extra(module: str, extra: str, what: str = "this sampler"):
     except ImportError:
         raise SamplerUnavailableError(f"{what} needs the '{extra}' extra: pip install 'qpicross[{extra}]'") from None
 
+
 @dataclasses.dataclass(frozen=True)
 class SamplerEntry:
     """A named way to make a sampler: what it can do is in the sampler's ``properties``

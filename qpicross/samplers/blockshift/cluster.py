@@ -102,11 +102,10 @@ def client_for(scheduler):
         SamplerUnavailableError: Without ``dask[distributed]``, or when no scheduler answers.
         ValueError: For a malformed scheduler.
     """
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise SamplerUnavailableError("restart streams on a cluster need dask.distributed: "
-                                      "pip install 'qpicross[tune]'") from None
+    from qpicross.samplers.registry import import_extra
+
+    distributed = import_extra("distributed", "tune", "scheduler= (restart streams on a Dask cluster)")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if isinstance(scheduler, Client):
         return scheduler
     where = parse_scheduler(scheduler)
