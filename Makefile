@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
+.PHONY: demo test install docs figures clean bench bench-pure bench-hard bench-unit bench-chains bench-axes bench-streams bench-streams-hard bench-hybrid bench-tournament bench-tournament-long bench-tournament-pass bench-tournament-sample bench-tournament-retry bench-tail bench-survey bench-ablation bench-kernels bench-population bench-random bench-parallel bench-parallel-403 bench-parallel-307 bench-batched-cpu bench-no-slowdown bench-breakdown bench-core bench-cores bench-memory campaign readme restate stale-results study embedding embedding-structured schedule schedule-peers schedule-presolve schedule-tournament schedule-tournament-plain schedule-tournament-sample schedule-random schedule-bompol frontier-page \
         gpu-wheels gpu-data gpu-site bench-gpu bench-gpu-check bench-gpu-throughput
 
 $(BIN)/python:
@@ -524,6 +524,22 @@ embedding: $(VENV)/.installed-test
 	mkdir -p results
 	QPICROSS_SHARED=$(SHARED) taskset -c $(or $(CPU),0) $(BIN)/python -m benchmarks.frontier embedding \
 	    --timeout $(EMBED_TIMEOUT) --reads $(EMBED_READS) --json results/embedding.json
+
+# A structured embedding (issue 42): the thermometer model laid on Zephyr Z12 as a crossbar, each row bit a run of
+# horizontal qubits over its cells, each column bit a vertical one, refined by minorminer (benchmarks/crossbar.py);
+# beside minorminer alone with the same time limit (STRUCTURED_TIMEOUT s) and chain-length patience, over
+# frontier.STRUCTURED_LADDER, and each crossbar embedding annealed with its chains (EMBED_READS SA reads on the
+# ideal graph, beside the logical model). Two processes, one a core: the thermometer alone (results/
+# embedding_structured.json, about an hour) and after line logic (..._presolve.json, about half an hour).
+STRUCTURED_TIMEOUT ?= 240
+embedding-structured: $(VENV)/.installed-test
+	mkdir -p results
+	QPICROSS_SHARED=$(SHARED) taskset -c 0 $(BIN)/python -m benchmarks.frontier structured --encodings thermometer \
+	    --timeout $(STRUCTURED_TIMEOUT) --reads $(EMBED_READS) --json results/embedding_structured.json & whole=$$!; \
+	QPICROSS_SHARED=$(SHARED) taskset -c 1 $(BIN)/python -m benchmarks.frontier structured \
+	    --encodings thermometer+presolve --timeout $(STRUCTURED_TIMEOUT) --reads $(EMBED_READS) \
+	    --json results/embedding_structured_presolve.json; presolved=$$?; \
+	wait $$whole && test $$presolved -eq 0
 
 # A fair schedule for plain SA (--sampler sa) on the thermometer encoding (the study's tuned weights): TTS99 against
 # sweep count (100 to 30 000) on Bompol puzzles from 10x10 to 20x20 and taai2011 #1, with dwave's default β range,

@@ -135,6 +135,7 @@ class EmbeddingResult:
         timeout: minorminer's time limit (s).
         seed: minorminer's ``random_seed``.
         reason: Why nothing was tried, or None.
+        start: A structured embedding's chains before minorminer refined them (:mod:`benchmarks.crossbar`).
     """
 
     topology: str
@@ -149,6 +150,7 @@ class EmbeddingResult:
     timeout: float = 0.0
     seed: int | None = None
     reason: str | None = None
+    start: dict | None = None
     embedding: dict | None = dataclasses.field(default=None, repr=False)
 
     def to_dict(self) -> dict:
@@ -158,8 +160,9 @@ class EmbeddingResult:
 
 
 def embed_bqm(bqm: dimod.BinaryQuadraticModel, topology: str = "pegasus", *, timeout: float = 30.0,
-              seed: int | None = 1, tries: int = 10) -> EmbeddingResult:
-    """Minor-embed ``bqm``'s interaction graph into ``topology`` with :func:`minorminer.find_embedding`.
+              seed: int | None = 1, tries: int = 10, patience: int = 10) -> EmbeddingResult:
+    """Minor-embed ``bqm``'s interaction graph into ``topology`` with :func:`minorminer.find_embedding`
+    (``patience``: its ``chainlength_patience``, rounds without a shorter chain before it stops; 10 is its default).
 
     Variables with no interaction take one qubit each (any free qubit holds them). A model with
     more variables than the graph has qubits, or more interactions than it has couplers, cannot
@@ -179,8 +182,8 @@ def embed_bqm(bqm: dimod.BinaryQuadraticModel, topology: str = "pegasus", *, tim
     source.add_edges_from(bqm.quadratic)
     isolated = n - source.number_of_nodes()
     t0 = time.perf_counter()
-    found = minorminer.find_embedding(source, target, timeout=timeout, tries=tries, random_seed=seed) \
-        if m else {}
+    found = minorminer.find_embedding(source, target, timeout=timeout, tries=tries, random_seed=seed,
+                                      chainlength_patience=patience) if m else {}
     elapsed = time.perf_counter() - t0
     if m and (not found or not is_valid_embedding(found, source, target)):
         return EmbeddingResult(embedded=False, embed_s=elapsed, **base)
@@ -200,10 +203,10 @@ def embed_bqm(bqm: dimod.BinaryQuadraticModel, topology: str = "pegasus", *, tim
 
 def embed_puzzle(puzzle: Puzzle, encoding: str = "thermometer", topology: str = "pegasus", *,
                  presolve: bool = False, weights: PenaltyWeights | None = None, timeout: float = 30.0,
-                 seed: int | None = 1, tries: int = 10) -> EmbeddingResult:
+                 seed: int | None = 1, tries: int = 10, patience: int = 10) -> EmbeddingResult:
     """Embed the BQM of ``puzzle`` in ``encoding`` (:func:`encoded_bqm`) into ``topology`` (:func:`embed_bqm`)."""
     return embed_bqm(encoded_bqm(puzzle, encoding, weights=weights, presolve=presolve), topology,
-                     timeout=timeout, seed=seed, tries=tries)
+                     timeout=timeout, seed=seed, tries=tries, patience=patience)
 
 
 def sample_embedded(puzzle: Puzzle, embedding: dict, encoding: str = "thermometer", topology: str = "pegasus", *,
@@ -485,14 +488,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     one.add_argument("--topology", default="pegasus", choices=list(TOPOLOGIES))
     one.add_argument("--timeout", type=float, default=30.0)
     one.add_argument("--seed", type=int, default=1)
+    one.add_argument("--patience", type=int, default=10, help="minorminer's chainlength_patience")
+    one.add_argument("--crossbar", action="store_true",
+                     help="the structured embedding (benchmarks.crossbar: thermometer on zephyr) instead")
     args = parser.parse_args(argv)
     if args.command == "table":
         print(largest_table(args.results) + "\n\n" + embedding_table(args.results))
         return 0
     from qpicross import load_puzzle
 
-    r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
-                     timeout=args.timeout, seed=args.seed)
+    if args.crossbar and (args.encoding, args.topology) != ("thermometer", "zephyr"):
+        parser.error("--crossbar lays the thermometer model on zephyr: give --topology zephyr")
+    if args.crossbar:
+        from benchmarks.crossbar import structured_embedding
+
+        r = structured_embedding(load_puzzle(args.puzzle), presolve=args.presolve, timeout=args.timeout,
+                                 seed=args.seed, patience=args.patience)
+    else:
+        r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
+                         timeout=args.timeout, seed=args.seed, patience=args.patience)
     print(json.dumps(r.to_dict(), indent=1))
     return 0 if r.embedded else 1
 

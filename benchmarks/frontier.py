@@ -2,6 +2,9 @@
 
 * ``python -m benchmarks.frontier embedding`` (``make embedding``): every encoding's BQM minor-embedded into the
   QPU graphs (:func:`benchmarks.embedding.run_embedding_study`) over :data:`EMBEDDING_LADDER`;
+* ``python -m benchmarks.frontier structured`` (``make embedding-structured``): the thermometer model laid on Zephyr
+  as a crossbar (:func:`benchmarks.crossbar.run_structured_study`) beside minorminer alone, over
+  :data:`STRUCTURED_LADDER`;
 * ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
   thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`; with ``--arms``
   the peers too (``make schedule-peers``);
@@ -35,7 +38,7 @@ from pathlib import Path
 from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.provenance import measured_by
 
-__all__ = ["EMBEDDING_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE", "still_fails",
+__all__ = ["EMBEDDING_LADDER", "STRUCTURED_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE", "still_fails",
            "peers_compare", "random_sizes", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
@@ -54,6 +57,14 @@ EMBEDDING_LADDER: dict[str, tuple] = {
     "generated": tuple(Rung(f"random{k}", generated=(k, k), seed=1) for k in (10, 12, 15, 18, 20, 25)),
     "tournament": tuple(shared_rung(f"taai2011#{i}", f"external/NonogramRecord/question/taai2011.txt#{i}")
                         for i in (1, 2, 3)),
+}
+
+#: What ``make embedding-structured`` climbs (:mod:`benchmarks.crossbar`): the 15×15 Bompol puzzles and panda,
+#: generated puzzles from 15×15 to 20×20 and taai2011 #1-3, each collection smallest first.
+STRUCTURED_LADDER: dict[str, tuple] = {
+    "bompol": tuple(shared_rung(n, f"bompol/{n}.px") for n in ("bird", "knife", "ratz", "panda")),
+    "generated": tuple(Rung(f"random{k}", generated=(k, k), seed=1) for k in (15, 18, 20)),
+    "tournament": EMBEDDING_LADDER["tournament"],
 }
 
 #: Bompol puzzles from 10x10 to 20x20 and the first 25x25 tournament puzzle, smallest first.
@@ -200,6 +211,18 @@ def sample_summary(results: Mapping[str, dict]) -> str:
     return "\n".join(schedule.summary_line(results[name], list_unsolved=True) for name in SAMPLE_FILES)
 
 
+def _structured(fn: str) -> Callable[[dict], str]:
+    def table(results: Mapping[str, dict]) -> str:
+        from benchmarks import crossbar
+
+        return "\n".join(getattr(crossbar, fn)(results[name]) for name in STRUCTURED_FILES if name in results)
+    return table
+
+
+#: ``make embedding-structured``'s results: the thermometer alone, and after line logic.
+STRUCTURED_FILES = ("embedding_structured.json", "embedding_structured_presolve.json")
+
+
 def embedding_chains(results: Mapping[str, dict]) -> str:
     """The not-kept encoding's chains over several minorminer seeds (:func:`benchmarks.embedding.chains_table`)."""
     from benchmarks import embedding
@@ -238,6 +261,8 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "cells-optimum": ((CELLS_FILE,), _schedule("optimum_table", CELLS_FILE)),
     "cells-compare": ((CELLS_FILE,), cells_compare),
     "embedding-chains": (("embedding_chains.json",), embedding_chains),
+    "embedding-structured": (STRUCTURED_FILES, _structured("structured_table")),
+    "embedding-structured-largest": (STRUCTURED_FILES, _structured("largest_short")),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),
@@ -250,7 +275,8 @@ def generated_tables(results_dir: str | Path | None = None) -> dict[str, str]:
     out = {}
     for name, (files, render) in GENERATED.items():
         present = {f: json.loads((folder / f).read_text()) for f in files if (folder / f).is_file()}
-        if present and (len(present) == len(files) or name == "still-fails"):
+        if present and (len(present) == len(files) or name in ("still-fails", "embedding-structured",
+                                                                "embedding-structured-largest")):
             out[name] = render(present) + "\n\n" + measured_by(folder / f for f in present)
     return out
 
@@ -284,7 +310,7 @@ def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``embedding`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
+    """``embedding``, ``structured`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
     the frontier page's generated tables."""
     from benchmarks import embedding, schedule
 
@@ -299,6 +325,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     emb.add_argument("--seed", type=int, default=1)
     emb.add_argument("--reads", type=int, default=0,
                      help="also anneal each embedded thermometer model, embedded and logical, with this many SA reads")
+    st = sub.add_parser("structured", help="the crossbar embedding beside minorminer alone on Zephyr; write JSON")
+    st.add_argument("--json", default="results/embedding_structured.json")
+    st.add_argument("--encodings", default="thermometer", help="comma list: thermometer, thermometer+presolve")
+    st.add_argument("--timeout", type=float, default=240.0, help="each method's time limit per embedding (s)")
+    st.add_argument("--patience", type=int, default=1000, help="minorminer's chainlength_patience, both methods")
+    st.add_argument("--seed", type=int, default=1)
+    st.add_argument("--reads", type=int, default=0, help="anneal each crossbar embedding with its chains: SA reads")
     sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
     sch.add_argument("--json", default="results/schedule.json")
     sch.add_argument("--budget", type=float, default=15.0, help="sampling seconds per cell (default 15)")
@@ -318,6 +351,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                              path=args.json, log=log,
                                              meta=run_meta())
         print(embedding.largest_table(data))
+        return 0
+    if args.command == "structured":
+        from benchmarks import crossbar
+
+        encodings = args.encodings.split(",")
+        unknown = set(encodings) - {"thermometer", "thermometer+presolve"}
+        if unknown:
+            parser.error(f"the crossbar embeds the thermometer model only, not {', '.join(sorted(unknown))}")
+        data = crossbar.run_structured_study(STRUCTURED_LADDER, encodings, timeout=args.timeout,
+                                             patience=args.patience, seed=args.seed, reads=args.reads,
+                                             path=args.json, log=log, meta=run_meta())
+        print(crossbar.structured_table(data))
         return 0
     if args.command == "schedule":
         arms = tuple(args.arms.split(","))

@@ -111,6 +111,36 @@ class ThermometerModel:
         q = u_t - padded[:, right]
         return np.clip(q, 0, 1).astype(np.int8)
 
+    def bit_spans(self) -> dict:
+        """Where each bit lies on the board: label -> ``(axis, line, first, last)``, its line (``"row"`` or
+        ``"col"`` and the line's index) and the first and last cell along it whose paint the bit enters.
+
+        Bit :math:`u_t` of a block of length :math:`h` enters the match term of cell :math:`j` when
+        :math:`j + 1` or :math:`j - h + 1` falls in :math:`(p_{t-1}, p_t]`, so its cells run from
+        :math:`p_{t-1}` to :math:`p_t + h - 1`: for starts one apart, the two cells at its block's ends as the
+        block moves from :math:`p_{t-1}` to :math:`p_t`. A structured embedding lays each bit's chain
+        along them (``benchmarks/crossbar.py``).
+
+        >>> from qpicross import Puzzle, build_formulation
+        >>> model = thermometer_bqm(build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]],
+        ...                                                  [[2], [3], [1, 1], [3], [2]])))
+        >>> model.bit_spans()[("thermo", "row", 0, 0, 1)]  # row 0's block of 1 starting at 1 or later
+        ('row', 0, 0, 1)
+        """
+        first_start = np.full(len(self.group_size), -1, np.int64)
+        at_first = self.position == 0
+        first_start[self.group_of[at_first]] = self.formulation.start[at_first]
+        clues = {"row": self.formulation.puzzle.rows, "col": self.formulation.puzzle.cols}
+        labels = list(self.bqm.variables)
+        spans = {}
+        for g in np.flatnonzero(self.group_size > 1).tolist():
+            previous = int(first_start[g])
+            for label in labels[self.group_bits[g]: self.group_bits[g] + self.group_size[g] - 1]:
+                _, axis, line, block, start = label
+                spans[label] = (axis, line, previous, start + clues[axis][line][block] - 1)
+                previous = start
+        return spans
+
     def from_one_hot(self, sample: Mapping) -> dict:
         """The bits of a one-hot assignment (each block started exactly once)."""
         x = np.array([sample[label] for label in self.formulation.labels], dtype=np.int64)

@@ -237,3 +237,27 @@ def test_presolved_thermometer_run_when_logic_settles_everything():
     assert r.solved and r.presolve["solved_by_logic"] and r.presolve["variables_annealed"] == 0
     assert (r.presolve["variables_before"], r.presolve["variables_after"]) == (30, 0)  # thermometer bits
     assert r.sampled_bqm.num_variables == 0
+
+
+@pytest.mark.parametrize("presolved", [False, True], ids=["whole", "presolved"])
+@pytest.mark.parametrize("pair", THERMOMETER_PAIRS, ids=lambda p: f"{p[0]}-{p[1]}")
+def test_thermometer_bit_spans_hold_every_cell_the_bit_meets(pair, presolved):
+    """A row bit and a column bit are coupled by the match term only at their shared cell: that cell lies in both
+    bits' spans (``bit_spans``), and every bit of a block lies on its block's line (after line logic too, where a
+    block's starts need not be consecutive)."""
+    formulation = build_formulation(SMALL_PUZZLES[pair[0]], bounds=pair[1])
+    if presolved:
+        formulation = presolve_formulation(formulation)[0]
+    model = thermometer_bqm(formulation, PenaltyWeights())
+    spans = model.bit_spans()
+    assert set(spans) == set(model.bqm.variables)
+    for (_, axis, line, _, start), (span_axis, span_line, first, last) in spans.items():
+        assert (span_axis, span_line) == (axis, line) and 0 <= first < start <= last
+    for u, v in model.terms["match"].quadratic:
+        if u[1] == v[1]:  # two bits of one line share a cell: their spans overlap
+            assert u[2] == v[2] and max(spans[u][2], spans[v][2]) <= min(spans[u][3], spans[v][3]), (u, v)
+            continue
+        row, col = (u, v) if u[1] == "row" else (v, u)
+        cell_col, cell_row = col[2], row[2]  # the row bit's cell is in column col[2], the column bit's in row row[2]
+        assert spans[row][2] <= cell_col <= spans[row][3], (row, col)
+        assert spans[col][2] <= cell_row <= spans[col][3], (row, col)
