@@ -1,9 +1,10 @@
 r"""A structured embedding of the thermometer model on Zephyr: each line's bits laid along the graph, as a crossbar.
 
 minorminer's heuristic (:func:`benchmarks.embedding.embed_bqm`) sees the thermometer model as an anonymous graph and
-needs chains of up to 21 qubits for a 15×15 puzzle on Zephyr Z12. The model is not anonymous: every bit belongs to a
-line and enters the paint of a few cells along it (:meth:`~qpicross.model.thermometer.ThermometerModel.bit_spans`),
-and it couples only to bits of the same cells. This module lays that geometry onto the graph:
+needs long chains from 15×15 puzzles up on Zephyr Z12 (``docs/results/formulation-frontier.md``). The model is not
+anonymous: every bit belongs to a line and enters the paint of a few cells along it
+(:meth:`~qpicross.model.thermometer.ThermometerModel.bit_spans`), and it couples only to bits of the same cells. This
+module lays that geometry onto the graph:
 
 1. **The board over the grid.** Zephyr :math:`Z_{m,t}` is a grid of :math:`2m+1` by :math:`2m+1` positions; at each
    pass :math:`2t` vertical and :math:`2t` horizontal qubits, each qubit spanning two neighbouring positions, and a
@@ -310,29 +311,31 @@ def structured_table(results) -> str:
         cross = by.get("crossbar")
         start = cross.get("start") if cross else None
         lines.append(f"| {puzzle} | {by['rows']}×{by['cols']} | {encoding} | {cross['num_variables']:,} | "
-                     + (f"{start['max_chain']}, {start['shared_qubits']}" if start and cross['num_variables']
+                     + (f"{start['max_chain']}, {start['shared_qubits']:,}" if start and cross['num_variables']
                         else "–")
                      + f" | {chains(cross)} | {chains(by.get('minorminer'))} | {sampled(cross)} |")
     return "\n".join(lines)
 
 
 def largest_short(results, longest: int = SHORT_CHAIN) -> str:
-    """Per collection and encoding, the largest puzzle (by cells) each method embeds with no chain over
-    ``longest`` qubits, as a list."""
+    """Per collection, encoding, graph and method, the largest puzzle (by cells, then variables) embedded with no
+    chain over ``longest`` qubits, as a list. Reads this study's results and :func:`~benchmarks.embedding.run_embedding_study`'s
+    (minorminer alone, its sizes from the file's ``puzzles``)."""
     from benchmarks.tables import load_results
 
     data = load_results(results)
-    best: dict[tuple, dict] = {}
+    sizes = {p["label"]: (p.get("rows"), p.get("cols")) for p in data.get("puzzles", [])}
+    best: dict[tuple, dict | None] = {}
+    empty: dict[tuple, bool] = {}  # every puzzle tried had no variable left (line logic settled it)
     for r in data["records"]:
-        key = (r["collection"], r["encoding"], r["method"])
+        key = (r["collection"], r["encoding"], r.get("topology", "zephyr"), r.get("method", "minorminer"))
         best.setdefault(key, None)
-        if r["embedded"] and r["num_variables"] and r["max_chain"] <= longest:
-            if best[key] is None or r["rows"] * r["cols"] > best[key]["rows"] * best[key]["cols"]:
-                best[key] = r
-    lines = []
-    for (collection, encoding, method), r in best.items():
-        lines.append(f"- {collection}, {encoding}, {method}: " + (
-            f"{r['puzzle']} ({r['rows']}×{r['cols']}, {r['num_variables']:,} variables, longest chain "
-            f"{r['max_chain']})" if r else f"none with chains ≤ {longest}"))
-    return "\n".join(lines)
-
+        empty[key] = empty.get(key, True) and r.get("status") != "not tried" and r["num_variables"] == 0
+        rows, cols = (r["rows"], r["cols"]) if "rows" in r else sizes[r["puzzle"]]
+        if r.get("embedded") and r["num_variables"] and r["max_chain"] <= longest and (
+                best[key] is None or (rows * cols, r["num_variables"]) > best[key]["rank"]):
+            best[key] = {**r, "rank": (rows * cols, r["num_variables"]), "size": f"{rows}×{cols}"}
+    return "\n".join(f"- {collection}, {encoding}, {topology}, {method}: " + (
+        f"{r['puzzle']} ({r['size']}, {r['num_variables']:,} variables, longest chain {r['max_chain']})"
+        if r else "nothing to embed: line logic settles every puzzle" if empty[key] else f"none with chains ≤ {longest}")
+        for key, r in best.items() for collection, encoding, topology, method in [key])

@@ -211,12 +211,22 @@ def sample_summary(results: Mapping[str, dict]) -> str:
     return "\n".join(schedule.summary_line(results[name], list_unsolved=True) for name in SAMPLE_FILES)
 
 
-def _structured(fn: str) -> Callable[[dict], str]:
+def _structured(fn: str, separator: str) -> Callable[[dict], str]:
+    """``crossbar.fn`` of each structured results file there is, joined by ``separator``."""
     def table(results: Mapping[str, dict]) -> str:
         from benchmarks import crossbar
 
-        return "\n".join(getattr(crossbar, fn)(results[name]) for name in STRUCTURED_FILES if name in results)
+        return separator.join(getattr(crossbar, fn)(results[name]) for name in STRUCTURED_FILES if name in results)
     return table
+
+
+def embedding_short(results: Mapping[str, dict]) -> str:
+    """minorminer's embeddings (``make embedding``) of the thermometer model with no chain over 7 qubits: the largest
+    puzzle of each collection on each graph (:func:`benchmarks.crossbar.largest_short`)."""
+    from benchmarks import crossbar
+
+    return crossbar.largest_short(_only(results["embedding.json"], lambda e: e.startswith("thermometer")
+                                        and e not in NOT_KEPT))
 
 
 #: ``make embedding-structured``'s results: the thermometer alone, and after line logic.
@@ -261,8 +271,9 @@ GENERATED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, dict]], str]]
     "cells-optimum": ((CELLS_FILE,), _schedule("optimum_table", CELLS_FILE)),
     "cells-compare": ((CELLS_FILE,), cells_compare),
     "embedding-chains": (("embedding_chains.json",), embedding_chains),
-    "embedding-structured": (STRUCTURED_FILES, _structured("structured_table")),
-    "embedding-structured-largest": (STRUCTURED_FILES, _structured("largest_short")),
+    "embedding-structured": (STRUCTURED_FILES, _structured("structured_table", "\n\n")),  # two tables
+    "embedding-structured-largest": (STRUCTURED_FILES, _structured("largest_short", "\n")),  # one list
+    "embedding-short": (("embedding.json",), embedding_short),
     "still-fails": (("schedule.json", "schedule_bompol.json", "schedule_presolve.json", "schedule_tournament.json",
                      "schedule_tournament_plain.json", "embedding.json"),
                     still_fails),

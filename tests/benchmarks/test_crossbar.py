@@ -99,7 +99,8 @@ def test_study_records_both_methods_samples_the_crossbar_and_renders_its_tables(
     table = structured_table(data)
     assert table.count("\n") == 3 and "| house8 | 8×8 | thermometer |" in table
     largest = largest_short(data, longest=100)
-    assert "shipped, thermometer, crossbar: house8" in largest and "shipped, thermometer, minorminer: house8" in largest
+    assert "shipped, thermometer, zephyr, crossbar: house8 (8×8" in largest
+    assert "shipped, thermometer, zephyr, minorminer: house8 (8×8" in largest
     assert "none with chains ≤ 0" in largest_short(data, longest=0)
 
 
@@ -112,3 +113,16 @@ def test_embedding_cli_embeds_one_puzzle_by_the_crossbar_and_refuses_other_graph
     with pytest.raises(SystemExit) as exc:
         embedding.main(["puzzle", LETTER_A_FILE, "--crossbar", "--topology", "pegasus"])
     assert exc.value.code == 2 and "zephyr" in capsys.readouterr().err
+
+
+def test_largest_short_reads_minorminer_study_files_and_says_when_line_logic_left_nothing():
+    record = dict(collection="c", topology="pegasus", embedded=True, status="embedded")
+    data = {"puzzles": [{"label": "a", "rows": 10, "cols": 10}, {"label": "b", "rows": 15, "cols": 15}],
+            "records": [{**record, "puzzle": "a", "encoding": "thermometer", "num_variables": 9, "max_chain": 3},
+                        {**record, "puzzle": "b", "encoding": "thermometer", "num_variables": 99, "max_chain": 9},
+                        {**record, "puzzle": "a", "encoding": "thermometer+presolve", "num_variables": 0,
+                         "max_chain": 0}]}
+    assert largest_short(data).splitlines() == [
+        "- c, thermometer, pegasus, minorminer: a (10×10, 9 variables, longest chain 3)",
+        "- c, thermometer+presolve, pegasus, minorminer: nothing to embed: line logic settles every puzzle"]
+    assert largest_short(data, longest=9).splitlines()[0].endswith("b (15×15, 99 variables, longest chain 9)")
