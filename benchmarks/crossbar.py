@@ -319,8 +319,8 @@ def structured_table(results) -> str:
 
 def largest_short(results, longest: int = SHORT_CHAIN) -> str:
     """Per collection, encoding, graph and method, the largest puzzle (by cells, then variables) embedded with no
-    chain over ``longest`` qubits, as a list. Reads this study's results and :func:`~benchmarks.embedding.run_embedding_study`'s
-    (minorminer alone, its sizes from the file's ``puzzles``)."""
+    chain over ``longest`` qubits, as a list. Reads this study's results and
+    :func:`~benchmarks.embedding.run_embedding_study`'s (minorminer alone, its sizes from the file's ``puzzles``)."""
     from benchmarks.tables import load_results
 
     data = load_results(results)
@@ -335,7 +335,8 @@ def largest_short(results, longest: int = SHORT_CHAIN) -> str:
         if r.get("embedded") and r["num_variables"] and r["max_chain"] <= longest and (
                 best[key] is None or (rows * cols, r["num_variables"]) > best[key]["rank"]):
             best[key] = {**r, "rank": (rows * cols, r["num_variables"]), "size": f"{rows}×{cols}"}
-    return "\n".join(f"- {collection}, {encoding}, {topology}, {method}: " + (
-        f"{r['puzzle']} ({r['size']}, {r['num_variables']:,} variables, longest chain {r['max_chain']})"
-        if r else "nothing to embed: line logic settles every puzzle" if empty[key] else f"none with chains ≤ {longest}")
-        for key, r in best.items() for collection, encoding, topology, method in [key])
+    def found(key, r):
+        if r is not None:
+            return f"{r['puzzle']} ({r['size']}, {r['num_variables']:,} variables, longest chain {r['max_chain']})"
+        return "nothing to embed: line logic settles every puzzle" if empty[key] else f"none with chains ≤ {longest}"
+    return "\n".join(f"- {', '.join(key)}: {found(key, r)}" for key, r in best.items())

@@ -38,8 +38,8 @@ from pathlib import Path
 from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.provenance import measured_by
 
-__all__ = ["EMBEDDING_LADDER", "STRUCTURED_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE", "still_fails",
-           "peers_compare", "random_sizes", "generated_tables",
+__all__ = ["EMBEDDING_LADDER", "STRUCTURED_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE",
+           "still_fails", "peers_compare", "random_sizes", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -321,9 +321,9 @@ def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``embedding``, ``structured`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite (or ``--check``)
-    the frontier page's generated tables."""
-    from benchmarks import embedding, schedule
+    """``embedding``, ``structured`` or ``schedule``: run a study over this repository's ladder; ``page``: rewrite
+    (or ``--check``) the frontier page's generated tables."""
+    from benchmarks import crossbar, embedding, schedule
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -340,7 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     st.add_argument("--json", default="results/embedding_structured.json")
     st.add_argument("--encodings", default="thermometer", help="comma list: thermometer, thermometer+presolve")
     st.add_argument("--timeout", type=float, default=240.0, help="each method's time limit per embedding (s)")
-    st.add_argument("--patience", type=int, default=1000, help="minorminer's chainlength_patience, both methods")
+    st.add_argument("--patience", type=int, default=crossbar.PATIENCE,
+                    help="minorminer's chainlength_patience, both methods")
     st.add_argument("--seed", type=int, default=1)
     st.add_argument("--reads", type=int, default=0, help="anneal each crossbar embedding with its chains: SA reads")
     sch = sub.add_parser("schedule", help="TTS99 against sweep count on the ladder; write JSON")
@@ -364,8 +365,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(embedding.largest_table(data))
         return 0
     if args.command == "structured":
-        from benchmarks import crossbar
-
         encodings = args.encodings.split(",")
         unknown = set(encodings) - {"thermometer", "thermometer+presolve"}
         if unknown:

@@ -126,3 +126,11 @@ def test_largest_short_reads_minorminer_study_files_and_says_when_line_logic_lef
         "- c, thermometer, pegasus, minorminer: a (10×10, 9 variables, longest chain 3)",
         "- c, thermometer+presolve, pegasus, minorminer: nothing to embed: line logic settles every puzzle"]
     assert largest_short(data, longest=9).splitlines()[0].endswith("b (15×15, 99 variables, longest chain 9)")
+
+
+def test_the_study_command_refuses_an_encoding_the_crossbar_does_not_lay(capsys):
+    from benchmarks import frontier
+
+    with pytest.raises(SystemExit) as exc:
+        frontier.main(["structured", "--encodings", "thermometer,one_hot"])
+    assert exc.value.code == 2 and "one_hot" in capsys.readouterr().err
