@@ -496,17 +496,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(largest_table(args.results) + "\n\n" + embedding_table(args.results))
         return 0
     from qpicross import load_puzzle
+    from qpicross.exceptions import QpicrossError
 
     if args.crossbar and (args.encoding, args.topology) != ("thermometer", "zephyr"):
         parser.error("--crossbar lays the thermometer model on zephyr: give --topology zephyr")
+    try:
+        puzzle = load_puzzle(args.puzzle)
+    except QpicrossError as exc:  # a file that is not there or not a puzzle: one line, exit 2
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
     if args.crossbar:
         from benchmarks.crossbar import structured_embedding
 
-        r = structured_embedding(load_puzzle(args.puzzle), presolve=args.presolve, timeout=args.timeout,
-                                 seed=args.seed, patience=args.patience)
+        r = structured_embedding(puzzle, presolve=args.presolve, timeout=args.timeout, seed=args.seed,
+                                 patience=args.patience)
     else:
-        r = embed_puzzle(load_puzzle(args.puzzle), args.encoding, args.topology, presolve=args.presolve,
-                         timeout=args.timeout, seed=args.seed, patience=args.patience)
+        r = embed_puzzle(puzzle, args.encoding, args.topology, presolve=args.presolve, timeout=args.timeout,
+                         seed=args.seed, patience=args.patience)
     print(json.dumps(r.to_dict(), indent=1))
     return 0 if r.embedded else 1
 

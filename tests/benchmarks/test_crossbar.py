@@ -134,3 +134,14 @@ def test_the_study_command_refuses_an_encoding_the_crossbar_does_not_lay(capsys)
     with pytest.raises(SystemExit) as exc:
         frontier.main(["structured", "--encodings", "thermometer,one_hot"])
     assert exc.value.code == 2 and "one_hot" in capsys.readouterr().err
+
+
+def test_embedding_cli_names_a_bad_puzzle_file_in_one_line(tmp_path, capsys):
+    from benchmarks import embedding
+
+    bad = tmp_path / "bad.px"
+    bad.write_text("not a puzzle\n")
+    for path in (bad, tmp_path / "missing.px"):
+        assert embedding.main(["puzzle", str(path), "--crossbar", "--topology", "zephyr"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and path.name in err and "Traceback" not in err
