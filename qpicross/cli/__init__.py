@@ -129,9 +129,12 @@ def _exit_interrupted(code: int) -> None:
     """End an interrupted process now: its exit handlers run (Dask clients close, worker processes are
     joined) and its streams are flushed, but the interpreter's teardown is skipped, where objects a
     Ctrl-C left half-built (numba's ``PassBuilder``) print "Exception ignored" lines after the last one.
-    Output files were written and closed before the command returned."""
+    The exit handlers may free such objects too (llvmlite's ``ObjectRef``): what their ``__del__`` raises
+    is not printed either, the command has already said in one line how it ended. Output files were written
+    and closed before the command returned."""
     import atexit
 
+    sys.unraisablehook = lambda unraisable: None
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -176,6 +179,8 @@ def _reraise_swallowed_interrupt(previous):
         if isinstance(unraisable.exc_value, KeyboardInterrupt):  # lost in a callback: raise it where it can act
             # From another thread, a moment later: raised here, it would only be lost again.
             threading.Timer(0.01, _thread.interrupt_main).start()
+            return
+        if _INTERRUPTS:  # after a Ctrl-C, an object it left half-built failing in __del__: its doing, answered
             return
         previous(unraisable)
     return hook

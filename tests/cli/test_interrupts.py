@@ -108,7 +108,7 @@ def test_ctrl_c_in_a_bench_ends_it_with_one_line(tmp_path):
     start = time.monotonic()
     _, err = proc.communicate(timeout=60)
     assert time.monotonic() - start < 10
-    assert proc.returncode == 130 and err.splitlines() == ["qpicross: interrupted; no result finished, nothing written"]
+    assert proc.returncode == 130 and err.splitlines() == ["qpicross: interrupted; no result finished, nothing written"], err
     assert not list(tmp_path.iterdir())
 
 
@@ -139,3 +139,25 @@ def test_an_interrupted_process_runs_its_exit_handlers_and_skips_the_teardown_no
                           env=child_env(), timeout=120)
     assert proc.returncode == 130
     assert proc.stderr.splitlines() == ["partial result kept", "qpicross: error: interrupted", "exit handler ran"]
+
+
+def test_an_interrupted_exit_prints_nothing_its_exit_handlers_free(tmp_path):
+    """What a Ctrl-C left half-built may raise in ``__del__`` when the exit handlers free it (llvmlite's ObjectRef
+    did, in a bench interrupted while compiling): after the one line, nothing more, and exit status 130."""
+    script = tmp_path / "exit.py"
+    script.write_text(
+        "import atexit, gc\n"
+        "from qpicross import cli\n"
+        "class HalfBuilt:\n"
+        "    def __del__(self):\n"
+        "        raise RuntimeError('freed half-built')\n"
+        "def drop():\n"
+        "    box = [HalfBuilt()]\n"
+        "    box.append(box)  # a cycle: freed by the collector, inside the exit handler\n"
+        "    del box\n"
+        "    gc.collect()\n"
+        "atexit.register(drop)\n"
+        "cli._fail('interrupted', 130)\n"
+        "cli._exit_interrupted(130)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=child_env(), timeout=60)
+    assert proc.returncode == 130 and proc.stderr.splitlines() == ["qpicross: error: interrupted"], proc.stderr
