@@ -62,13 +62,9 @@ def thermometer_model(puzzle: Puzzle, presolve: bool = False):
     """The thermometer model ``qpicross anneal --encoding thermometer [--presolve]`` anneals for ``puzzle`` (its
     :class:`~qpicross.model.thermometer.ThermometerModel`, whose ``bqm`` is
     :func:`benchmarks.embedding.encoded_bqm`'s)."""
-    from qpicross.model.formulation import build_formulation
-    from qpicross.pipeline.config import SolverConfig
-    from qpicross.pipeline.models import encode, presolved_formulation
+    from benchmarks.embedding import encoded_model
 
-    config = SolverConfig(sampler="sa", encoding="thermometer", presolve=presolve).validate()
-    formulation, _ = presolved_formulation(build_formulation(puzzle), config)
-    return encode(formulation, config)[2]
+    return encoded_model(puzzle, "thermometer", presolve=presolve)[2]
 
 
 def bands(cells: int, positions: int) -> list[list[int]]:

@@ -57,8 +57,8 @@ from qpicross.model.formulation import PenaltyWeights
 from qpicross.names import ENCODINGS
 from qpicross.puzzle import Puzzle
 
-__all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "embed_bqm", "embed_puzzle",
-           "sample_embedded", "run_embedding_study", "embedding_table", "largest_table", "sampling_table",
+__all__ = ["TOPOLOGIES", "ENCODINGS", "EmbeddingResult", "target_graph", "encoded_bqm", "encoded_model", "embed_bqm",
+           "embed_puzzle", "sample_embedded", "run_embedding_study", "embedding_table", "largest_table", "sampling_table",
            "chains_table", "main"]
 
 #: topology name -> (the QPU it stands for, the generator's name, its size argument)
@@ -104,20 +104,28 @@ def encoded_bqm(puzzle: Puzzle, encoding: str = "thermometer", *, weights: Penal
     from the formulation pruned by the settled cells
     (:func:`~qpicross.classical.presolve.presolve_formulation`).
     """
-    from qpicross.model.formulation import build_formulation
-    from qpicross.pipeline.config import SolverConfig
-    from qpicross.pipeline.models import encode, presolved_formulation
-
-    encoding = encoding.replace("-", "_")
-    config = SolverConfig(sampler="sa", encoding=encoding, presolve=presolve, weights=weights or PenaltyWeights(),
-                          bounds=bounds).validate()
-    formulation, _ = presolved_formulation(build_formulation(puzzle, bounds=bounds), config)
-    _, sampled, _ = encode(formulation, config)
-    if presolve and encoding == "one_hot":
+    formulation, sampled, _ = encoded_model(puzzle, encoding, weights=weights, presolve=presolve, bounds=bounds)
+    if presolve and encoding.replace("-", "_") == "one_hot":
         from qpicross.classical.presolve import fix_variables, presolve as line_logic
 
         sampled = fix_variables(sampled, line_logic(formulation).fixed)
     return sampled
+
+
+def encoded_model(puzzle: Puzzle, encoding: str = "thermometer", *, weights: PenaltyWeights | None = None,
+                  presolve: bool = False, bounds: str = "stacking") -> tuple:
+    """``(formulation, sampled BQM, the encoding's model)`` as ``qpicross anneal --encoding ENCODING [--presolve]``
+    builds them (:func:`qpicross.pipeline.models.encode`; the model is None for one-hot, whose presolve fixes
+    variables at sampling time: :func:`encoded_bqm` does)."""
+    from qpicross.model.formulation import build_formulation
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.pipeline.models import encode, presolved_formulation
+
+    config = SolverConfig(sampler="sa", encoding=encoding.replace("-", "_"), presolve=presolve,
+                          weights=weights or PenaltyWeights(), bounds=bounds).validate()
+    formulation, _ = presolved_formulation(build_formulation(puzzle, bounds=bounds), config)
+    _, sampled, model = encode(formulation, config)
+    return formulation, sampled, model
 
 
 @dataclasses.dataclass

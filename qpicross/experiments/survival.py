@@ -134,28 +134,34 @@ def survival_tts99(times: Sequence[float] | np.ndarray, durations: Sequence[floa
     return _km_tts(*_censored(times, durations), target)[0]
 
 
-def _km_quantiles(times: np.ndarray, observed: np.ndarray, *qs: float) -> tuple[float, ...]:
-    """For each ``q``, the first time by which scipy's Kaplan--Meier estimate of reaching the target is ``q``
-    (``inf`` where it never is: fewer reads known to reach it); ``times`` each read's event or censoring time."""
+def _km_cdf(times: np.ndarray, observed: np.ndarray):
+    """scipy's Kaplan--Meier estimate of reaching the target by each time (its ``cdf``: ``evaluate``,
+    ``quantiles``, ``probabilities``); ``times`` each read's event or censoring time, None when no read reached it."""
     if not observed.any():
-        return tuple(math.inf for _ in qs)
+        return None
     from scipy import stats
 
-    cdf = stats.ecdf(stats.CensoredData(uncensored=times[observed], right=times[~observed])).cdf
+    return stats.ecdf(stats.CensoredData(uncensored=times[observed], right=times[~observed])).cdf
+
+
+def _km_quantiles(times: np.ndarray, observed: np.ndarray, *qs: float) -> tuple[float, ...]:
+    """For each ``q``, the first time by which the Kaplan--Meier estimate (:func:`_km_cdf`) of reaching the target is
+    ``q`` (``inf`` where it never is: fewer reads known to reach it)."""
+    cdf = _km_cdf(times, observed)
+    if cdf is None:
+        return tuple(math.inf for _ in qs)
     reached = [np.flatnonzero(cdf.probabilities >= q - 1e-12) for q in qs]
     return tuple(float(cdf.quantiles[r[0]]) if r.size else math.inf for r in reached)
 
 
 def _km_tts(times: np.ndarray, observed: np.ndarray, target: float) -> tuple[float, float, float, int]:
-    """``(tts, cutoff, p at cutoff, events at or below it)`` from scipy's Kaplan--Meier estimate."""
-    from scipy import stats
-
-    events = times[observed]
-    if events.size == 0:
+    """``(tts, cutoff, p at cutoff, events at or below it)`` from the Kaplan--Meier estimate (:func:`_km_cdf`)."""
+    cdf = _km_cdf(times, observed)
+    if cdf is None:
         return math.inf, math.inf, 0.0, 0
-    data = stats.CensoredData(uncensored=events, right=times[~observed])
+    events = times[observed]
     cutoffs = np.unique(events)
-    p = np.clip(stats.ecdf(data).cdf.evaluate(cutoffs), 0.0, 1.0)
+    p = np.clip(cdf.evaluate(cutoffs), 0.0, 1.0)
     values = np.array([tau * repetitions(float(q), target) for tau, q in zip(cutoffs.tolist(), p.tolist())])
     best = int(np.argmin(values))  # first of equal values: the smallest cutoff
     return float(values[best]), float(cutoffs[best]), float(p[best]), int(np.searchsorted(np.sort(events), cutoffs[best], side="right"))
@@ -170,8 +176,7 @@ def _band_high_end(times: np.ndarray, observed: np.ndarray, confidence: float, t
 
     events = np.sort(times[observed])
     cutoffs = np.unique(events)
-    p = np.clip(stats.ecdf(stats.CensoredData(uncensored=events, right=times[~observed])).cdf.evaluate(cutoffs),
-                0.0, 1.0)
+    p = np.clip(_km_cdf(times, observed).evaluate(cutoffs), 0.0, 1.0)
     k = np.searchsorted(events, cutoffs, side="right")
     reads = np.maximum(k / p, k)
     low = stats.beta.ppf((1 - confidence) / 2 / cutoffs.size, k + 0.5, reads - k + 0.5)
@@ -365,8 +370,6 @@ def streams_tts(times: Sequence[float] | np.ndarray, durations: Sequence[float] 
         >>> streams_tts([math.inf], [5.0], 64)
         inf
     """
-    from scipy import stats
-
     t = np.asarray(times, dtype=float)
     d = np.asarray(durations, dtype=float)
     observed = np.isfinite(t)
@@ -374,7 +377,6 @@ def streams_tts(times: Sequence[float] | np.ndarray, durations: Sequence[float] 
         return math.inf
     at = np.where(observed, t, d)
     cutoffs = np.unique(at[observed])
-    p1 = np.clip(stats.ecdf(stats.CensoredData(uncensored=at[observed], right=at[~observed])).cdf.evaluate(cutoffs),
-                 0.0, 1.0)
+    p1 = np.clip(_km_cdf(at, observed).evaluate(cutoffs), 0.0, 1.0)
     p = 1.0 - (1.0 - p1) ** int(streams)
     return float(min(tau * repetitions(float(q), target) for tau, q in zip(cutoffs.tolist(), p.tolist())))
