@@ -121,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     config = SolverConfig(seed=args.seed, num_reads=MAX_READS, early_stop="puzzle", options={"threads": 1})
     config = config.validate()
+    # run with an earlier tree's package too (PYTHONPATH): the file is stamped afterwards, by that tree's package
+    # (python -m benchmarks.stale --tree TREE --stamp FILE)
     meta = {**machine_info(), "label": args.label, "config": "the tournament pass's: shift, one core"}
     _warm_up(config)
     puzzles = expand_specs([args.puzzles])

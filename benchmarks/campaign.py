@@ -775,21 +775,11 @@ def _prepare(work: Path, home: Path, tmp: Path) -> None:
                            env=clean_environment(home, tmp), stdout=subprocess.DEVNULL)
 
 
-def _git_head() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "qpicross"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")) or None
-
-
 def run_campaign(selected: Sequence[Case], *, progress=None) -> dict:
     """Run ``selected`` in a fresh temporary folder; the results file's content (``meta``, ``counts``, ``runs``)."""
-    from qpicross.experiments.result import machine_info
+    from benchmarks.provenance import run_meta
 
-    meta = {**machine_info(), "commit": _git_head(), "wall_limit_s": WALL_LIMIT_S,
+    meta = {**run_meta(), "wall_limit_s": WALL_LIMIT_S,
             "interrupt_grace_s": INTERRUPT_GRACE_S}
     started = time.monotonic()
     runs = []
@@ -840,7 +830,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(json.dumps(result["counts"]))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        from benchmarks.provenance import write_results
+
+        write_results(args.json, result)
     return 0
 
 

@@ -26,7 +26,8 @@ A chain's run is as long as its bit's cells: a bit of a block of length :math:`h
 long blocks give long chains whatever the search does; line logic, which settles long blocks first, shortens
 them. Pegasus's qubits are offset in a way this crossbar does not follow: it is built for Zephyr only.
 
-``python -m benchmarks.embedding puzzle PUZZLE --crossbar --topology zephyr [--presolve]`` embeds one puzzle;
+``python -m benchmarks.crossbar PUZZLE [--presolve]`` embeds one puzzle (``python -m benchmarks.embedding puzzle``
+does the same with minorminer alone);
 ``make embedding-structured`` climbs the frontier's ladder beside minorminer alone with the same time and patience,
 and samples what embeds with its chains (``results/embedding_structured.json``).
 
@@ -230,9 +231,10 @@ def run_structured_study(ladder: dict, encodings: Sequence[str] = ("thermometer"
     (``crossbar`` or ``minorminer``) and the :class:`~benchmarks.embedding.EmbeddingResult` fields.
     """
     from benchmarks.embedding import embed_bqm, encoded_bqm, sample_embedded
-    from qpicross.experiments.result import load_average, machine_info
+    from benchmarks.provenance import run_meta, write_results
+    from qpicross.experiments.result import load_average
 
-    meta = machine_info() if meta is None else meta
+    meta = run_meta() if meta is None else meta
     started = time.perf_counter()
     records = []
     for collection, rungs in ladder.items():
@@ -269,7 +271,7 @@ def run_structured_study(ladder: dict, encodings: Sequence[str] = ("thermometer"
                     "elapsed_s": time.perf_counter() - started, "load_average_after": load_average()},
            "records": records}
     if path is not None:
-        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+        out = write_results(path, out)
     return out
 
 
@@ -336,3 +338,36 @@ def largest_short(results, longest: int = SHORT_CHAIN) -> str:
             return f"{r['puzzle']} ({r['size']}, {r['num_variables']:,} variables, longest chain {r['max_chain']})"
         return "nothing to embed: line logic settles every puzzle" if empty[key] else f"none with chains ≤ {longest}"
     return "\n".join(f"- {', '.join(key)}: {found(key, r)}" for key, r in best.items())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.crossbar PUZZLE``: the structured embedding of one puzzle file, as JSON; 1 if it
+    does not embed, 2 for a file that is missing or not a puzzle (one line)."""
+    import argparse
+    import sys
+
+    from qpicross import load_puzzle
+    from qpicross.exceptions import QpicrossError
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.crossbar", description=__doc__.split("\n")[0])
+    parser.add_argument("puzzle", help="a puzzle file (FILE#N for a multi-puzzle file)")
+    parser.add_argument("--presolve", action="store_true", help="line logic first")
+    parser.add_argument("--timeout", type=float, default=30.0, help="minorminer's refinement, seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--patience", type=int, default=10, help="minorminer's chainlength_patience")
+    args = parser.parse_args(argv)
+    try:
+        puzzle = load_puzzle(args.puzzle)
+    except QpicrossError as exc:  # a file that is not there or not a puzzle: one line, exit 2
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    r = structured_embedding(puzzle, presolve=args.presolve, timeout=args.timeout, seed=args.seed,
+                             patience=args.patience)
+    print(json.dumps(r.to_dict(), indent=1))
+    return 0 if r.embedded else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    sys.exit(main())

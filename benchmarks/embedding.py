@@ -283,11 +283,12 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
     embedded model of an encoding in ``sampled`` is also annealed, embedded and logical
     (:func:`sample_embedded`, ``reads`` reads each): the record's ``sampled``.
     """
-    from qpicross.experiments.result import load_average, machine_info
+    from benchmarks.provenance import run_meta, write_results
+    from qpicross.experiments.result import load_average
 
     # ``ladder``: collection -> rungs (:class:`~benchmarks.ladder.Rung`), each climbed in order of cells.
-    # ``meta``: what the results file records of the run, taken at its start (default: machine_info()).
-    meta = machine_info() if meta is None else meta
+    # ``meta``: what the results file records of the run, taken at its start (default: benchmarks.provenance.run_meta()).
+    meta = run_meta() if meta is None else meta
     start = time.perf_counter()
     puzzles: dict[str, dict] = {}
     loaded: dict[str, Puzzle] = {}
@@ -340,7 +341,7 @@ def run_embedding_study(ladder: dict[str, Sequence], encodings: Sequence[str] = 
                     "elapsed_s": time.perf_counter() - start, "load_average_after": load_average()},
            "puzzles": list(puzzles.values()), "records": records}
     if path is not None:
-        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+        out = write_results(path, out)
     return out
 
 
@@ -497,8 +498,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     one.add_argument("--timeout", type=float, default=30.0)
     one.add_argument("--seed", type=int, default=1)
     one.add_argument("--patience", type=int, default=10, help="minorminer's chainlength_patience")
-    one.add_argument("--crossbar", action="store_true",
-                     help="the structured embedding (benchmarks.crossbar: thermometer on zephyr) instead")
     args = parser.parse_args(argv)
     if args.command == "table":
         print(largest_table(args.results) + "\n\n" + embedding_table(args.results))
@@ -506,21 +505,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from qpicross import load_puzzle
     from qpicross.exceptions import QpicrossError
 
-    if args.crossbar and (args.encoding, args.topology) != ("thermometer", "zephyr"):
-        parser.error("--crossbar lays the thermometer model on zephyr: give --topology zephyr")
     try:
         puzzle = load_puzzle(args.puzzle)
     except QpicrossError as exc:  # a file that is not there or not a puzzle: one line, exit 2
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
-    if args.crossbar:
-        from benchmarks.crossbar import structured_embedding
-
-        r = structured_embedding(puzzle, presolve=args.presolve, timeout=args.timeout, seed=args.seed,
-                                 patience=args.patience)
-    else:
-        r = embed_puzzle(puzzle, args.encoding, args.topology, presolve=args.presolve, timeout=args.timeout,
-                         seed=args.seed, patience=args.patience)
+    r = embed_puzzle(puzzle, args.encoding, args.topology, presolve=args.presolve, timeout=args.timeout,
+                     seed=args.seed, patience=args.patience)
     print(json.dumps(r.to_dict(), indent=1))
     return 0 if r.embedded else 1
 

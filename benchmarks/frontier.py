@@ -8,10 +8,11 @@
 * ``python -m benchmarks.frontier schedule`` (``make schedule``): TTS99 against sweep count for plain SA on the
   thermometer encoding (:func:`benchmarks.schedule.run_schedule`) over :data:`SCHEDULE_LADDER`; with ``--arms``
   the peers too (``make schedule-peers``);
-* ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of
-  ``docs/results/formulation-frontier.md``, each between ``<!-- begin generated: NAME -->`` and
+* ``python -m benchmarks.frontier page`` (``make frontier-page``): the tables of the frontier's pages
+  (:data:`PAGES`: ``docs/results/formulation-frontier.md``, ``frontier-tournament.md``, ``qpu-embedding.md``), each
+  between ``<!-- begin generated: NAME -->`` and
   ``<!-- end generated: NAME -->``; :data:`GENERATED` says which results file and which function give NAME, and
-  under each table :func:`~benchmarks.provenance.measured_by` says which code measured it;
+  under each table :func:`~benchmarks.tables.measured_by` says at which commit it was measured;
   ``--check`` exits 1 when one differs from what the results files give (``tests/benchmarks/test_frontier.py`` runs
   the same check).
 
@@ -30,20 +31,23 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from benchmarks.ladder import Rung, shared_rung, shipped_rung
-from benchmarks.provenance import measured_by
+from benchmarks.provenance import run_meta
+from benchmarks.tables import measured_by
 
-__all__ = ["EMBEDDING_LADDER", "STRUCTURED_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "run_meta", "GENERATED", "PAGE",
+__all__ = ["EMBEDDING_LADDER", "STRUCTURED_LADDER", "SCHEDULE_LADDER", "PEERS_FILE", "GENERATED", "PAGE", "PAGES",
            "still_fails", "peers_compare", "random_sizes", "generated_tables",
            "replace_blocks", "stale_blocks", "update_page", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = ROOT / "docs" / "results" / "formulation-frontier.md"
+#: The pages that hold the frontier's generated blocks: the schedule and the peers, the tournament puzzles, the QPU.
+PAGES = tuple(ROOT / "docs" / "results" / name
+              for name in ("formulation-frontier.md", "frontier-tournament.md", "qpu-embedding.md"))
+PAGE = PAGES[0]
 _BLOCK = re.compile(r"(<!-- begin generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)\n?(<!-- end generated: (?P=name) -->)",
                     re.S)
 
@@ -77,20 +81,6 @@ SCHEDULE_LADDER = (
     shared_rung("panda", "bompol/panda.px"),
     shared_rung("taai2011#1", "external/NonogramRecord/question/taai2011.txt#1"),
 )
-
-
-def run_meta() -> dict:
-    """:func:`~qpicross.experiments.result.machine_info` (commit, code hash, load) and ``uncommitted``: the package
-    files or Makefile that differ from that commit (then the commit alone does not name the code that ran)."""
-    from qpicross.experiments.result import machine_info
-
-    try:
-        out = subprocess.run(["git", "status", "--porcelain", "--", "qpicross", "Makefile"], cwd=ROOT,
-                             capture_output=True, text=True, timeout=10).stdout
-        uncommitted = [line[3:] for line in out.splitlines() if line.strip()]
-    except (OSError, subprocess.SubprocessError):  # pragma: no cover
-        uncommitted = None
-    return {**machine_info(), "uncommitted": uncommitted}
 
 
 #: The encodings embedding.json holds that qpicross no longer builds (issue 42's cell variables, at 0716963): the
@@ -304,19 +294,25 @@ def replace_blocks(text: str, tables: Mapping[str, str]) -> str:
     return _BLOCK.sub(sub, text)
 
 
-def stale_blocks(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
-    """Names of the page's blocks that differ from what the results files give."""
-    text = Path(path).read_text()
+def _pages(path: str | Path | None) -> list[Path]:
+    return list(PAGES) if path is None else [Path(path)]
+
+
+def stale_blocks(path: str | Path | None = None, results_dir: str | Path | None = None) -> list[str]:
+    """Names of the blocks of the page (default: every page of :data:`PAGES`) that differ from what the results
+    files give."""
     tables = generated_tables(results_dir)
-    return [m.group("name") for m in _BLOCK.finditer(text)
+    return [m.group("name") for page in _pages(path) for m in _BLOCK.finditer(page.read_text())
             if m.group("name") in tables and m.group("body") != tables[m.group("name")]]
 
 
-def update_page(path: str | Path = PAGE, results_dir: str | Path | None = None) -> list[str]:
-    """Rewrite the page's generated blocks in place; returns the names that changed."""
+def update_page(path: str | Path | None = None, results_dir: str | Path | None = None) -> list[str]:
+    """Rewrite the generated blocks of the page (default: every page of :data:`PAGES`) in place; returns the names
+    that changed."""
     changed = stale_blocks(path, results_dir)
-    text = Path(path).read_text()
-    Path(path).write_text(replace_blocks(text, generated_tables(results_dir)))
+    tables = generated_tables(results_dir)
+    for page in _pages(path):
+        page.write_text(replace_blocks(page.read_text(), tables))
     return changed
 
 
@@ -352,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="comma list of arms (benchmarks.schedule.parse_arm: SA's, or samplers' names; "
                           "ARM@ENCODING on another encoding)")
     page = sub.add_parser("page", help="rewrite the frontier page's generated tables")
-    page.add_argument("page", nargs="?", default=str(PAGE))
+    page.add_argument("page", nargs="?", default=None, help="one page (default: every page of PAGES)")
     page.add_argument("--results", default=None, help="the results folder (default results/)")
     page.add_argument("--check", action="store_true", help="exit 1 if a block differs from the results files")
     args = parser.parse_args(argv)

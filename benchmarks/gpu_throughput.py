@@ -86,18 +86,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from qpicross import build_formulation
     from qpicross.experiments.bench import expand_specs
-    from qpicross.experiments.result import load_average, machine_info
+    from benchmarks.provenance import run_meta, write_results
+    from qpicross.experiments.result import load_average
 
     (name, puzzle), = expand_specs([args.puzzle])
     formulation = build_formulation(puzzle)
-    meta = machine_info()
+    meta = run_meta()
     rows = []
     for backend, ladders in args.plan:
         row = {"puzzle": name, **measure(formulation, backend, ladders, args.seconds)}
         rows.append(row)
         print(json.dumps(row), flush=True)
-        with open(args.json, "w") as fh:  # after every row: a step cut at its limit keeps what it measured
-            json.dump({"meta": {**meta, "load_average_after": load_average()}, "results": rows}, fh, indent=1)
+        # after every row: a step cut at its limit keeps what it measured
+        write_results(args.json, {"meta": {**meta, "load_average_after": load_average()}, "results": rows})
     return 0
 
 

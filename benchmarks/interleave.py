@@ -6,7 +6,7 @@ the puzzle-bootstrap interval of a ratio cannot see it. Here every puzzle is run
 (``qpicross bench PUZZLE ARGS`` from the tree's own checkout, so that its qpicross is the one imported),
 so a drift reaches every tree's reads of that puzzle alike; each tree's rows are then written to its own
 results file, as one bench run of all the puzzles would have, with the puzzles' collections as their
-sources and the tree's first ``meta`` (its commit and code hash) plus the interleaving.
+sources and the tree's first ``meta`` stamped with its commit and samples fingerprints, plus the interleaving.
 
 ``python -m benchmarks.interleave --tree head=build/head:results/h.json --tree cc7ae6e=build/base:results/c.json
 SPEC... -- BENCH-ARGS...`` (``make bench-no-slowdown`` writes the command). A tree given with a label
@@ -26,7 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from qpicross.experiments.result import code_hash, hashed_inputs, load_average
+from benchmarks.fingerprint import families_of
+from benchmarks.provenance import repository_state, stamp_meta, tree_fingerprints
+from qpicross.experiments.result import load_average
 from qpicross.puzzle.formats.registry import _directory_files, split_spec
 
 __all__ = ["single_specs", "tree_provenance", "interleave", "main"]
@@ -46,23 +48,13 @@ def single_specs(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def tree_provenance(meta: dict, tree: Path) -> dict:
-    """``meta`` of a file an earlier tree wrote, with the whole-code hash of that tree added where it recorded none
-    or hashed the sampler modules only: today's :func:`~qpicross.experiments.result.code_hash` over the tree's
-    ``qpicross/`` and ``benchmarks/`` and this environment's libraries (``code_hash_by`` says so), so that
-    ``make stale-results`` can tell the file apart from today's code and an acknowledgement can name it.
-
-    >>> meta = tree_provenance({"commit": "abc"}, Path(__file__).resolve().parents[1])
-    >>> len(meta["code_hash"]), meta["code_hashed"][:2], meta["code_hash_by"].startswith("benchmarks.interleave")
-    (64, ['qpicross/**/*.py', 'benchmarks/*.py'], True)
-    """
-    if meta.get("code_hash") and list(meta.get("code_hashed") or ()) == hashed_inputs(tree / "qpicross"):
-        return meta
-    package = tree / "qpicross"
-    return {**meta, "code_hash": code_hash(package), "code_hashed": hashed_inputs(package),
-            "code_hash_by": "benchmarks.interleave, after the run: today's code_hash over the tree's files "
-                            f"({tree.name}) and the libraries it ran with",
-            **({"code_hash_recorded": meta["code_hash"]} if meta.get("code_hash") else {})}
+def tree_provenance(meta: dict, tree: Path, rows: list[dict]) -> dict:
+    """``meta`` of the file a tree's runs wrote, stamped as :func:`benchmarks.provenance.stamp` would in that
+    tree: its commit, whether it had uncommitted changes, and the fingerprints of the families its ``rows``
+    measure, drawn by the tree's own package (:func:`~benchmarks.provenance.tree_fingerprints`)."""
+    families = families_of({"meta": {}, "results": rows})
+    return {**stamp_meta(meta, families, tree_fingerprints(tree, families),
+                         how=f"drawn after the run by the tree's package ({tree.name})"), **repository_state(tree)}
 
 
 def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args: list[str], cpu: str | None) -> int:
@@ -93,7 +85,7 @@ def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args
             print(f"[{index}/{len(puzzles)}] {spec}", file=sys.stderr, flush=True)
     ended, after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), load_average()
     for label, tree, out in trees:
-        meta = {**tree_provenance(metas[label], Path(tree)), "interleaved": [name for name, _, _ in trees],
+        meta = {**tree_provenance(metas[label], Path(tree), rows[label]), "interleaved": [name for name, _, _ in trees],
                 "time_utc_end": ended, "load_average_after": after,
                 "command": "python -m benchmarks.interleave " + " ".join(specs) + " -- " + " ".join(bench_args)}
         Path(out).write_text(json.dumps({"meta": meta, "results": rows[label]}, indent=1) + "\n")

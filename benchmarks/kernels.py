@@ -17,7 +17,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,7 +53,7 @@ def measure(puzzle: Puzzle, name: str, sweeps: int = 2000, reads: int = 3, repli
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m benchmarks.kernels PUZZLE [PUZZLE ...] [--json FILE]``."""
-    from qpicross.experiments.result import machine_info
+    from benchmarks.provenance import run_meta, write_results
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.kernels", description=__doc__.split("\n")[0])
     parser.add_argument("puzzles", nargs="+", help="puzzle files or FILE#N / FILE#a-b specs")
@@ -72,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{row['board_replica_sweeps_per_s']:.0f} replica-sweeps/s ({row['speedup']:.2f}x), "
                   f"same samples: {row['same_samples']}", flush=True)
     if args.json:
-        Path(args.json).write_text(json.dumps({"meta": machine_info(), "results": rows}, indent=1) + "\n")
+        write_results(args.json, {"meta": run_meta(), "results": rows})
     return 0 if all(r["same_samples"] for r in rows) else 1
 
 

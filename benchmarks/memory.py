@@ -21,7 +21,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -66,7 +65,7 @@ def peak_rss(argv: Sequence[str], *, env: dict | None = None, cwd: str | Path | 
 def measure(side: int, options: Sequence[str], config: dict, folder: Path) -> dict:
     """One case: the guard's estimate and the run's peak resident memory."""
     from qpicross import Puzzle, save_puzzle
-    from qpicross.experiments.generate import random_board
+    from qpicross.puzzle.generate import random_board
     from qpicross.model.size import estimate_size
     from qpicross.pipeline.config import SolverConfig
     from qpicross.pipeline.run import check_run_size
@@ -99,9 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.memory", description=__doc__.split("\n")[0])
     parser.add_argument("--json", default="results/memory.json")
     args = parser.parse_args(argv)
-    from qpicross.experiments.result import load_average, machine_info
+    from benchmarks.provenance import run_meta, write_results
+    from qpicross.experiments.result import load_average
 
-    meta = machine_info()  # at the start: the code that runs
+    meta = run_meta()  # at the start: the code that runs
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for side, label, options, config in CASES:
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
             rows.append(row)
     meta["load_average_after"] = load_average()
-    Path(args.json).write_text(json.dumps({"meta": meta, "results": rows}, indent=1) + "\n")
+    write_results(args.json, {"meta": meta, "results": rows})
     print(memory_table(rows))
     return 1 if any(r["peak_bytes"] > r["estimated_bytes"] for r in rows) else 0
 

@@ -11,9 +11,9 @@ and :data:`SECTIONS` says which function writes it from which results files
 (``python -m benchmarks.report``) rewrites every section
 whose files exist; the test suite checks the committed pages against the
 committed results, so a hand-edited number fails CI. Under each table a line says which code measured it
-(:func:`~benchmarks.provenance.measured_by`: the commit and code hash its results files record); it is read
-from the files alone, so the pages change only when the results do, and whether the code changed since is
-what ``make stale-results`` lists and what the docs build adds to the page it shows.
+(:func:`~benchmarks.tables.measured_by`: the commit its results files record); it is read
+from the files alone, so the pages change only when the results do, and whether today's code still draws the
+same samples is what ``make stale-results`` says.
 
 Examples:
     >>> rows = [{"puzzle": "5x5", "rows": 5, "cols": 5, "config": "shift", "num_reads": 10, "num_solved": 10,
@@ -53,10 +53,10 @@ from benchmarks.breakdown import breakdown_table
 from benchmarks.campaign import counts_table
 from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
-from benchmarks.provenance import measured_by
+from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.tournament import load_passes, passes_compared, tournament_table
-from qpicross.experiments.ratios import geometric_interval, median_time_of_reads, tts99_of_reads
+from benchmarks.ratios import geometric_interval, median_time_of_reads, tts99_of_reads
 from qpicross.experiments.survival import MIN_EVENTS, no_event_lower_bound
 from qpicross.puzzle.formats.registry import split_spec
 
@@ -306,7 +306,7 @@ def puzzle_table(rows: Sequence[dict], configs: Sequence[str] | None = None, bas
 
 def _ratio_interval(first: dict, second: dict, statistic=tts99_of_reads) -> tuple[float, float] | None:
     """The 95 % bootstrap interval of ``first``'s TTS99 (or another ``statistic`` of the reads) over ``second``'s,
-    resampling each row's reads (:func:`~qpicross.experiments.ratios.reads_ratio`); None where a row keeps no
+    resampling each row's reads (:func:`~benchmarks.ratios.reads_ratio`); None where a row keeps no
     per-read times (fixed-length reads, as the baseline's).
 
     >>> a = {"time_to_target_s": [1.0, 2.0, 3.0, 4.0], "read_s": [1.0, 2.0, 3.0, 4.0]}
@@ -315,7 +315,7 @@ def _ratio_interval(first: dict, second: dict, statistic=tts99_of_reads) -> tupl
     >>> low <= 2 <= high, _ratio_interval({}, b)
     (True, None)
     """
-    from qpicross.experiments.ratios import reads_ratio
+    from benchmarks.ratios import reads_ratio
 
     reads = _reads_of(first), _reads_of(second)
     if None in reads:
@@ -466,7 +466,7 @@ def _percentile_text(rows: Sequence[dict], q: float) -> str:
 
 def geometric_text(ratios: Sequence[float]) -> str:
     """The geometric mean of per-puzzle ratios with its 95 % puzzle-bootstrap interval
-    (:func:`~qpicross.experiments.ratios.geometric_interval`), as the pages print it.
+    (:func:`~benchmarks.ratios.geometric_interval`), as the pages print it.
 
     >>> geometric_text([0.5, 2.0]), geometric_text([3.0])
     ('1× [0.5, 2]', '3×')
@@ -478,7 +478,7 @@ def geometric_text(ratios: Sequence[float]) -> str:
 
 def ratio_line(rows: Sequence[dict], slower: str, faster: str, statistic=tts99_of_reads) -> str:
     """TTS99 of configuration ``slower`` over ``faster`` on the puzzles both solve: geometric mean with its 95 %
-    puzzle-bootstrap interval (:func:`~qpicross.experiments.ratios.geometric_interval`), and range, each end with
+    puzzle-bootstrap interval (:func:`~benchmarks.ratios.geometric_interval`), and range, each end with
     its own 95 % interval from that puzzle's reads (:func:`_ratio_interval` of ``statistic``, the figure the
     rows' ``tts99_s`` holds; rows without per-read times: no interval on the ends).
 
@@ -821,7 +821,7 @@ def _reads_of(row: dict) -> tuple[list[float], list[float]] | None:
 
 
 def _scaled(ratio, factor: float):
-    """A :class:`~qpicross.experiments.ratios.RatioInterval` times a constant (cores per stream, core-seconds)."""
+    """A :class:`~benchmarks.ratios.RatioInterval` times a constant (cores per stream, core-seconds)."""
     import dataclasses
 
     return dataclasses.replace(ratio, ratio=ratio.ratio * factor, low=ratio.low * factor, high=ratio.high * factor)
@@ -830,11 +830,11 @@ def _scaled(ratio, factor: float):
 def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
     """Each puzzle's TTS99 with its reads' restart streams on one and on two processes (``make bench-parallel``):
     wall seconds with their interval and core-seconds; the ratio one / two in wall seconds and in core-seconds
-    with its interval from the reads (:func:`~qpicross.experiments.ratios.reads_ratio`, both configurations'
+    with its interval from the reads (:func:`~benchmarks.ratios.reads_ratio`, both configurations'
     reads resampled; the core-seconds ratio is the wall one times the cores each kept busy, :func:`cores_used`);
     and the wall TTS99 that :func:`~qpicross.experiments.survival.streams_tts` projects for :data:`PROJECTED_STREAMS`
     streams from the one-stream reads, with its interval over those reads
-    (:func:`~qpicross.experiments.ratios.reads_interval`). Under it, :func:`parallel_summary`.
+    (:func:`~benchmarks.ratios.reads_interval`). Under it, :func:`parallel_summary`.
 
     >>> rows = [{"puzzle": "p", "config": "shift-1-stream", "tts99_s": 12.0, "tts99_low_s": 4.0, "tts99_high_s": 20.0,
     ...          "threads": 1, "time_to_target_s": [4.0, 8.0, 12.0], "read_s": [4.0, 8.0, 12.0], "core_s": [4, 8, 12]},
@@ -843,7 +843,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
     >>> print(parallel_table(rows).splitlines()[2])
     | p | 12 s [4 s, 20 s] (12 core-s) | 4.5 s [2 s, 9 s] (9 core-s) | 2.67× [1.78, 6] | 1.33× [0.889, 3] | 12 s [4 s, 12 s] | 4 s [4 s, 12 s] | 4 s [4 s, 12 s] |
     """
-    from qpicross.experiments.ratios import reads_interval, reads_ratio
+    from benchmarks.ratios import reads_interval, reads_ratio
     from qpicross.experiments.survival import streams_tts
 
     head = [f"{n} streams" for n in PROJECTED_STREAMS]
@@ -880,7 +880,7 @@ def parallel_table(rows: Sequence[dict], one: str = "shift-1-stream", two: str =
 def parallel_summary(rows: Sequence[dict], one: str = "shift-1-stream", two: str = "shift-2-streams") -> str:
     """What :func:`parallel_table`'s rows say in a sentence: on the puzzles both configurations solved, the wall
     TTS99 of two streams as a multiple of one stream's, the ratio one / two over them with its interval
-    (:func:`~qpicross.experiments.ratios.reads_ratio`, puzzles and reads resampled), and how wide the TTS99
+    (:func:`~benchmarks.ratios.reads_ratio`, puzzles and reads resampled), and how wide the TTS99
     intervals are (high end / low end).
 
     >>> rows = [{"puzzle": p, "config": c, "tts99_s": t, "tts99_low_s": t / 2, "tts99_high_s": t * 3,
@@ -889,7 +889,7 @@ def parallel_summary(rows: Sequence[dict], one: str = "shift-1-stream", two: str
     >>> parallel_summary(rows)
     'On the 1 puzzle both solved, the wall TTS99 of 2 streams is 0.5× [0.25, 1] that of 1 stream: 1 / 2 is 2× [1, 4] (puzzles and reads resampled); each TTS99 interval spans a factor of 6 (high end / low end).'
     """
-    from qpicross.experiments.ratios import reads_ratio
+    from benchmarks.ratios import reads_ratio
 
     by: dict[str, dict[str, dict]] = {}
     for r in rows:
@@ -1082,10 +1082,86 @@ def _collections_summary(rows: Sequence[dict]) -> str:
     return table + "\n\nOver all of them: " + distribution_line(rows) + "."
 
 
-#: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
-_LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
+def _solved_cell(rows: Sequence[dict]) -> str:
+    """How many of some puzzles a configuration solved, and the median and worst of their TTS99 (a worst that
+    only where every puzzle is solved); ``—`` where nothing was measured.
+
+    >>> _solved_cell([{"num_solved": 3, "tts99_s": 0.2, "threads": 1}, {"num_solved": 1, "tts99_s": 4.0, "threads": 1}])
+    '2 of 2, median 2.1 s, worst 4 s, 1 core'
+    """
+    if not rows:
+        return "—"
+    tts = [_number(r["tts99_s"]) if r["num_solved"] else math.inf for r in rows]
+    solved = sum(r["num_solved"] > 0 for r in rows)
+    cores = sorted({_threads(r) or 0 for r in rows})
+    on = f", {'/'.join(str(c) if c else 'GPU' for c in cores)} core{'s' * (cores != [1])}" if cores != [0] else ""
+    if not solved:
+        return f"0 of {len(rows)}"
+    worst = f", worst {fmt_time(max(tts))}" if solved == len(rows) else ""
+    return f"{solved} of {len(rows)}, median {fmt_time(_median(tts))}{worst}{on}"
+
+
+def _pass_cell(data: dict | None) -> str:
+    """A tournament pass (``make bench-tournament-pass``) in a cell: solved, total, cores."""
+    if data is None:
+        return "—"
+    s, cores = data["summary"], data["meta"]["cores"]
+    return f"{s['solved']} of {s['puzzles']} in one pass, {fmt_time(s['total_s'])} on {cores} core{'s' * (cores > 1)}"
+
+
+def _sizes(rows: Sequence[dict]) -> str:
+    sides = sorted({(int(r["rows"]), int(r["cols"])) for r in rows}, key=lambda rc: rc[0] * rc[1])
+    if not sides:
+        return ""
+    low, high = (f"{r}×{c}" for r, c in (sides[0], sides[-1]))
+    return low if low == high else f"{low} to {high}"
+
+
 #: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
+#: The README's overview: each collection with the rows it takes from which configuration of which file.
+_OVERVIEW_FILES = ("bench_pure.json", "bench_hybrid.json", "survey.json", "survey_presolve.json", *_PASSES)
+
+
+def overview_table(rows: Sequence[dict]) -> str:
+    """What qpicross solves and how fast, one row per collection: the default (pure annealing, ``qpicross anneal``),
+    ``--presolve`` (line logic first), plain simulated annealing of the published QUBO (dwave-samplers, the
+    ``--baseline`` of ``make bench-pure``), and the tournament champions' published totals."""
+    def pick(config: str, *collections: str) -> list[dict]:
+        return [r for r in rows if r["config"] == config and collection(r) in collections]
+
+    passes = load_passes([p for p in _results(*_PASSES) if p.is_file()])
+    lines = ["| puzzles | default (pure annealing) | `--presolve` | plain SA on the QUBO | published |",
+             "|---|---|---|---|---|"]
+    survey = [r for r in rows if r["config"] == "shift" and "webpbn" in str(r["source"]) + str(r["puzzle"])
+              or r["config"] == "shift" and r["puzzle"] == "9-dom"]
+    survey_names = {r["puzzle"] for r in survey}
+    for label, default, presolve, plain, published in (
+            ("shipped", pick("shift", "instances"), [], pick("baseline", "instances"), "—"),
+            ("Bompol (CP report)", pick("shift", "bompol"), pick("shift+presolve", "bompol"),
+             pick("baseline", "bompol"), "—"),
+            ("taai2011 (TAAI 2011)", None, pick("shift+presolve", "taai2011.txt#1-100"),
+             pick("baseline", "taai2011.txt#1-20"), f"champion {fmt_time(PASS_TARGETS['taai2011'][0])} in all"),
+            ("tcga2012 (TCGA 2012)", None, pick("shift+presolve", "tcga2012.txt#1-100"), [],
+             f"champion {fmt_time(PASS_TARGETS['tcga2012'][0])} in all"),
+            ("Wolter's survey (those qpicross reads)", survey, [r for r in rows if r["config"] == "shift+presolve"
+                                         and r["puzzle"] in survey_names], [], "—")):
+        if default is None:
+            name = label.split()[0]
+            sample = pick("shift+presolve", f"{name}.txt#1-100")
+            size = f"1 000, {_sizes(sample)}"
+            first = _pass_cell(passes.get(name))
+        else:
+            size, first = f"{len(default)}, {_sizes(default)}", _solved_cell(default)
+        note = lambda cells, whole: "" if not cells or len(cells) == whole else f" (first {len(cells)})"
+        whole = 1000 if default is None else len(default)
+        lines.append(f"| {label}: {size} | {first} | {_solved_cell(presolve)}{note(presolve, whole)} | "
+                     f"{_solved_cell(plain)}{note(plain, whole)} | {published} |")
+    return "\n".join(lines)
+
+
+#: The full-file runs the "tournament-long" section reads (the section is left as it is when there is none).
+_LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 #: make bench-breakdown's files: this tree, the tree before the kernels ran without reference counting, and the tree
 #: before the set-up was cut.
 _BREAKDOWNS = ("breakdown_head.json", "breakdown_eaedf94.json", "breakdown_53ebd6e.json")
@@ -1145,6 +1221,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
+    "overview": (_results(*_OVERVIEW_FILES[:4]), overview_table),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(
         rows, widest_per_file(_optional_rows("bench_tournament_sample.json"), _optional_rows("bench_tournament.json")),
         _optional_rows("bench_hard.json"), _optional_rows("bench_hybrid.json"),
@@ -1155,6 +1232,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 
 #: Results files a section reads besides its own: the targets table gathers every headline run.
 _ALSO_READ: dict[str, list[Path]] = {
+    "overview": _results(*_PASSES),
     "targets": _results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json", "bench_hybrid.json",
                         "ablation_shift.json", "ablation_shift_fixed.json", *_PASSES),
 }
@@ -1172,7 +1250,7 @@ _SECTION_TEXT: dict[tuple, str] = {}
 
 def section_text(name: str) -> str:
     """The section ``name`` as a page holds it: its table from its results files, and under it the line of
-    :func:`~benchmarks.provenance.measured_by` saying which code measured them. Kept for as long as the files
+    :func:`~benchmarks.tables.measured_by` saying at which commit they were measured. Kept for as long as the files
     it reads are unchanged (a section that bootstraps its reads takes a minute, and several pages hold some)."""
     files, make = SECTIONS[name]
     read = section_files(name)
@@ -1191,7 +1269,7 @@ def pages(root: str | os.PathLike = ROOT) -> list[Path]:
     return [root / "README.md", *docs]
 
 
-#: Pages of results measured on earlier code and kept as history (each table's *Measured by* line says which code):
+#: Pages of results measured on earlier code and kept as history (each table's *Measured at* line says at which commit):
 #: every other page, and the README, presents today's figures.
 ARCHIVE_PAGES = ("archive.md", "design.md")
 

@@ -47,7 +47,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -179,9 +178,10 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     """
     from qpicross.samplers.registry import get_sampler
     from qpicross.experiments.bench import bench_puzzle
-    from qpicross.experiments.result import load_average, machine_info
+    from benchmarks.provenance import run_meta, write_results
+    from qpicross.experiments.result import load_average
 
-    meta = machine_info() if meta is None else meta  # at the start: the commit whose code runs
+    meta = run_meta() if meta is None else meta  # at the start: the commit whose code runs
     start = time.perf_counter()
     records, puzzles = [], []
     encodings = {arm: arm_encoding(arm) for arm in arms}
@@ -203,7 +203,7 @@ def run_schedule(rungs: Sequence, sweeps: Sequence[int] = SWEEPS, arms: Sequence
     def save() -> dict:  # after every puzzle, so that a run cut short keeps what it measured
         out = results()
         if path is not None:
-            Path(path).write_text(json.dumps(out, indent=1) + "\n")
+            out = write_results(path, out)
         return out
 
     for index, rung in enumerate(rungs):

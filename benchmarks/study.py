@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import os
 import sys
@@ -46,7 +45,8 @@ from benchmarks.ladder import Rung, shared_rung, shipped_rung
 from benchmarks.tables import finite_or_none, fmt_seconds, load_results
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.bench import bench_puzzle
-from qpicross.experiments.result import load_average, machine_info
+from benchmarks.provenance import run_meta, write_results
+from qpicross.experiments.result import load_average
 from qpicross.model.formulation import PenaltyWeights
 from qpicross.pipeline.config import SolverConfig
 from qpicross.puzzle import Puzzle
@@ -280,7 +280,7 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
         exact: Add the exact SAT solver as a reference.
         path: Write the JSON here.
     """
-    from qpicross.experiments.runner import run_tasks
+    from qpicross.samplers.workers import run_tasks
 
     rungs = list(rungs)
     tuning = dict(tuning or {})
@@ -295,7 +295,7 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
 
     run_tasks(_study_task, list(combinations), on_result=record, shared=(rungs, tuning, budget_s, tune_reads, seed),
               workers=workers)
-    out = {"meta": {**machine_info(), "budget_s": budget_s, "tune_reads": tune_reads,
+    out = {"meta": {**run_meta(), "budget_s": budget_s, "tune_reads": tune_reads,
                     "seed": seed, "elapsed_s": None},
            "ladder": [{"label": r.label, "spec": r.spec, "shared": r.shared,
                        "generated": list(r.generated) if r.generated else None, "seed": r.seed} for r in rungs],
@@ -307,7 +307,7 @@ def run_study(combinations: Sequence[Combination], rungs: Sequence[Rung], *, tun
     out["meta"]["elapsed_s"] = time.perf_counter() - start
     out["meta"]["load_average_after"] = load_average()
     if path is not None:
-        Path(path).write_text(json.dumps(out, indent=1) + "\n")
+        out = write_results(path, out)
     return out
 
 

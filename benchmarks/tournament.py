@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from qpicross.experiments.ratios import geometric_interval
+from benchmarks.ratios import geometric_interval
 
 __all__ = ["ANCHORS", "tournament_table", "tail_line", "load_passes", "passes_compared"]
 
@@ -109,8 +109,8 @@ def passes_compared(before: dict, after: dict, resamples: int = 9999) -> str:
     """One line on two passes of the same puzzles from the same seed by two commits (``before``, ``after``): on how
     many puzzles they drew the same reads, and the earlier pass's time over the later's, for the total (a ratio of
     sums, its 95 % percentile interval from resampling the puzzles with :func:`scipy.stats.bootstrap`, a fixed seed,
-    as :func:`~qpicross.experiments.ratios.geometric_interval` does) and per puzzle (the geometric mean, with
-    :func:`~qpicross.experiments.ratios.geometric_interval`'s interval). Only puzzles both solved count.
+    as :func:`~benchmarks.ratios.geometric_interval` does) and per puzzle (the geometric mean, with
+    :func:`~benchmarks.ratios.geometric_interval`'s interval). Only puzzles both solved count.
 
     >>> rows = lambda times: {"meta": {"commit": "c"}, "results": [
     ...     {"puzzle": f"p{i}", "solved": True, "seconds": t, "reads": 1} for i, t in enumerate(times)]}

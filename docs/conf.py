@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # this checkout's qpicross, and benchmarks/ for its docstring and the stale notes
+sys.path.insert(0, str(ROOT))  # this checkout's qpicross, and benchmarks/ for its docstrings
 
 import qpicross  # noqa: E402
 
@@ -58,26 +58,10 @@ napoleon_numpy_docstring = False
 
 html_theme = "furo"
 html_title = f"qpicross {release}"
-html_static_path = []
+# tables.css: results tables scroll sideways in a box of their own instead of running off the page
+html_static_path = ["_static"]
+html_css_files = ["tables.css"]
 # Option names stay as typed: "--option" is not turned into an en dash (a reader pastes them into a shell).
 smartquotes = False
 
 suppress_warnings = ["myst.header"]
-
-
-def _mark_stale(app, docname, source):
-    """Under each generated table, its "Measured by" line (written from the results files alone, so the committed
-    page does not change with the code) gets a note when this tree's code is not the code that measured it:
-    the site says which tables are stale as it is built (``benchmarks.provenance.mark_stale``)."""
-    if "*Measured by:*" not in source[0]:
-        return
-    from benchmarks.provenance import mark_stale
-    from qpicross.experiments.result import code_hash
-
-    if not hasattr(app, "_qpicross_code_hash"):
-        app._qpicross_code_hash = code_hash()
-    source[0] = mark_stale(source[0], ROOT / "results", app._qpicross_code_hash)
-
-
-def setup(app):
-    app.connect("source-read", _mark_stale)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 __all__ = ["QpicrossError", "PuzzleFormatError", "UnreadableFileError", "ParameterError",  # noqa: F822 (__getattr__)
            "ModelTooLargeError", "ModelStructureError", "SamplerUnavailableError", "SolverUnavailableError",
-           "Contradiction", "UsageError"]
+           "Contradiction", "UsageError", "import_extra"]
 
 
 class QpicrossError(Exception):
@@ -115,6 +115,26 @@ def __getattr__(name: str):
 
 class SamplerUnavailableError(QpicrossError, RuntimeError):
     """A registered sampler that cannot run here (missing extra, no credentials, no GPU...)."""
+
+
+def import_extra(module: str, extra: str, what: str = "this sampler"):
+    """Import ``module``, which the ``extra`` of qpicross installs, or say in one line what to install.
+
+    Raises:
+        SamplerUnavailableError: Without the module: ``WHAT needs the 'EXTRA' extra: pip install ...``.
+
+    Examples:
+        >>> import_extra("numpy", "core").__name__
+        'numpy'
+        >>> import_extra("no_such_module", "cloud", "qpu")
+        Traceback (most recent call last):
+            ...
+        qpicross.exceptions.SamplerUnavailableError: qpu needs the 'cloud' extra: pip install 'qpicross[cloud]'
+    """
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise SamplerUnavailableError(f"{what} needs the '{extra}' extra: pip install 'qpicross[{extra}]'") from None
 
 
 class SolverUnavailableError(QpicrossError, ImportError):

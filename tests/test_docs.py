@@ -81,7 +81,7 @@ def test_notebooks_are_rendered_with_their_outputs(site):
 def test_figures_and_generated_tables_reach_the_site(site):
     assert (site / "_images" / "solved_5x5.png").is_file()
     text = (site / "results" / "typical.html").read_text()
-    assert "<table" in text and "TTS99" in text and "Measured by:" in text  # which code measured each table
+    assert "<table" in text and "TTS99" in text and "Measured at:" in text  # which commit measured each table
 
 
 def test_formulas_show_offline_and_options_paste_as_typed(site):

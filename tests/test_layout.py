@@ -25,3 +25,131 @@ def test_the_pattern_catches_what_it_is_for():
         assert REPOSITORY.search(line), line
     # a user's own folders next to the file they named are theirs, not the repository
     assert not REPOSITORY.search('candidate = path.parent.parent / "solution" / path.name')
+
+
+_WATCHED = r'''
+import os, sys
+root, venv = sys.argv[1], os.path.join(sys.argv[1], ".venv")
+reached = []
+
+def audit(event, args):
+    if event in ("open", "os.listdir", "os.scandir", "glob.glob", "os.chdir"):
+        path = args[0]
+    elif event == "subprocess.Popen":
+        path = args[2] or os.getcwd()
+    else:
+        return
+    if isinstance(path, (str, bytes, os.PathLike)):
+        path = os.path.abspath(os.fsdecode(path))
+        if (path == root or path.startswith(root + os.sep)) and not path.startswith(venv):
+            reached.append(f"{event} {path}")
+
+sys.addaudithook(audit)
+import qpicross
+from qpicross.cli import main
+from qpicross.experiments.result import machine_info
+assert not qpicross.__file__.startswith(root), qpicross.__file__
+for argv in (["info", "p.px"], ["anneal", "p.px", "--reads", "3", "--seed", "1"], ["solve", "p.px"],
+             ["bench", "p.px", "--sampler", "sa", "--reads", "5", "--json", "b.json"],
+             ["generate", "--size", "6x6", "--seed", "1", "-o", "g.px"], ["show", "g.px"]):
+    assert main(argv) == 0, argv
+machine_info()
+print("\n".join(reached) or "none")
+'''
+
+
+def test_an_installed_copy_of_the_package_opens_no_file_of_the_repository(tmp_path):
+    """The package copied out of the checkout and run there on a user's puzzle, every file open, folder listing,
+    change of directory and subprocess watched by an audit hook: none may reach into the repository (its
+    environment, .venv, aside). Path arithmetic cannot hide a read from this."""
+    import shutil
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "qpicross", site / "qpicross")
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(ROOT / "instances" / "5x5.px", work / "p.px")  # the user's own puzzle, in the user's folder
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", _WATCHED, str(ROOT)], cwd=work, capture_output=True, text=True,
+                         env={**env, "PYTHONPATH": str(site)}, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "none", out.stdout[-3000:]
+
+
+def _imports(root, packages=("qpicross", "benchmarks")):
+    """Module -> the modules of ``packages`` it imports anywhere in its code (in functions and under
+    ``TYPE_CHECKING`` too: an import circle is one whichever line closes it), by the files under ``root``."""
+    import ast
+
+    modules = {}
+    for package in packages:
+        for path in (root / package).rglob("*.py"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def known(name):
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for module, path in modules.items():
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found |= {known(alias.name) for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - node.level + 1] + [node.module or ""]).strip(".") \
+                    if node.level else node.module
+                found |= {known(f"{base}.{alias.name}") for alias in node.names} | {known(base)}
+        # importing a module imports the packages above it: not an edge that can close a circle of its own
+        graph[module] = {m for m in found - {None, module} if not module.startswith(m + ".")}
+    return graph
+
+
+def _circles(graph):
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_no_import_circle_in_the_package_or_the_benchmarks():
+    assert _circles(_imports(ROOT)) == []
+
+
+def test_the_circle_finder_finds_a_circle(tmp_path):
+    (tmp_path / "qpicross").mkdir()
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "qpicross" / "__init__.py").write_text("")
+    (tmp_path / "qpicross" / "a.py").write_text("from qpicross.b import x\n")
+    (tmp_path / "qpicross" / "b.py").write_text("def f():\n    from . import a\n")
+    (tmp_path / "qpicross" / "c.py").write_text("import qpicross.a\n")
+    assert _circles(_imports(tmp_path)) == [["qpicross.a", "qpicross.b"]]

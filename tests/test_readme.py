@@ -29,15 +29,14 @@ def test_the_tables_agree_with_the_committed_results():
 
 
 def test_every_generated_table_says_which_code_measured_it():
-    """The last line of every section names each results file it came from, with the commit and code hash they
-    record (read from the files alone: the pages stay as they are when only the code changes)."""
+    """The last line of every section names each results file it came from, with the commit they record (read from the files alone: the pages stay as they are when only the code changes)."""
     for page in report.pages():
         text = page.read_text()
         for name, (files, _) in report.SECTIONS.items():
             if not report.has_section(text, name) or not all(f.is_file() for f in files):
                 continue
             last = report.section_text(name).splitlines()[-1]
-            assert last.startswith("*Measured by:* ") and "commit " in last, (page.name, name)
+            assert last.startswith("*Measured at:* ") and "commit " in last, (page.name, name)
             assert all(f"{f.name}" in last for f in report.section_files(name)), (page.name, name)
     targets = [f.name for f in report.section_files("targets")]
     assert {"bench_pure.json", "bench_hard.json", "tournament_taai2011.json"} <= set(targets)
@@ -133,7 +132,7 @@ def test_the_anneal_budget_is_the_clis():
 
     assert report.ANNEAL_BUDGET_S == FIND_TIME_LIMIT
     # and the retry target's reads get that budget
-    makefile = (report.ROOT / "Makefile").read_text()
+    makefile = (report.ROOT / "benchmarks" / "Makefile").read_text()
     recipe = makefile[makefile.index("\nbench-tournament-retry:"):].split("\n\n")[0]
     assert f"--time-limit {FIND_TIME_LIMIT:g} " in recipe
 
@@ -264,7 +263,7 @@ def test_a_ratio_lines_ends_carry_their_intervals_from_the_reads():
 def test_the_median_line_resamples_the_median():
     """The no-slowdown section's median-time ratio takes its ends' intervals from the reads' median, not their
     TTS99 (a statistic with other resamples)."""
-    from qpicross.experiments.ratios import median_time_of_reads, reads_ratio
+    from benchmarks.ratios import median_time_of_reads, reads_ratio
 
     x, y = [1.0, 2.0, 2.5, 3.0, 40.0], [1.0, 1.5, 2.0, 9.0, 10.0]
     rows = [{"puzzle": "a", "source": "s", "config": c, "time_to_target_s": t, "read_s": t,

@@ -53,114 +53,25 @@ Examples:
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import math
-import threading
 import time
 from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
+from qpicross.classical.search import BACKENDS, ExactResult, finish, puzzle_lines, require_solver, search, time_limit_end
 from qpicross.exceptions import ParameterError, SolverUnavailableError
 from qpicross.model.placements import placement_windows
 from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the order the CLI lists them
 from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
-from qpicross.puzzle import Puzzle, board_to_strings, check
+from qpicross.puzzle import Puzzle
 
 __all__ = ["ExactResult", "solve_exact", "solve_cpsat", "estimate_size", "METHODS", "MODELS",
            "require_solver", "SolverUnavailableError"]
 
 
 Model = Literal["M1", "M2", "M3"]
-
-#: The module each exact method imports, and the extra that installs it.
-_BACKENDS = {"sat": ("pysat.solvers", "python-sat"), "cpsat": ("ortools.sat.python.cp_model", "OR-tools")}
-
-
-def require_solver(method: str):
-    """Import the backend of ``method`` (``"sat"`` or ``"cpsat"``) and return it.
-
-    Raises:
-        SolverUnavailableError: If it is not installed (one line naming the ``classical`` extra).
-        ValueError: On an unknown method.
-    """
-    if method not in _BACKENDS:
-        raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    module, package = _BACKENDS[method]
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise SolverUnavailableError(f"--method {method} needs {package}, in the 'classical' extra: "
-                                     "pip install 'qpicross[classical]'") from None
-
-
-@dataclasses.dataclass
-class ExactResult:
-    """What an exact solver found.
-
-    Attributes:
-        puzzle: The puzzle.
-        method: ``"cpsat"`` or ``"sat"``.
-        status: ``"unique"``, ``"multiple"`` (a second solution exists),
-            ``"solved"`` (uniqueness not checked or not decided in time),
-            ``"infeasible"`` (no solution) or ``"unknown"`` (out of time).
-        board: The first solution found (``None`` if none).
-        time_s: Total seconds, model building included.
-        timing: ``build_s``, ``first_s`` (first solution), ``second_s``
-            (looking for a second one).
-        model: The CP-SAT constraint set (``None`` for SAT).
-        size: Model size (variables, constraints or clauses).
-        second_board: A second, different solution when ``status == "multiple"``.
-        interrupted: Ctrl-C stopped the solve (``status`` says what it had found: ``"unknown"`` or
-            ``"solved"``).
-    """
-
-    puzzle: Puzzle
-    method: str
-    status: str
-    board: np.ndarray | None
-    time_s: float
-    timing: dict[str, float]
-    model: str | None = None
-    size: dict[str, int] = dataclasses.field(default_factory=dict)
-    second_board: np.ndarray | None = None
-    interrupted: bool = False
-
-    @property
-    def solved(self) -> bool:
-        """A solution was found (and it passes the independent check)."""
-        return self.board is not None
-
-    @property
-    def unique(self) -> bool | None:
-        """True if proven unique, False if two solutions (or none) exist, None if undecided."""
-        if self.status == "unique":
-            return True
-        if self.status in ("multiple", "infeasible"):
-            return False
-        return None
-
-    @property
-    def board_strings(self) -> list[str] | None:
-        return None if self.board is None else board_to_strings(self.board)
-
-    def to_dict(self) -> dict:
-        """A JSON-ready summary (the CLI's ``solve --json``), keys shared with ``anneal``."""
-        return {
-            **self.puzzle.outcome(self.solved, self.board_strings),
-            "unique": self.unique,
-            "status": self.status,
-            "method": self.method,
-            "model": self.model,
-            "time_s": self.time_s,
-            "timing": dict(self.timing),
-            "size": dict(self.size),
-            "second_board": None if self.second_board is None else board_to_strings(self.second_board),
-            "interrupted": self.interrupted,
-        }
-
 
 def solve_exact(
     puzzle: Puzzle,
@@ -198,85 +109,6 @@ def solve_exact(
     raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 
-def _line_cells(kind: int, index: int, length: int, n_cols: int) -> list[int]:
-    """Flat cell indices of a row (kind 0) or column (kind 1)."""
-    if kind == 0:
-        return [index * n_cols + p for p in range(length)]
-    return [p * n_cols + index for p in range(length)]
-
-
-def _lines(puzzle: Puzzle):
-    """``(kind, index, clue, cells)`` for every row then column."""
-    n_rows, n_cols = puzzle.shape
-    for kind, clues, length in ((0, puzzle.rows, n_cols), (1, puzzle.cols, n_rows)):
-        for index, clue in enumerate(clues):
-            yield kind, index, clue, _line_cells(kind, index, length, n_cols)
-
-
-def _finish(puzzle, method, model, status, first, second, t0, timing, size, interrupted=False) -> ExactResult:
-    board = None if first is None else first.reshape(puzzle.shape).astype(np.uint8)
-    if board is not None and check(puzzle, board):
-        raise AssertionError(f"{method} returned a board that breaks the clues of {puzzle.name}")
-    second_board = None if second is None else second.reshape(puzzle.shape).astype(np.uint8)
-    return ExactResult(puzzle, method, status, board, time.perf_counter() - t0, timing, model, size,
-                       second_board, interrupted)
-
-
-def _check_time_limit(time_limit_s) -> float:
-    """The moment (:func:`time.perf_counter`) a solve started now must end by (``inf`` for None)."""
-    if time_limit_s is None:
-        return math.inf
-    if isinstance(time_limit_s, bool) or not isinstance(time_limit_s, (int, float)) or not time_limit_s > 0:
-        raise ParameterError(f"time_limit_s must be a positive number of seconds, got {time_limit_s!r}")
-    return time.perf_counter() + float(time_limit_s)
-
-
-def _search(solve: Callable[[], object], stop: Callable[[], None], stop_at: float,
-            progress: Callable[[float], None] | None, t0: float) -> tuple[object, str | None]:
-    """Run ``solve()`` on a thread of its own and wait here, where the time limit and Ctrl-C can act.
-
-    At ``stop_at`` (a :func:`time.perf_counter` moment) or at Ctrl-C (or a ``progress`` that raises
-    :class:`KeyboardInterrupt`) it calls ``stop()``, the solver's own way to end a search, and waits
-    for ``solve()`` to return (a second Ctrl-C meanwhile is raised once it has). Returns ``solve()``'s
-    value and why it stopped early: None, ``"time_limit"`` or ``"interrupted"``.
-    """
-    outcome: dict = {}
-    finished = threading.Event()  # waited on, not Thread.join: a join cut by Ctrl-C can return early later
-
-    def target() -> None:
-        try:
-            outcome["value"] = solve()
-        except BaseException as exc:  # noqa: B902 -- raised again on the caller's thread
-            outcome["error"] = exc
-        finally:
-            finished.set()
-
-    threading.Thread(target=target, name="qpicross-exact-search", daemon=True).start()
-    stopped = None
-    try:
-        while not finished.wait(0.1):
-            if progress is not None:
-                progress(time.perf_counter() - t0)
-            if stopped is None and time.perf_counter() >= stop_at:
-                stopped = "time_limit"
-                stop()
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-        stop()
-        again = False
-        while True:  # the search must end before its solver may be freed (freed under it, it crashes)
-            try:
-                finished.wait()
-                break
-            except KeyboardInterrupt:
-                again = True
-        if again:  # a second Ctrl-C: no result wanted, the caller stops at once
-            raise KeyboardInterrupt
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value"), stopped
-
-
 def estimate_size(puzzle: Puzzle, method: str) -> dict[str, int]:
     """About how large ``method``'s model of ``puzzle`` is, before it is built (cheap: the stacking windows).
 
@@ -289,11 +121,11 @@ def estimate_size(puzzle: Puzzle, method: str) -> dict[str, int]:
     >>> estimate_size(letter_a, "sat")
     {'variables': 109, 'clauses': 354}
     """
-    if method not in _BACKENDS:
+    if method not in BACKENDS:
         raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     cells = puzzle.num_rows * puzzle.num_cols
     variables, clauses = cells, 0
-    for _, _, clue, cells_of_line in _lines(puzzle):
+    for _, _, clue, cells_of_line in puzzle_lines(puzzle):
         length = len(cells_of_line)
         for k, (lo, hi) in enumerate(placement_windows(clue, length)):
             starts = max(hi - lo + 1, 0)
@@ -341,14 +173,14 @@ def solve_cpsat(
     if model not in MODELS:
         raise ParameterError(f"unknown model {model!r}; known: {', '.join(MODELS)}")
     t0 = time.perf_counter()
-    stop_at = _check_time_limit(time_limit_s)
+    stop_at = time_limit_end(time_limit_s)
     n_rows, n_cols = puzzle.shape
     m = cp_model.CpModel()
     grid = [m.NewBoolVar(f"g{c // n_cols}_{c % n_cols}") for c in range(n_rows * n_cols)]
     num_starts = 0
-    for kind, index, clue, cells in _lines(puzzle):
+    for kind, index, clue, cells in puzzle_lines(puzzle):
         if stop_at < math.inf and time.perf_counter() >= stop_at:  # out of time while building
-            return _finish(puzzle, "cpsat", model, "unknown", None, None, t0, {"build_s": time.perf_counter() - t0},
+            return finish(puzzle, "cpsat", model, "unknown", None, None, t0, {"build_s": time.perf_counter() - t0},
                            {})
         length = len(cells)
         name = f"{'rc'[kind]}{index}"
@@ -395,7 +227,7 @@ def solve_cpsat(
         solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's: an interrupt, not a time-out
         if stop_at < math.inf:
             solver.parameters.max_time_in_seconds = max(stop_at - time.perf_counter(), 1e-3)
-        status, stopped = _search(lambda: solver.Solve(m), solver.StopSearch, stop_at, progress, t0)
+        status, stopped = search(lambda: solver.Solve(m), solver.StopSearch, stop_at, progress, t0)
         interrupted = stopped == "interrupted"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "found", np.array([solver.BooleanValue(g) for g in grid], np.uint8)
@@ -405,12 +237,12 @@ def solve_cpsat(
     outcome, first = run()
     timing["first_s"] = time.perf_counter() - t1
     if first is None:
-        return _finish(puzzle, "cpsat", model, outcome, None, None, t0, timing, size, interrupted)
+        return finish(puzzle, "cpsat", model, outcome, None, None, t0, timing, size, interrupted)
     if not check_unique or interrupted:
-        return _finish(puzzle, "cpsat", model, "solved", first, None, t0, timing, size, interrupted)
+        return finish(puzzle, "cpsat", model, "solved", first, None, t0, timing, size, interrupted)
     m.AddBoolOr([g.Not() if v else g for g, v in zip(grid, first)])
     t2 = time.perf_counter()
     outcome, second = run()
     timing["second_s"] = time.perf_counter() - t2
     status = {"found": "multiple", "infeasible": "unique"}.get(outcome, "solved")
-    return _finish(puzzle, "cpsat", model, status, first, second, t0, timing, size, interrupted)
+    return finish(puzzle, "cpsat", model, status, first, second, t0, timing, size, interrupted)

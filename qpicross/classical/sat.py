@@ -22,8 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from qpicross.classical.exact import (ExactResult, _check_time_limit, _finish, _lines, _search,
-                                      require_solver)
+from qpicross.classical.search import ExactResult, finish, puzzle_lines, require_solver, search, time_limit_end
 from qpicross.model.placements import placement_windows
 from qpicross.puzzle import Puzzle
 
@@ -70,7 +69,7 @@ def encode_sat(puzzle: Puzzle, *, stop_at: float = math.inf) -> tuple[list[list[
     """
     n_rows, n_cols = puzzle.shape
     cnf = _Cnf(n_rows * n_cols)
-    for _, _, clue, cells in _lines(puzzle):
+    for _, _, clue, cells in puzzle_lines(puzzle):
         if stop_at < math.inf and time.perf_counter() >= stop_at:
             return _OUT_OF_TIME, 0
         length = len(cells)
@@ -130,38 +129,38 @@ def solve_sat(puzzle: Puzzle, *, check_unique: bool = True, solver: str = "gluco
     """
     Solver = require_solver("sat").Solver  # noqa: N806 (python-sat's class)
     t0 = time.perf_counter()
-    stop_at = _check_time_limit(time_limit_s)
+    stop_at = time_limit_end(time_limit_s)
     clauses, num_vars = encode_sat(puzzle, stop_at=stop_at)
     n_cells = puzzle.num_rows * puzzle.num_cols
     size = {"variables": num_vars, "clauses": len(clauses)}
     timing = {"build_s": time.perf_counter() - t0}
     if clauses is _OUT_OF_TIME:
-        return _finish(puzzle, "sat", None, "unknown", None, None, t0, timing, {})
+        return finish(puzzle, "sat", None, "unknown", None, None, t0, timing, {})
     if any(len(c) == 0 for c in clauses):
         timing["first_s"] = 0.0
-        return _finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
+        return finish(puzzle, "sat", None, "infeasible", None, None, t0, timing, size)
     with Solver(name=solver, bootstrap_with=clauses) as sat:
         del clauses  # held by the solver now
 
-        def search() -> tuple[bool | None, str | None]:
-            return _search(lambda: sat.solve_limited(expect_interrupt=True), sat.interrupt, stop_at, progress, t0)
+        def solve_once() -> tuple[bool | None, str | None]:
+            return search(lambda: sat.solve_limited(expect_interrupt=True), sat.interrupt, stop_at, progress, t0)
 
         t1 = time.perf_counter()
-        found, stopped = search()
+        found, stopped = solve_once()
         timing["first_s"] = time.perf_counter() - t1
         if found is None or not found:  # None: stopped before an answer
             status = "infeasible" if found is False and stopped is None else "unknown"
-            return _finish(puzzle, "sat", None, status, None, None, t0, timing, size, stopped == "interrupted")
+            return finish(puzzle, "sat", None, status, None, None, t0, timing, size, stopped == "interrupted")
         first = _cells_of(sat.get_model(), n_cells)
         if not check_unique or stopped == "interrupted":
-            return _finish(puzzle, "sat", None, "solved", first, None, t0, timing, size, stopped == "interrupted")
+            return finish(puzzle, "sat", None, "solved", first, None, t0, timing, size, stopped == "interrupted")
         sat.add_clause([-(c + 1) if v else (c + 1) for c, v in enumerate(first)])
         t2 = time.perf_counter()
-        found, stopped = search()
+        found, stopped = solve_once()
         timing["second_s"] = time.perf_counter() - t2
         second = _cells_of(sat.get_model(), n_cells) if found else None
     status = "solved" if found is None else "multiple" if found else "unique"
-    return _finish(puzzle, "sat", None, status, first, second, t0, timing, size, stopped == "interrupted")
+    return finish(puzzle, "sat", None, status, first, second, t0, timing, size, stopped == "interrupted")
 
 
 def _cells_of(model: Sequence[int], n_cells: int) -> np.ndarray:

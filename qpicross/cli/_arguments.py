@@ -84,7 +84,7 @@ def connect_scheduler_arg(address: str):
         UsageError: Without dask.distributed, or when the scheduler cannot be reached: one line.
     """
     check_dask_installed()
-    from qpicross.experiments.runner import connect_scheduler
+    from qpicross.samplers.workers import connect_scheduler
 
     if not address.strip():
         raise UsageError("--scheduler wants an address such as tcp://HOST:8786, got ''")

@@ -68,7 +68,7 @@ MAX_RUNS = 1_000_000
 
 def run(args: argparse.Namespace) -> int:
     from qpicross.experiments.bench import expand_specs
-    from qpicross.experiments.runner import default_workers
+    from qpicross.samplers.workers import default_workers
     from qpicross.experiments.tune import TuneInterrupted, tune
     from qpicross.plot import plot_tuning
     from qpicross.pipeline.run import check_run_size

@@ -60,7 +60,7 @@ from qpicross.exceptions import ParameterError
 from qpicross.experiments.batch import bench_batch
 from qpicross.experiments.result import (CSV_FIELDS, BenchResult, _options_text, _weights_text, csv_cell, machine_info,
                                          read_cell, result_from_run)
-from qpicross.experiments.runner import check_workers, run_tasks
+from qpicross.samplers.workers import check_workers, run_tasks
 from qpicross.samplers.registry import is_batched
 from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import run
@@ -201,7 +201,7 @@ def run_bench(
         time_limit: Seconds of sampling per puzzle and configuration (overrides theirs).
         seed: Base seed; each job gets its own seed derived from it (``None``: unseeded).
         workers: Local processes (1: in this process).
-        scheduler: A Dask scheduler address or client (:func:`~qpicross.experiments.runner.run_tasks`).
+        scheduler: A Dask scheduler address or client (:func:`~qpicross.samplers.workers.run_tasks`).
         baseline: Also run :data:`BASELINE` and fill ``baseline_tts99_s`` and
             ``speedup_vs_baseline`` (``baseline TTS / TTS``; ``None`` where the
             baseline never solved the puzzle, so no ratio exists).

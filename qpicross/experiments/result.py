@@ -5,31 +5,24 @@
   samplers, many puzzles in one call) both build their rows with it.
 * :func:`csv_cell` writes a text cell that a spreadsheet opens as text (:data:`CSV_FIELDS` are the columns),
   :func:`read_cell` reads it back.
-* :func:`machine_info` is the ``meta`` every results file records: the machine, its load average, the commit,
-  and which code wrote it (:func:`provenance`: the package version and :func:`code_hash`, a SHA-256 over
-  everything that can change a figure: every module of the package, the repository's tooling that computes or
-  restates statistics, and the versions of the libraries that sample and compute; ``code_hashed`` says which,
-  :func:`hashed_inputs`). The repository's ``make stale-results`` compares the recorded hash with the tree's.
+* :func:`machine_info` is the ``meta`` every results file records: the machine, its load average, the package's
+  version and those of the libraries that draw and time the samples (:func:`library_versions`).
 
 Examples:
     >>> meta = machine_info()
-    >>> meta["code_hash"] == code_hash() and len(meta["code_hash"]) == 64, meta["code_hashed"] == hashed_inputs()
-    (True, True)
-    >>> [x.partition("=")[0] for x in meta["code_hashed"][2:]]
+    >>> sorted(meta["libraries"])
     ['dimod', 'dwave-samplers', 'numba', 'numpy', 'scipy']
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import os
 import re
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +33,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.run import AnnealResult
 
 __all__ = ["BenchResult", "result_from_run", "CSV_FIELDS", "TTS_ESTIMATOR", "csv_cell", "read_cell", "FORMULA_STARTS",
-           "machine_info", "load_average", "provenance", "code_hash", "hashed_inputs", "HASHED", "HASHED_LIBRARIES", "OLD_HASHED"]
+           "machine_info", "load_average", "library_versions", "LIBRARIES"]
 
 #: What ``tts_estimator`` says of time-to-target rows: reads cut short are censored.
 TTS_ESTIMATOR = "kaplan-meier"
@@ -175,98 +168,25 @@ def read_cell(value: Any) -> Any:
     return value
 
 
-PACKAGE = Path(__file__).resolve().parents[1]
-#: The modules :func:`code_hash` covers, as globs relative to the folder that holds the package: every module of
-#: the package, and the repository's tooling that computes or restates statistics (``benchmarks/*.py``: only when
-#: the package runs from a source checkout, a folder with a ``pyproject.toml``; an installed wheel has none).
-HASHED = ("qpicross/**/*.py", "benchmarks/*.py")
-#: The libraries whose versions :func:`code_hash` covers: they draw the samples, time them, or compute statistics.
-HASHED_LIBRARIES = ("dimod", "dwave-samplers", "numba", "numpy", "scipy")
-#: What results files written before the hash covered the whole code record as ``code_hashed``: the sampler
-#: modules only (``make stale-results`` says "hashed the old way").
-OLD_HASHED = ("samplers/**/*.py",)
+#: The libraries that draw the samples, time them, or compute the statistics: their versions go in every ``meta``.
+LIBRARIES = ("dimod", "dwave-samplers", "numba", "numpy", "scipy")
 
 
-def _hashed_files(package: Path) -> dict[str, list[Path]]:
-    """Glob of :data:`HASHED` -> the files it finds beside ``package`` (the tooling's only in a source checkout)."""
-    root = package.parent
-    found = {}
-    for pattern in HASHED:
-        if pattern.startswith("qpicross/"):
-            files = package.glob(pattern.partition("/")[2])
-        elif (root / "pyproject.toml").is_file():
-            files = root.glob(pattern)
-        else:
-            continue
-        found[pattern] = sorted(f for f in files if f.is_file())
-    return found
+def library_versions() -> dict[str, str | None]:
+    """Version of each of :data:`LIBRARIES` installed (None for one that is not).
 
-
-def _library_versions() -> list[str]:
-    """``name==version`` of each of :data:`HASHED_LIBRARIES` installed (``name absent`` for one that is not)."""
+    >>> sorted(library_versions()) == sorted(LIBRARIES)
+    True
+    """
     from importlib.metadata import PackageNotFoundError, version
 
-    out = []
-    for name in HASHED_LIBRARIES:
+    out: dict[str, str | None] = {}
+    for name in LIBRARIES:
         try:
-            out.append(f"{name}=={version(name)}")
+            out[name] = version(name)
         except PackageNotFoundError:
-            out.append(f"{name} absent")
+            out[name] = None
     return out
-
-
-def hashed_inputs(package: str | Path | None = None) -> list[str]:
-    """What :func:`code_hash` covers, as a results file records it (``code_hashed``): the globs of :data:`HASHED`
-    it read (``benchmarks/*.py`` only from a source checkout) and each library's version.
-
-    >>> [x for x in hashed_inputs() if not x.startswith(HASHED_LIBRARIES)]
-    ['qpicross/**/*.py', 'benchmarks/*.py']
-    """
-    package = PACKAGE if package is None else Path(package)
-    return [*_hashed_files(package), *_library_versions()]
-
-
-def code_hash(package: str | Path | None = None) -> str:
-    """SHA-256 (hex) of everything that can change a figure: each module of :data:`HASHED` by its path and its
-    bytes, and the versions of :data:`HASHED_LIBRARIES` (:func:`hashed_inputs` says which).
-
-    Args:
-        package: The package folder (default: this ``qpicross``); its parent's ``benchmarks/*.py`` is read too when
-            the parent is a source checkout.
-    """
-    package = PACKAGE if package is None else Path(package)
-    digest = hashlib.sha256()
-    for pattern, files in _hashed_files(package).items():
-        base = package if pattern.startswith("qpicross/") else package.parent
-        prefix = "qpicross/" if base is package else ""
-        for f in files:
-            rel = (prefix + f.relative_to(base).as_posix()).encode()
-            digest.update(len(rel).to_bytes(4, "big") + rel)
-            data = f.read_bytes()
-            digest.update(len(data).to_bytes(8, "big") + data)
-    for line in _library_versions():
-        digest.update(len(line).to_bytes(4, "big") + line.encode())
-    return digest.hexdigest()
-
-
-def provenance() -> dict:
-    """What a results file's ``meta`` records of the code that wrote it: the version, :func:`code_hash` and what it
-    covered (``code_hashed``: :func:`hashed_inputs`)."""
-    from qpicross import __version__
-
-    return {"version": __version__, "code_hash": code_hash(), "code_hashed": hashed_inputs()}
-
-
-def _git_commit() -> str | None:
-    """The checked-out commit of the source tree, when it is a git work tree."""
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
 
 
 def load_average() -> list[float]:
@@ -288,18 +208,20 @@ def _cpus_allowed() -> list[int] | None:
 
 def machine_info() -> dict:
     """Where the measurement ran: CPU count and the CPUs this process may use (``cpus_allowed``: fewer under
-    ``taskset``), source commit, :func:`load_average` (at the start: a run adds
-    ``load_average_after`` when it ends, as ``qpicross bench`` and the studies do), Python, time, and which code
-    (:func:`provenance`: the package version, the whole code's hash and what it covered)."""
+    ``taskset``), :func:`load_average` (at the start: a run adds ``load_average_after`` when it ends, as
+    ``qpicross bench`` and the studies do), Python, time, the package's version and :func:`library_versions`.
+    The repository's benchmarks add the commit and the samples fingerprints (``benchmarks/provenance.py``)."""
+    from qpicross import __version__
+
     return {
         "cpus": os.cpu_count(),
         "cpus_allowed": _cpus_allowed(),
-        "commit": _git_commit(),
         "load_average": load_average(),
         "python": sys.version.split()[0],
         "platform": sys.platform,
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        **provenance(),
+        "version": __version__,
+        "libraries": library_versions(),
     }
 
 

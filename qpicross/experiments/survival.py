@@ -125,7 +125,7 @@ def _censored(times, durations) -> tuple[np.ndarray, np.ndarray]:
 def survival_tts99(times: Sequence[float] | np.ndarray, durations: Sequence[float] | np.ndarray,
                    target: float = 0.99) -> float:
     """The estimate of :func:`survival_tts` alone, without its interval: for a ratio of many puzzles' TTS99,
-    whose interval resamples the puzzles (:func:`~qpicross.experiments.ratios.geometric_interval`).
+    whose interval resamples the puzzles (the repository's ``benchmarks/ratios.py`` does).
 
     >>> survival_tts99([29.6, 9.5, math.inf], [29.6, 9.5, 21.1]) == survival_tts([29.6, 9.5, math.inf],
     ...                                                                         [29.6, 9.5, 21.1]).tts99_s

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.runner import check_workers, default_workers, run_tasks
+from qpicross.samplers.workers import check_workers, default_workers, run_tasks
 from qpicross.experiments.tts import tts99, wilson_interval
 from qpicross.experiments.weight_points import MAX_POINTS, WeightRange, grid_points, parse_grid, random_points
 from qpicross.model.formulation import TERMS, PenaltyWeights, PicrossFormulation, build_formulation

@@ -21,7 +21,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import dimod
 import numpy as np
@@ -29,8 +29,6 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.puzzle import Puzzle, board_array, clue_text, line_name, line_runs
 
-if TYPE_CHECKING:
-    from qpicross.model.formulation import PicrossFormulation
 
 __all__ = ["sample_from_board", "samples_to_array", "boards", "coverage", "fixed_coverage"]
 

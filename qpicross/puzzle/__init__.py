@@ -1,7 +1,8 @@
 """Puzzles: the clue model with its independent checker, and the file formats.
 
 * :mod:`qpicross.puzzle.puzzle` -- :class:`Puzzle`, :func:`check` (the verifier every read is judged by);
-* :mod:`qpicross.puzzle.formats` -- one module per file format, a registry by extension, :func:`load_puzzle`.
+* :mod:`qpicross.puzzle.formats` -- one module per file format, a registry by extension, :func:`load_puzzle`;
+* :mod:`qpicross.puzzle.generate` -- random puzzles (``qpicross generate``).
 """
 
 from qpicross.puzzle.formats import (

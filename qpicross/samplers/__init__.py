@@ -8,7 +8,9 @@
 * :mod:`qpicross.samplers.cloud` -- D-Wave Leap and Fixstars Amplify AE (:mod:`qpicross.samplers.amplify`),
   registered here without importing their SDKs;
 * :mod:`qpicross.samplers.peers` -- other libraries' generic annealers (OpenJij SA/SQA, simulated
-  bifurcation, steepest descent, dwave-hybrid PT/PA), registered here the same way.
+  bifurcation, steepest descent, dwave-hybrid PT/PA), registered here the same way;
+* :mod:`qpicross.samplers.workers` -- many tasks on local processes or a Dask cluster (the restart streams of
+  ``--scheduler``, and the benchmarks' and tuning sweeps' puzzles).
 
 Examples:
     >>> from qpicross.samplers import SAMPLERS

@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 import dimod
 
-from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError
+from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError, import_extra
 from qpicross.names import MAX_READS
 from qpicross.samplers.parameters import integer
 from qpicross.samplers.control import ProgressHook
@@ -64,26 +64,6 @@ __all__ = [
     "independent_reads",
     "import_extra",
 ]
-
-
-def import_extra(module: str, extra: str, what: str = "this sampler"):
-    """Import ``module``, which the ``extra`` of qpicross installs, or say in one line what to install.
-
-    Raises:
-        SamplerUnavailableError: Without the module: ``WHAT needs the 'EXTRA' extra: pip install ...``.
-
-    Examples:
-        >>> import_extra("numpy", "core").__name__
-        'numpy'
-        >>> import_extra("no_such_module", "cloud", "qpu")
-        Traceback (most recent call last):
-            ...
-        qpicross.exceptions.SamplerUnavailableError: qpu needs the 'cloud' extra: pip install 'qpicross[cloud]'
-    """
-    try:
-        return __import__(module, fromlist=["_"])
-    except ImportError:
-        raise SamplerUnavailableError(f"{what} needs the '{extra}' extra: pip install 'qpicross[{extra}]'") from None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -84,7 +84,7 @@ def test_study_climbs_each_collection_until_the_first_failure(tmp_path, monkeypa
     path = tmp_path / "embedding.json"
     data = run_embedding_study(ladder, ["thermometer"], ["zephyr"], timeout=5, path=path)
     saved = json.loads(path.read_text())
-    assert saved["meta"]["commit"] and len(saved["meta"]["code_hash"]) == 64
+    assert saved["meta"]["commit"] and list(saved["meta"]["fingerprints"]) == ["embedding@thermometer"]
     records = saved["records"]
     assert [(r["puzzle"], r["status"]) for r in records] == [  # smallest first: 5x5 (30 bits), smile7, house8
         ("5x5", "embedded"), ("smile7", "not embedded"), ("house8", "not tried")]
@@ -155,8 +155,8 @@ def test_tables_tell_a_model_line_logic_emptied_from_an_embedding():
     assert "nothing to embed (line logic settles every cell)" in row
 
 
-def test_the_repository_run_records_its_uncommitted_files():
-    from benchmarks.frontier import run_meta
+def test_the_repository_run_records_whether_the_tree_had_uncommitted_changes():
+    from benchmarks.provenance import run_meta
 
     meta = run_meta()
-    assert meta["commit"] and isinstance(meta["uncommitted"], list)
+    assert meta["commit"] and isinstance(meta["dirty"], bool)

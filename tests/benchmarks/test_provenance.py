@@ -1,124 +1,122 @@
-"""Provenance of results files: the code hash they record, and the check that lists the stale ones."""
+"""Provenance of results files: the samples fingerprints they record, and the check that sorts them."""
 
-import importlib.metadata
 import json
-import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from benchmarks import provenance
-from qpicross import __version__
-from qpicross.experiments.result import code_hash, hashed_inputs, machine_info
+from benchmarks import fingerprint, provenance, stale
+from qpicross.samplers.blockshift.sampler import BlockShiftSampler
 
 ROOT = Path(__file__).resolve().parents[2]
+SHIFT = "shift@one_hot threads=1"
 
 
-def _write(folder, name, meta):
-    (folder / name).write_text(json.dumps({"meta": meta, "results": []}))
+def _row(sampler, options=""):
+    return {"sampler": sampler, "encoding": "one_hot", "presolve": False,
+            "weights": "one_hot=1,at_most_one=1,order=1,match=1", "options": options}
 
 
-def test_every_committed_acknowledgement_names_a_results_file_as_it_is():
-    """Whatever the tree's code (the hash covers the library versions, so it differs between machines), each line of
-    results/STALE.txt names a committed results file and the hashes it was made for, the file's among them; which
-    files are stale is `make stale-results`'s listing, not a test (nearly every commit makes them stale)."""
-    rows = provenance.results_status(ROOT / "results")
-    assert rows, "no results files committed"
-    assert provenance.acknowledgement_errors(ROOT / "results") == []
+@pytest.fixture
+def results(tmp_path):
+    """A results folder: a file of the block-shift sampler, one of SA, one of both; stamped with today's samples."""
+    files = {"shift.json": [_row("shift", "threads=1,time_limit=60.0")], "sa.json": [_row("sa")],
+             "both.json": [_row("sa"), _row("shift", "threads=1")]}
+    for name, rows in files.items():
+        provenance.write_results(tmp_path / name, {"meta": {"commit": "x"}, "results": rows})
+    return tmp_path
 
 
-def test_a_file_whose_recorded_hash_differs_is_stale_until_acknowledged_for_this_code(tmp_path, capsys):
-    current = code_hash()
-    _write(tmp_path, "old.json", {"commit": "abc1234"})
-    _write(tmp_path, "now.json", {"commit": "def5678", "code_hash": current})
-    _write(tmp_path, "moved.json", {"commit": "0123456", "code_hash": "0" * 64})
-    status = {name: s for name, s, _ in provenance.results_status(tmp_path)}
-    assert status == {"old.json": "no hash", "now.json": "current", "moved.json": "stale"}
-    assert provenance.stale_files(tmp_path) == ["moved.json"]
-    assert provenance.main([str(tmp_path)]) == 1
-    out = capsys.readouterr().out
-    assert "stale        moved.json" in out and "no hash      old.json  written at commit abc1234" in out
-    line = f"moved.json {'0' * 12} {current[:12]} refactor: same samples"
-    (tmp_path / "STALE.txt").write_text(f"# judged unchanged\n{line}\n")
-    status = {name: s for name, s, _ in provenance.results_status(tmp_path)}
-    assert status["moved.json"] == "acknowledged" and provenance.main([str(tmp_path)]) == 0
-    assert provenance.acknowledgement_errors(tmp_path) == []
+@pytest.fixture
+def fresh_draws(monkeypatch):
+    """Digests drawn anew: the process's cache of what it drew emptied."""
+    monkeypatch.setattr(fingerprint, "_DRAWN", {})
 
 
-def test_an_acknowledgement_made_for_another_hash_is_not_honoured(tmp_path):
-    current = code_hash()
-    _write(tmp_path, "moved.json", {"commit": "0123456", "code_hash": "0" * 64})
-    for line, error in [(f"moved.json {'0' * 12} {'1' * 12} judged for the code before the last change", None),
-                        (f"moved.json {'2' * 12} {current[:12]} judged for another run of the file", "not this one"),
-                        ("moved.json judged without saying for which code", "no RECORDED and CODE hashes")]:
-        (tmp_path / "STALE.txt").write_text(line + "\n")
-        [(_, status, detail)] = provenance.results_status(tmp_path)
-        assert status == "stale" and "no longer: judged" in detail, line
-        errors = provenance.acknowledgement_errors(tmp_path)
-        assert (errors[0].endswith(error) if error else errors == []), line
+def _status(folder):
+    return {name: status for name, status, _ in provenance.results_status(folder)}
 
 
-def test_a_file_hashed_the_old_way_is_stale_and_says_so(tmp_path):
-    _write(tmp_path, "narrow.json", {"commit": "0123456", "code_hash": "3" * 64, "code_hashed": ["samplers/**/*.py"]})
-    [(_, status, detail)] = provenance.results_status(tmp_path)
-    assert status == "stale" and detail.startswith("hashed the old way")
-    assert "sampler hash 333333333333 only (narrow.json). Stale" in provenance.measured_by([tmp_path / "narrow.json"])
+def test_files_stamped_with_todays_samples_are_current_and_record_their_families(results):
+    assert _status(results) == {"both.json": "current", "sa.json": "current", "shift.json": "current"}
+    meta = json.loads((results / "both.json").read_text())["meta"]
+    assert sorted(meta["fingerprints"]) == ["sa@one_hot", SHIFT] and set(meta) >= {"commit", "dirty"}
+    assert all(len(d) == 64 for d in meta["fingerprints"].values())
 
 
-def test_the_docs_build_marks_a_table_whose_code_is_no_longer_the_trees(tmp_path):
-    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.split()
-    if not first:
-        pytest.skip("not a git checkout")
-    _write(tmp_path, "run.json", {"commit": first[0][:7], "code_hash": "4" * 64, "code_hashed": ["qpicross/**/*.py"]})
-    page = "| a | table |\n\n" + provenance.measured_by([tmp_path / "run.json"]) + "\n\nprose\n"
-    assert "Stale" not in page and "make stale-results" in page
-    marked = provenance.mark_stale(page, tmp_path, current="5" * 64)
-    note = marked.splitlines()[2]
-    assert "**Stale at this build:** this tree's code is 555555555555, not the code that measured run.json" in note
-    assert re.search(r"\(\d+ commits since touched qpicross/ or benchmarks/\)\.$", note)
-    assert provenance.mark_stale(page, tmp_path, current="4" * 64) == page
-    (tmp_path / "STALE.txt").write_text(f"run.json {'4' * 12} {'5' * 12} a refactor: same samples\n")
-    assert provenance.mark_stale(page, tmp_path, current="5" * 64) == page  # acknowledged for this code
+def test_a_seed_offset_in_the_block_shift_sampler_changes_exactly_the_files_that_measure_it(results, fresh_draws,
+                                                                                            monkeypatch):
+    sample = BlockShiftSampler.sample
+
+    def offset(self, bqm, *args, seed=None, **kwargs):
+        return sample(self, bqm, *args, seed=None if seed is None else seed + 1, **kwargs)
+
+    monkeypatch.setattr(BlockShiftSampler, "sample", offset)
+    rows = {name: (status, detail) for name, status, detail in provenance.results_status(results)}
+    assert {name: status for name, (status, _) in rows.items()} == {
+        "both.json": "changed", "sa.json": "current", "shift.json": "changed"}
+    assert f"{SHIFT}: draws other samples" in rows["both.json"][1] and "sa@one_hot" not in rows["both.json"][1]
 
 
-def _copy_of_the_tree(tmp_path):
-    """A source checkout's hashed parts: the package and benchmarks/, beside a pyproject.toml."""
-    skip = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "qpicross", tmp_path / "qpicross", ignore=skip)
-    shutil.copytree(ROOT / "benchmarks", tmp_path / "benchmarks", ignore=skip)
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    return tmp_path / "qpicross"
+def test_a_docstring_edit_changes_no_file(results, tmp_path_factory):
+    """The package copied, a docstring of the block-shift sampler and of the pipeline edited, and the families drawn
+    by that copy in a process of its own: the same digests as this tree's."""
+    tree = tmp_path_factory.mktemp("tree")
+    shutil.copytree(ROOT / "qpicross", tree / "qpicross")  # __pycache__ too: numba's cache serves the copy
+    shutil.copytree(ROOT / "instances", tree / "instances")
+    for module in ("samplers/blockshift/sampler.py", "pipeline/run.py"):
+        path = tree / "qpicross" / module
+        text = path.read_text()
+        head, quote, rest = text.partition('"""')
+        path.write_text(head + quote + "Edited. " + rest)
+    families = ["sa@one_hot", SHIFT]
+    assert provenance.tree_fingerprints(tree, families) == fingerprint.fingerprints(families)
+    today = provenance.tree_fingerprints(tree, families)
+    assert _status(results) == {"both.json": "current", "sa.json": "current", "shift.json": "current"}
+    assert {name: s for name, s, _ in provenance.results_status(results, today)} == _status(results)
 
 
-@pytest.mark.parametrize("module", ["decode.py", "model/formulation.py", "experiments/tts.py",
-                                    "samplers/blockshift/sampler.py", "../benchmarks/report.py"])
-def test_a_change_to_any_module_that_can_change_a_figure_changes_the_hash(tmp_path, module):
-    package = _copy_of_the_tree(tmp_path)
-    before = code_hash(package)
-    assert before == code_hash(ROOT / "qpicross"), "a copy of the tree hashes as the tree"
-    path = package / module
-    path.write_text(path.read_text().replace("1e-9", "1e9") + "\n# changed\n")
-    assert code_hash(package) != before
+def test_a_file_with_no_fingerprint_or_a_family_that_cannot_be_drawn_is_changed(tmp_path):
+    (tmp_path / "old.json").write_text(json.dumps({"meta": {"commit": "abc"}, "results": []}))
+    gone = {"sa@one_hot": "unavailable: ModuleNotFoundError: No module named 'x'"}
+    (tmp_path / "gone.json").write_text(json.dumps({"meta": {"commit": "abc", "fingerprints": gone}}))
+    (tmp_path / "later.json").write_text(json.dumps({"meta": {"fingerprints": {"sa@thermometer_cells": "0" * 64}}}))
+    rows = {name: (status, detail) for name, status, detail in provenance.results_status(tmp_path)}
+    assert {name: status for name, (status, _) in rows.items()} == {
+        "gone.json": "changed", "later.json": "changed", "old.json": "changed"}
+    assert "no samples fingerprint recorded" in rows["old.json"][1]
+    assert "unknown encoding" in rows["later.json"][1].lower() or "unavailable" in rows["later.json"][1]
+    assert stale.main([str(tmp_path), "--check"]) == 1 and stale.main([str(tmp_path)]) == 0
 
 
-def test_the_hash_covers_the_libraries_versions_and_an_installed_package_records_what_it_hashed(tmp_path, monkeypatch):
-    package = _copy_of_the_tree(tmp_path)
-    before = code_hash(package)
-    assert hashed_inputs(package)[:2] == ["qpicross/**/*.py", "benchmarks/*.py"]
-    real = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0" if name == "numpy" else real(name))
-    assert code_hash(package) != before and "numpy==0.0" in hashed_inputs(package)
-    (tmp_path / "pyproject.toml").unlink()  # an installed wheel: no benchmarks/ hashed beside it
-    assert hashed_inputs(package)[0] == "qpicross/**/*.py" and "benchmarks/*.py" not in hashed_inputs(package)
-    with_tooling = code_hash(package)
-    (tmp_path / "benchmarks" / "report.py").write_text("changed = True\n")
-    assert code_hash(package) == with_tooling
+def test_the_families_of_every_kind_of_results_file_are_read_from_what_it_holds():
+    assert fingerprint.families_of({"meta": {}, "counts": {}, "runs": []}) == ["cli"]
+    schedule = {"meta": {"sampler": "sa", "encoding": "thermometer", "arms": ["default", "rule+presolve"],
+                         "weights": {"order": 2.0}}, "records": []}
+    assert fingerprint.families_of(schedule) == ["sa@thermometer weights=order=2",
+                                                 "sa@thermometer+presolve weights=order=2"]
+    memory = {"meta": {}, "results": [{"path": "anneal --encoding domain-wall --sampler sa"}]}
+    assert fingerprint.families_of(memory) == ["model@domain_wall"]
+    several_streams = {"meta": {}, "results": [_row("shift", "threads=16")]}
+    assert fingerprint.families_of(several_streams) == ["shift@one_hot"]
 
 
-def test_every_results_file_written_from_now_on_records_version_hash_and_what_it_covered():
-    meta = machine_info()
-    assert meta["version"] == __version__ and meta["code_hash"] == code_hash()
-    assert meta["code_hashed"] == hashed_inputs() and "commit" in meta and len(meta["load_average"]) == 3
+def test_every_committed_results_file_records_its_commit_and_fingerprints():
+    """The check has something to compare for every file, and no file of hand-kept acknowledgements is left."""
+    files = sorted((ROOT / "results").glob("*.json"))
+    assert files and not (ROOT / "results" / "STALE.txt").exists()
+    for path in files:
+        meta = json.loads(path.read_text())["meta"]
+        assert meta.get("commit") and meta.get("fingerprints"), path.name
+
+
+def test_the_record_command_runs_qpicross_and_stamps_what_it_wrote(tmp_path):
+    from benchmarks import record
+
+    out = tmp_path / "b.json"
+    code = record.main(["bench", str(ROOT / "instances" / "5x5.px"), "--sampler", "sa", "--reads", "3", "--seed", "1",
+                        "--json", str(out)])
+    meta = json.loads(out.read_text())["meta"]
+    assert code == 0 and list(meta["fingerprints"]) == ["sa@one_hot"]
+    assert meta["fingerprints"]["sa@one_hot"] == fingerprint.fingerprints(["sa@one_hot"])["sa@one_hot"]

@@ -118,7 +118,7 @@ def test_a_search_stops_at_ctrl_c_and_at_its_time_limit():
     import threading
     import time
 
-    from qpicross.classical.exact import _search
+    from qpicross.classical.search import search as _search
 
     stop = threading.Event()
 
@@ -169,7 +169,7 @@ def test_a_second_ctrl_c_is_raised_once_the_stopped_search_has_returned():
     import threading
     import time
 
-    from qpicross.classical.exact import _search
+    from qpicross.classical.search import search as _search
 
     stopped, returned = threading.Event(), threading.Event()
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from qpicross.cli import main
-from qpicross.experiments.runner import SCHEDULER_TIMEOUT_S, connect_scheduler
+from qpicross.samplers.workers import SCHEDULER_TIMEOUT_S, connect_scheduler
 from puzzles import LETTER_A_FILE
 
 pytest.importorskip("distributed")

@@ -52,7 +52,7 @@ def test_cli_tournament_writes_every_puzzle_and_the_running_total(tmp_path, caps
     data = json.loads(out.read_text())
     assert data["summary"]["solved"] == 2 and data["meta"]["cores"] == 1 and data["meta"]["time_limit_s"] == 7200
     assert [e["source"] for e in data["results"]] == [LETTER_A_FILE] * 2 and all(e["solved"] for e in data["results"])
-    assert data["results"][1]["total_s"] >= data["results"][0]["total_s"] and "code_hash" in data["meta"]
+    assert data["results"][1]["total_s"] >= data["results"][0]["total_s"] and "libraries" in data["meta"]
     assert "tournament: 2 of 2 puzzles solved" in capsys.readouterr().out
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR
 
 _PARENT = """
 import os, sys, time
-from qpicross.experiments.runner import run_tasks
+from qpicross.samplers.workers import run_tasks
 
 def work(shared, task):
     with open(os.path.join(shared, f"worker-{os.getpid()}"), "w"):

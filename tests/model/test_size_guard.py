@@ -12,7 +12,7 @@ import pytest
 from qpicross import Puzzle
 from qpicross.puzzle import save_puzzle
 from qpicross.cli import main
-from qpicross.experiments.generate import random_board
+from qpicross.puzzle.generate import random_board
 from qpicross.model import size
 from qpicross.model.size import (
     ModelTooLargeError,

@@ -102,7 +102,7 @@ def client_for(scheduler):
         SamplerUnavailableError: Without ``dask[distributed]``, or when no scheduler answers.
         ValueError: For a malformed scheduler.
     """
-    from qpicross.samplers.registry import import_extra
+    from qpicross.exceptions import import_extra
 
     distributed = import_extra("distributed", "tune", "scheduler= (restart streams on a Dask cluster)")
     Client, LocalCluster = distributed.Client, distributed.LocalCluster
@@ -126,7 +126,7 @@ def client_for(scheduler):
                 raise
             _SCRATCH.append(scratch)
         else:  # probed first: one line for an address where nothing listens, tls:// or ucx:// without support
-            from qpicross.experiments.runner import connect_scheduler
+            from qpicross.samplers.workers import connect_scheduler
 
             client = connect_scheduler(where, timeout=CONNECT_TIMEOUT_S)
     except ConnectionError as exc:

@@ -1,4 +1,4 @@
-"""Tests for qpicross.experiments.ratios (geometric-mean ratios with bootstrap intervals)."""
+"""Tests for benchmarks.ratios (geometric-mean ratios with bootstrap intervals)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from qpicross.exceptions import ParameterError
-from qpicross.experiments.ratios import geometric_interval, mean_time_of_reads, reads_ratio, tts99_of_reads
+from benchmarks.ratios import geometric_interval, mean_time_of_reads, reads_ratio, tts99_of_reads
 from qpicross.experiments.survival import survival_tts
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"

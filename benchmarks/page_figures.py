@@ -1,0 +1,271 @@
+"""The figure each results page opens with, drawn from its committed results files alone (seconds, no sampling).
+
+``python -m benchmarks.page_figures [FOLDER]`` (``make figures`` runs it) writes into ``figures/``:
+
+* ``tournament_pass.png`` -- the tournament passes against the champions' totals (the README and the index, the
+  typical-puzzles page; :func:`benchmarks.figures.tournament_figure`);
+* ``tts_size_typical.png``, ``tts_size_random.png`` -- each puzzle's TTS99 with its 95 % interval against its cells
+  (:func:`tts_against_size`; a puzzle no read solved is marked at the top, its TTS99 infinite);
+* ``ttt_hard.png``, ``ttt_parallel.png`` -- time-to-target curves, the fraction of reads that reached the ground
+  state by each time, reads cut by the budget censored (:func:`time_to_target_curves`);
+* ``ablation.png`` -- what each part of the annealer buys: each configuration's TTS99 per puzzle (:func:`ablation`);
+* ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
+* ``embedding_chains.png`` -- the longest chain of each embedded model against its variables, by encoding and graph;
+* ``tournament_long.png`` -- the full runs' TTS99 of each puzzle through both tournament files (the archive).
+
+Examples:
+    >>> [name for name, _ in PAGE_FIGURES][:3]
+    ['tournament_pass.png', 'tts_size_typical.png', 'tts_size_random.png']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from benchmarks.figures import tournament_figure
+
+__all__ = ["PAGE_FIGURES", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
+           "embedding_chains", "tournament_long", "make_page_figures", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"
+
+
+def _rows(*names: str) -> list[dict]:
+    rows = []
+    for name in names:
+        path = RESULTS / name
+        if path.is_file():
+            rows += json.loads(path.read_text()).get("results") or []
+    return rows
+
+
+def _number(value) -> float:
+    return math.inf if value in (None, "", "inf") else float(value)
+
+
+def _figure(title: str, size=(7.5, 3.6)):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=size)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    return fig, ax
+
+
+def _save(fig, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    from qpicross.plot import save_figure
+
+    save_figure(fig, path)
+    plt.close(fig)
+    return path
+
+
+def _commits(*names: str) -> str:
+    commits = []
+    for name in names:
+        path = RESULTS / name
+        if path.is_file():
+            commits.append((json.loads(path.read_text()).get("meta") or {}).get("commit") or "?")
+    return ", ".join(dict.fromkeys(commits))
+
+
+def tts_against_size(out: Path, files: Sequence[str], title: str, name: str) -> Path:
+    """Each row's TTS99 and its interval against the puzzle's cells, one series per configuration (log-log)."""
+    fig, ax = _figure(f"{title} (commit {_commits(*files)})")
+    rows = _rows(*files)
+    finite = [_number(r["tts99_high_s"]) for r in rows if math.isfinite(_number(r["tts99_high_s"]))]
+    top = max(finite, default=1.0) * 3
+    for config, marker in zip(dict.fromkeys(r["config"] for r in rows), "osd^v<>"):
+        mine = [r for r in rows if r["config"] == config]
+        solved = [r for r in mine if r["num_solved"] and math.isfinite(_number(r["tts99_s"]))]
+        cells = [r["rows"] * r["cols"] for r in solved]
+        tts = [_number(r["tts99_s"]) for r in solved]
+        low = [t - _number(r["tts99_low_s"]) for t, r in zip(tts, solved)]
+        high = [min(_number(r["tts99_high_s"]), top) - t for t, r in zip(tts, solved)]
+        cores = sorted({r.get("threads") or 0 for r in mine})
+        on = "/".join(str(c) if c else "GPU" for c in cores)
+        line = ax.errorbar(cells, tts, yerr=[low, high], fmt=marker, markersize=4, capsize=2, linewidth=0.8,
+                           label=f"{config}: {len(solved)} of {len(mine)} solved ({on} core{'s' * (cores != [1])})")
+        unsolved = [r["rows"] * r["cols"] for r in mine if r not in solved]
+        if unsolved:
+            ax.scatter(unsolved, [top] * len(unsolved), marker="x", color=line[0].get_color(), s=18)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("cells (rows × columns)")
+    ax.set_ylabel("TTS99 (s); × : never solved")
+    ax.legend(fontsize=7.5, loc="upper left")
+    return _save(fig, out / name)
+
+
+def time_to_target_curves(out: Path, groups: Sequence[tuple[str, Callable[[dict], bool], Sequence[str]]],
+                          title: str, name: str) -> Path:
+    """For each ``(label, which rows, files)``: the fraction of the rows' reads that reached the target by each
+    time (Kaplan-Meier over the reads, those cut by the budget censored at their run time)."""
+    import numpy as np
+    from scipy import stats
+
+    files = [f for _, _, names in groups for f in names]
+    fig, ax = _figure(f"{title} (commit {_commits(*files)})")
+    for label, keep, names in groups:
+        times, durations = [], []
+        for row in _rows(*names):
+            if keep(row) and row.get("time_to_target_s") and row.get("read_s"):
+                times += [_number(t) for t in row["time_to_target_s"]]
+                durations += [_number(d) for d in row["read_s"]]
+        if not times:
+            continue
+        times, durations = np.array(times), np.array(durations)
+        done = np.isfinite(times)
+        data = stats.CensoredData(uncensored=times[done], right=durations[~done])
+        if not done.any():
+            continue
+        cdf = stats.ecdf(data).cdf
+        grid = np.geomspace(max(min(times[done].min(), durations.min()), 1e-4), durations.max(), 200)
+        ax.step(grid, cdf.evaluate(grid), where="post",
+                label=f"{label}: {int(done.sum())} of {len(times)} reads reached it")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("seconds of one read (wall)")
+    ax.set_ylabel("fraction of reads at the ground state")
+    ax.legend(fontsize=7.5, loc="upper left")
+    return _save(fig, out / name)
+
+
+def ablation(out: Path) -> Path:
+    """Each configuration of ``make bench-ablation``: its TTS99 on each puzzle, one column of points a
+    configuration (a puzzle never solved at the top)."""
+    names = [f"ablation_{n}.json" for n in ("shift", "shift_block_moves", "shift_luby250", "shift_fixed",
+                                             "shift_anneal", "shift_no_line_moves", "shift_presolve", "sa",
+                                             "sa_match2", "sa_domain_wall")]
+    rows = _rows(*names)
+    fig, ax = _figure(f"What each part of the annealer buys: TTS99 per puzzle (commit {_commits(*names)})",
+                      size=(7.5, 4.2))
+    labels = list(dict.fromkeys(r["config"] for r in rows))
+    finite = [_number(r["tts99_s"]) for r in rows if r["num_solved"] and math.isfinite(_number(r["tts99_s"]))]
+    top = max(finite, default=1.0) * 3
+    for x, label in enumerate(labels):
+        mine = [r for r in rows if r["config"] == label]
+        tts = [_number(r["tts99_s"]) if r["num_solved"] else math.inf for r in mine]
+        ax.scatter([x] * len(tts), [min(t, top) for t in tts], s=14, alpha=0.7,
+                   marker="o", color=["tab:red" if math.isinf(t) else "tab:blue" for t in tts])
+    ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=7.5)
+    ax.set_yscale("log")
+    ax.set_ylabel("TTS99 (s); red at the top: never solved")
+    return _save(fig, out / "ablation.png")
+
+
+def frontier_sizes(out: Path) -> Path:
+    """Plain SA on the thermometer encoding on random boards: the fraction of each size's boards solved, alone and
+    after line logic (``make schedule-random``)."""
+    fig, ax = _figure("Plain SA on the thermometer encoding, random boards: solved fraction against size "
+                      f"(commit {_commits('schedule_random_plain.json', 'schedule_random_presolve.json')})")
+    for name, label in (("schedule_random_plain.json", "thermometer alone"),
+                        ("schedule_random_presolve.json", "line logic first")):
+        path = RESULTS / name
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text())
+        side = {p["label"]: p["rows"] for p in data["puzzles"]}
+        solved: dict[int, set] = {}
+        for r in data["records"]:
+            solved.setdefault(side[r["puzzle"]], set())
+            if r["num_solved"]:
+                solved[side[r["puzzle"]]].add(r["puzzle"])
+        boards = {s: sum(1 for p, v in side.items() if v == s) for s in solved}
+        sizes = sorted(solved)
+        ax.plot(sizes, [len(solved[s]) / boards[s] for s in sizes], marker="o",
+                label=f"{label} ({sum(len(v) for v in solved.values())} of {sum(boards.values())} boards)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("side of the square board (cells)")
+    ax.set_ylabel("fraction of boards solved")
+    ax.legend(fontsize=7.5)
+    return _save(fig, out / "frontier_sizes.png")
+
+
+def embedding_chains(out: Path) -> Path:
+    """Every model minorminer embedded (``make embedding``): its longest chain against its variables, by encoding
+    and graph."""
+    path = RESULTS / "embedding.json"
+    fig, ax = _figure(f"What fits on a QPU: the longest chain of each embedding (commit {_commits('embedding.json')})")
+    records = json.loads(path.read_text())["records"] if path.is_file() else []
+    keys = dict.fromkeys((r["encoding"], r["topology"]) for r in records if r.get("embedded"))
+    for (encoding, topology), marker in zip(keys, "os^dv<>p*hH"):
+        mine = [r for r in records if r.get("embedded") and (r["encoding"], r["topology"]) == (encoding, topology)]
+        ax.scatter([r["num_variables"] for r in mine], [r["max_chain"] for r in mine], marker=marker, s=18,
+                   label=f"{encoding} on {topology} ({len(mine)})")
+    ax.set_xscale("log")
+    ax.set_xlabel("variables of the model")
+    ax.set_ylabel("longest chain (qubits)")
+    ax.legend(fontsize=7, ncol=2)
+    return _save(fig, out / "embedding_chains.png")
+
+
+def tournament_long(out: Path) -> Path:
+    """The full runs of both tournament files: each puzzle's TTS99 against its number (the archive's)."""
+    names = ("bench_tournament_long.json", "bench_tournament_long_tcga2012.json")
+    fig, ax = _figure(f"The full runs: TTS99 of every tournament puzzle (commit {_commits(*names)})")
+    for name in names:
+        rows = _rows(name)
+        if not rows:
+            continue
+        tts = [_number(r["tts99_s"]) if r["num_solved"] else math.inf for r in rows]
+        number = [int(str(r["puzzle"]).rpartition("#")[2]) for r in rows]
+        top = max((t for t in tts if math.isfinite(t)), default=1.0) * 3
+        file = Path(str(rows[0]["source"]).partition("#")[0]).stem
+        ax.scatter(number, [min(t, top) for t in tts], s=4, alpha=0.6,
+                   label=f"{file}: {sum(math.isfinite(t) for t in tts)} of {len(rows)} solved")
+    ax.set_yscale("log")
+    ax.set_xlabel("puzzle number in its file")
+    ax.set_ylabel("TTS99 (s)")
+    ax.legend(fontsize=7.5)
+    return _save(fig, out / "tournament_long.png")
+
+
+#: Each page's figure: (file name, function of the output folder that draws it).
+PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
+    ("tournament_pass.png", tournament_figure),
+    ("tts_size_typical.png", lambda out: tts_against_size(
+        out, ["bench_pure.json"], "The shipped, Bompol and taai2011 #1-20 puzzles: TTS99 against size",
+        "tts_size_typical.png")),
+    ("tts_size_random.png", lambda out: tts_against_size(
+        out, ["bench_random.json"], "Random boards: TTS99 against size", "tts_size_random.png")),
+    ("ttt_hard.png", lambda out: time_to_target_curves(
+        out, [(f"{config}, {puzzle}", lambda r, c=config, p=puzzle: r["config"] == c and r["puzzle"] == p,
+               ["bench_hard.json", "bench_hard_1thread.json"])
+              for puzzle in ("kabuki", "phantom") for config in ("shift", "shift-1-thread")],
+        "The hardest Bompol puzzles: time to target of each read", "ttt_hard.png")),
+    ("ttt_parallel.png", lambda out: time_to_target_curves(
+        out, [(f"{label}, {puzzle}", lambda r, p=puzzle: r["puzzle"] == p, [f"parallel_{n}_{k}.json"])
+              for n, puzzle in (("403", "taai2011#403"), ("307", "taai2011#307"))
+              for k, label in (("1", "1 stream"), ("2", "2 streams"))],
+        "A read's restart streams on 1 and 2 processes: time to target", "ttt_parallel.png")),
+    ("ablation.png", ablation),
+    ("frontier_sizes.png", frontier_sizes),
+    ("embedding_chains.png", embedding_chains),
+    ("tournament_long.png", tournament_long),
+]
+
+
+def make_page_figures(out: str | Path = ROOT / "figures") -> list[Path]:
+    """Draw every figure of :data:`PAGE_FIGURES` into ``out``; returns the paths written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    return [draw(out) for _, draw in PAGE_FIGURES]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for path in make_page_figures(argv[0] if argv else ROOT / "figures"):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

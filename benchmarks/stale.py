@@ -1,0 +1,60 @@
+"""``make stale-results``: every results file listed as current or changed (:mod:`benchmarks.provenance`).
+
+``python -m benchmarks.stale [FOLDER]`` draws today's samples fingerprints, prints each file's status with the
+commit it names and, for a changed file, which family changed and why, then how many of each the README and the
+current docs pages quote and how many only the archive pages do. ``--stamp FILE...`` stamps files instead
+(``--tree DIR``: drawn by another checkout's package); ``--check`` exits 1 when a file is changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchmarks.provenance import ROOT, results_status, stamp, stamp_tree
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.provenance [FOLDER]``: list every results file as current or changed.
+
+    With ``--stamp FILE...``: stamp those files instead (:func:`stamp`). Exit status 1 with ``--check`` when a
+    file is changed."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.stale",
+                                     description="Sort results files by whether today's code draws their samples.")
+    parser.add_argument("folder", nargs="?", default=str(ROOT / "results"), help="a folder of results files")
+    parser.add_argument("--stamp", nargs="+", metavar="FILE", help="stamp these results files with fingerprints")
+    parser.add_argument("--tree", type=Path, help="with --stamp: the checkout whose package ran (default: this one)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when some file is changed")
+    args = parser.parse_args(argv)
+    if args.stamp:
+        for path in args.stamp:
+            if args.tree is None:
+                meta = stamp(path)
+            else:
+                meta = stamp_tree(path, args.tree)
+            print(f"{path}: " + ", ".join(meta["fingerprints"]))
+        return 0
+    start = time.perf_counter()
+    rows = results_status(args.folder)
+    for name, status, detail in rows:
+        print(f"{status:8} {name}  {detail}")
+    counts = {s: sum(status == s for _, status, _ in rows) for s in ("current", "changed")}
+    print(f"{counts['current']} current, {counts['changed']} changed "
+          f"(today's fingerprints drawn in {time.perf_counter() - start:.1f} s)")
+    if Path(args.folder).resolve() == (ROOT / "results").resolve():  # the repository's: say which the pages quote
+        from benchmarks.report import quoted_files
+
+        for archive, where in ((False, "the README and the current pages"), (True, "the archive pages")):
+            quoted = quoted_files(archive=archive)
+            mine = [status for name, status, _ in rows if name in quoted]
+            print(f"quoted by {where}: " + ", ".join(f"{mine.count(s)} {s}" for s in counts))
+    return 1 if args.check and counts["changed"] else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
