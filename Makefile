@@ -55,10 +55,12 @@ docs: $(VENV)/.installed-test ## the documentation site into docs/_build/html (~
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "built docs/_build/html/index.html"
 
-# The README's figures (about a minute and a half on 2 cores). The scaling plot reads results/bench_*.json
+# The README's and the results pages' figures (about a minute and a half on 2 cores; the pages' own, drawn from
+# results/ alone by benchmarks/page_figures.py, take seconds). The scaling plot reads results/bench_*.json
 # where `make bench` wrote them (else measures instances/); FIGURE_ARGS="--results FILE..." names others.
 figures: $(VENV)/.installed-test ## the README's and the docs' figures from results/ (~1.5 min)
 	$(BIN)/python -m benchmarks.figures figures $(FIGURE_ARGS)
+	$(BIN)/python -m benchmarks.page_figures figures
 
 # What today's code would reproduce: every results file's samples fingerprints drawn again (seconds once the kernels
 # are compiled) and each file listed as current (same samples from the same seeds) or changed (re-run it).

@@ -11,7 +11,8 @@
 * ``ablation.png`` -- what each part of the annealer buys: each configuration's TTS99 per puzzle (:func:`ablation`);
 * ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
 * ``embedding_chains.png`` -- the longest chain of each embedded model against its variables, by encoding and graph;
-* ``tournament_long.png`` -- the full runs' TTS99 of each puzzle through both tournament files (the archive).
+* ``tournament_long.png`` -- the full runs' TTS99 of each puzzle through both tournament files (the archive);
+* ``gpu_throughput.png`` -- the batched annealer's ladder-sweeps a second, GPU and CPU (the GPU archive).
 
 Examples:
     >>> [name for name, _ in PAGE_FIGURES][:3]
@@ -29,7 +30,7 @@ from pathlib import Path
 from benchmarks.figures import tournament_figure
 
 __all__ = ["PAGE_FIGURES", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "embedding_chains", "tournament_long", "make_page_figures", "main"]
+           "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -228,6 +229,25 @@ def tournament_long(out: Path) -> Path:
     return _save(fig, out / "tournament_long.png")
 
 
+def gpu_throughput(out: Path) -> Path:
+    """The batched driver's ladder-sweeps a second against the ladders of one call, on the GPU and on every CPU core
+    of the same machine (``make bench-gpu-throughput``)."""
+    rows = _rows("bench_gpu_throughput.json")
+    fig, ax = _figure("The batched annealer: ladder-sweeps a second against ladders in one call "
+                      f"(commit {_commits('bench_gpu_throughput.json')})")
+    for backend, marker in (("cuda", "o"), ("cpu", "s")):
+        mine = sorted((r for r in rows if r["backend"] == backend), key=lambda r: r["ladders"])
+        if mine:
+            ax.plot([r["ladders"] for r in mine], [r["ladder_sweeps_per_s"] for r in mine], marker=marker,
+                    label="one GPU (CUDA)" if backend == "cuda" else "every CPU core of the same machine")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("ladders in one call")
+    ax.set_ylabel("ladder-sweeps a second")
+    ax.legend(fontsize=7.5)
+    return _save(fig, out / "gpu_throughput.png")
+
+
 #: Each page's figure: (file name, function of the output folder that draws it).
 PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
     ("tournament_pass.png", tournament_figure),
@@ -250,6 +270,7 @@ PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
     ("frontier_sizes.png", frontier_sizes),
     ("embedding_chains.png", embedding_chains),
     ("tournament_long.png", tournament_long),
+    ("gpu_throughput.png", gpu_throughput),
 ]
 
 

@@ -1271,7 +1271,7 @@ def pages(root: str | os.PathLike = ROOT) -> list[Path]:
 
 #: Pages of results measured on earlier code and kept as history (each table's *Measured at* line says at which commit):
 #: every other page, and the README, presents today's figures.
-ARCHIVE_PAGES = ("archive.md", "design.md")
+ARCHIVE_PAGES = ("archive.md", "archive-gpu.md", "design.md")
 
 
 def quoted_files(root: str | os.PathLike = ROOT, *, archive: bool = False) -> dict[str, list[str]]:

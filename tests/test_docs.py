@@ -57,7 +57,8 @@ def site(tmp_path_factory):
 def test_every_page_is_built(site):
     for page in ("index", "getting-started", "formulation", "samplers", "classical", "cloud", "input", "tuning",
                  "cli", "api", "results/index", "results/typical", "results/hard", "results/beyond",
-                 "results/parallel", "results/generic", "results/design", "results/archive",
+                 "results/parallel", "results/generic", "results/design", "results/archive", "results/archive-gpu",
+                 "results/formulation-frontier", "results/frontier-tournament", "results/qpu-embedding",
                  "notebooks/01_formulation", "notebooks/04_formulation_study", "notebooks/05_your_own_annealer"):
         assert (site / f"{page}.html").is_file(), page
 
@@ -82,6 +83,9 @@ def test_figures_and_generated_tables_reach_the_site(site):
     assert (site / "_images" / "solved_5x5.png").is_file()
     text = (site / "results" / "typical.html").read_text()
     assert "<table" in text and "TTS99" in text and "Measured at:" in text  # which commit measured each table
+    assert (site / "_images" / "tts_size_typical.png").is_file()  # the figure the page opens with
+    # results tables scroll in a box of their own rather than run off the page
+    assert "_static/tables.css" in text and "overflow-x: auto" in (site / "_static" / "tables.css").read_text()
 
 
 def test_formulas_show_offline_and_options_paste_as_typed(site):

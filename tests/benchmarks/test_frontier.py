@@ -68,3 +68,21 @@ def test_an_encoding_not_kept_is_shown_only_where_the_page_says_why():
     assert f"| {NOT_KEPT[0]} |" in not_kept and "| thermometer |" not in not_kept
     fails = still_fails({"embedding.json": data})
     assert "thermometer on zephyr" in fails and NOT_KEPT[0] not in fails
+
+
+def test_every_results_page_opens_with_a_figure_drawn_from_its_results_and_stays_short(tmp_path):
+    """Each page of docs/results/ shows a figure before its first section, one that benchmarks.page_figures (or
+    the study and schedule targets) draws from committed results files; no page is over 400 lines. The page
+    figures are drawn again here and must come out."""
+    from benchmarks.page_figures import PAGE_FIGURES, make_page_figures
+
+    root = PAGE.parents[2]
+    drawn = {path.name for path in make_page_figures(tmp_path)}
+    assert drawn == {name for name, _ in PAGE_FIGURES} and all((tmp_path / n).stat().st_size > 10_000 for n in drawn)
+    for page in sorted((root / "docs" / "results").glob("*.md")):
+        lines = page.read_text().splitlines()
+        assert len(lines) <= 400, page.name
+        first = next(line for line in lines[1:] if line.strip())
+        assert first.startswith("![") and "](../../figures/" in first, page.name
+        figure = first.rsplit("/", 1)[1].rstrip(")")
+        assert figure in drawn | {"study.png", "schedule.png"} and (root / "figures" / figure).is_file(), page.name
