@@ -265,8 +265,11 @@ def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]
         Every broken row, then every broken column.
 
     Raises:
-        ValueError: If the board's shape is not the puzzle's.
+        ParameterError: If ``puzzle`` is not a :class:`Puzzle`, or the board is not a 0/1 board of the puzzle's
+            shape (a cell of 7, 0.5 or NaN is no board: :func:`board_array`).
     """
+    if not isinstance(puzzle, Puzzle):
+        raise ParameterError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
     grid = board_array(board)
     if grid.shape != puzzle.shape:
         raise ParameterError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")
@@ -284,13 +287,40 @@ def _is_strings(board) -> bool:
 
 
 def board_array(board: np.ndarray | Sequence[str] | Sequence[Sequence[int]]) -> np.ndarray:
-    """A board as an array: strings of ``#``/``.`` (:func:`board_from_strings`) or anything :func:`numpy.asarray`
-    takes (rows of 0/1).
+    """A board as a 2-D array of 0/1: strings of ``#``/``.`` (:func:`board_from_strings`), or rows of 0/1 (numbers
+    or booleans) that :func:`numpy.asarray` takes.
 
-    >>> board_array(["#."]).tolist(), board_array([[1, 0]]).tolist()
-    ([[1, 0]], [[1, 0]])
+    Raises:
+        ParameterError: For anything else: no board, not two dimensions, or a cell that is neither 0 nor 1
+            (7, 0.5, NaN, text), naming the first such cell.
+
+    >>> board_array(["#."]).tolist(), board_array([[1, 0]]).tolist(), board_array([[True, False]]).tolist()
+    ([[1, 0]], [[1, 0]], [[1, 0]])
+    >>> board_array([[1, 7]])
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: board cell 7 (row 1, column 2) is neither 0 nor 1
     """
-    return board_from_strings(board) if _is_strings(board) else np.asarray(board)
+    if board is None:
+        raise ParameterError("board must be a 0/1 array or #/. strings, got None")
+    if _is_strings(board):
+        return board_from_strings(board)
+    try:
+        grid = np.asarray(board)
+    except (TypeError, ValueError):  # ragged rows
+        raise ParameterError("board must be a rectangular 0/1 array or #/. strings") from None
+    if grid.ndim != 2:
+        raise ParameterError(f"board must be a 2-D 0/1 array (rows of cells), got {grid.ndim} dimension(s)")
+    if grid.dtype == bool:
+        return grid.astype(np.uint8)
+    if not (np.issubdtype(grid.dtype, np.integer) or np.issubdtype(grid.dtype, np.floating)):
+        raise ParameterError(f"board cells must be 0 or 1, got values of type {grid.dtype}")
+    bad = np.argwhere((grid != 0) & (grid != 1))  # NaN is neither
+    if len(bad):
+        i, j = bad[0]
+        value = grid[i, j].item()
+        raise ParameterError(f"board cell {value!r} (row {i + 1}, column {j + 1}) is neither 0 nor 1")
+    return grid
 
 
 #: Characters a board's text may hold for a filled cell, and for an empty one.

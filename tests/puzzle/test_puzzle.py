@@ -56,3 +56,26 @@ def test_any_board_solves_its_own_puzzle(n_rows, n_cols, data):
     puzzle = Puzzle.from_board(board)
     assert check(puzzle, board) == []
     assert (board_from_strings(board_to_strings(board)) == board).all()
+
+
+@pytest.mark.parametrize("value", [7, 0.5, np.nan, -1, 2.0])
+def test_check_rejects_a_board_that_is_not_zero_one(letter_a, value):
+    """Issue 59, item 2: a cell of 7, 0.5 or NaN where 1 belongs made check() answer [] ("solved")."""
+    from qpicross.exceptions import ParameterError
+
+    board = board_from_strings(LETTER_A_BOARD).astype(float)
+    board[board == 1] = value  # every filled cell: a board that painted the solution with a wrong value
+    with pytest.raises(ParameterError, match="neither 0 nor 1"):
+        check(letter_a, board)
+    assert check(letter_a, board_from_strings(LETTER_A_BOARD).astype(bool)) == []  # booleans are 0/1
+
+
+@pytest.mark.parametrize(("puzzle", "board", "says"), [
+    (None, [[1]], "puzzle must be a Puzzle"), ("letter", [[1]], "puzzle must be a Puzzle"),
+    ("letter_a", None, "got None"), ("letter_a", [1, 0, 1], "2-D"), ("letter_a", [["a", "b"]], "must be 0 or 1")])
+def test_check_answers_what_is_not_a_puzzle_or_a_board_with_a_typed_error(letter_a, puzzle, board, says):
+    from qpicross.exceptions import ParameterError
+
+    puzzle = letter_a if puzzle == "letter_a" else puzzle
+    with pytest.raises(ParameterError, match=says):
+        check(puzzle, board)
