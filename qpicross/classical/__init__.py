@@ -1,8 +1,9 @@
 """Classical ground truth: line logic, exact solvers, and the presolve built on line logic.
 
 * :mod:`qpicross.classical.logic` -- the line solver and propagation to a fixpoint (:func:`propagate`);
-* :mod:`qpicross.classical.exact` -- CP-SAT and SAT with a uniqueness check (:func:`solve_exact`;
-  needs the ``classical`` extra, imported when called), the SAT encoding in :mod:`qpicross.classical.sat`;
+* :mod:`qpicross.classical.exact` -- CP-SAT and SAT with a uniqueness check (:func:`solve_exact`; SAT's
+  python-sat is a core dependency, CP-SAT's OR-tools the ``classical`` extra, both imported when called), the SAT
+  encoding in :mod:`qpicross.classical.sat`;
 * :mod:`qpicross.classical.presolve` -- fix what logic settles, anneal the rest (:class:`PresolveComposite`).
 """
 

@@ -25,8 +25,8 @@ that differs from the first in at least one cell:
   variables :math:`c_{k,j} \Leftrightarrow u_{k,j} \wedge \neg u_{k,j-h_k}` and
   :math:`g_j \Leftrightarrow \bigvee_k c_{k,j}`: :math:`O(L \cdot K)` clauses per line.
 
-OR-tools and python-sat are imported only when a solver runs (the
-``classical`` extra).
+OR-tools and python-sat are imported only when a solver runs (python-sat is a core dependency, OR-tools
+is in the ``classical`` extra).
 
 Both can be stopped inside a search: ``time_limit_s`` bounds a whole solve (the model, the first
 solution and the uniqueness check together), and Ctrl-C ends it with what it has found

@@ -29,8 +29,10 @@ from qpicross.puzzle import Puzzle, board_to_strings, check
 
 __all__ = ["BACKENDS", "ExactResult", "require_solver", "search", "time_limit_end", "puzzle_lines", "line_cells", "finish"]
 
-#: The module each exact method imports, and the extra that installs it.
-BACKENDS = {"sat": ("pysat.solvers", "python-sat"), "cpsat": ("ortools.sat.python.cp_model", "OR-tools")}
+#: The module each exact method imports, its package, and how to install it (python-sat is a core dependency).
+BACKENDS = {"sat": ("pysat.solvers", "python-sat", "a core dependency of qpicross: pip install python-sat"),
+            "cpsat": ("ortools.sat.python.cp_model", "OR-tools",
+                      "in the 'classical' extra: pip install 'qpicross[classical]'")}
 
 
 def require_solver(method: str):
@@ -42,12 +44,11 @@ def require_solver(method: str):
     """
     if method not in BACKENDS:
         raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    module, package = BACKENDS[method]
+    module, package, install = BACKENDS[method]
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise SolverUnavailableError(f"--method {method} needs {package}, in the 'classical' extra: "
-                                     "pip install 'qpicross[classical]'") from None
+        raise SolverUnavailableError(f"--method {method} needs {package}, {install}") from None
 
 
 @dataclasses.dataclass
