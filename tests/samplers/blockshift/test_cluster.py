@@ -52,8 +52,11 @@ def test_a_budget_ends_a_read_that_never_reaches_the_target(client):
                                     target_energy=-1.0, time_limit=2.0, scheduler=client)
     assert ss.info["time_to_target_s"][0] == math.inf and ss.info["winner"][0] == -1
     assert ss.info["stream_s"][0] >= 2 * 1.5  # both streams ran for the whole budget
-    # sweeping all along, in whichever of its worker's threads the restarts ran: CPU seconds close to the wall's
-    assert ss.info["core_s"][0] >= 0.5 * ss.info["stream_s"][0]
+    # CPU seconds counted in whichever of its worker's threads the restarts ran: not the near nothing of a clock
+    # read in another thread, and never more than the streams' wall seconds. How close to the wall's they come
+    # depends on what else the machine runs (at load 3 on 2 cores, 0.14 of it: issue 59, item 3), so the
+    # floor is one a machine at load 25 still clears.
+    assert 0.02 * ss.info["stream_s"][0] <= ss.info["core_s"][0] <= 1.05 * ss.info["stream_s"][0] + 0.1
 
 
 @pytest.mark.parametrize("bad", ["local:0", "local:x", "nonsense"])
