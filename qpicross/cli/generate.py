@@ -9,7 +9,7 @@ from qpicross.exceptions import PuzzleFormatError
 from qpicross.exceptions import UsageError
 from ._arguments import add_force_and_json, output_file
 from ._output_files import check_output_path, write_output
-from ._terminal import board_text, print_json, printable
+from ._terminal import print_json, printable
 
 #: Most boards ``--max-tries`` may draw.
 MAX_TRIES = 1_000_000
@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.output:
         verdict = (f"unique solution ({generated.tries} tries)" if generated.unique
                    else "uniqueness not checked")
+        # the puzzle, not its solution: `qpicross solve FILE` shows that (and --json holds it)
         print(f"wrote {printable(path)}: {printable(puzzle)}, {puzzle.num_filled} filled cells, {verdict}")
-        print(board_text(puzzle, generated.board))
     else:
         print(format_px(puzzle), end="")
     return 0

@@ -78,6 +78,7 @@ def test_generate_writes_a_unique_puzzle(capsys, tmp_path):
     code, out, _ = run(capsys, "generate", "--size", "6x7", "--density", "0.55", "--seed", "1", "--unique",
                        "-o", path)
     assert code == 0 and "unique solution" in out
+    assert out.count("\n") == 1 and "#" not in out  # one line: the solution is not printed (issue 59, item 9)
     puzzle = load_puzzle(path)
     assert puzzle.shape == (6, 7)
     code, out, _ = run(capsys, "solve", path, "--json")
