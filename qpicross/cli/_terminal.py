@@ -141,7 +141,8 @@ def racing_note(config, seed, workers: int = 1) -> str | None:
 
     ``shift`` with several restart streams (threads, or ``--scheduler`` workers) returns the stream that
     reaches the ground state first by the clock; deciding by sweeps would hold every stream back to the
-    slowest, so the command says so instead.
+    slowest, so the command says so instead. ``tabu`` (and ``sb`` given a ``timeout``) stops each read by the
+    wall clock: the same.
 
     >>> from qpicross.pipeline.config import SolverConfig
     >>> racing_note(SolverConfig(options={"threads": 1}), 7) is None, racing_note(SolverConfig(), None) is None
@@ -149,9 +150,14 @@ def racing_note(config, seed, workers: int = 1) -> str | None:
     >>> print(racing_note(SolverConfig(options={"threads": 2}), 7))
     note: shift races 2 restart streams and returns the first at the ground state, so the same --seed can give other reads on another run; --option threads=1 gives the same reads every run
     """
-    if seed is None or config.sampler_name != "shift":
+    if seed is None:
         return None
     options = config.sampler_options
+    if config.sampler_name == "tabu" or (config.sampler_name in ("sb", "sb+descent") and options.get("timeout")):
+        return (f"note: {config.sampler_name} stops each read at its timeout, by the wall clock, so the same --seed "
+                "can give other reads on another run")
+    if config.sampler_name != "shift":
+        return None
     if options.get("scheduler"):
         streams = f"restart streams on the workers of {options['scheduler']}"
     else:

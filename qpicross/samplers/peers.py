@@ -38,6 +38,8 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
+import random
 import time
 from collections.abc import Callable
 
@@ -239,6 +241,23 @@ class SimulatedBifurcationSampler(dimod.Sampler):
 
 # -- dwave-hybrid workflows -----------------------------------------------------------------
 
+@contextlib.contextmanager
+def _global_generators_seeded(seed: int | None):
+    """NumPy's and Python's global generators seeded with ``seed`` inside, as they were outside (nothing is
+    touched for ``None``)."""
+    if seed is None:
+        yield
+        return
+    numpy_state, python_state = np.random.get_state(), random.getstate()
+    np.random.seed(seed)
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+
+
 class HybridWorkflowSampler(dimod.Sampler):
     """A dwave-hybrid reference workflow, run once per read; each read is the run's best sample.
 
@@ -259,32 +278,59 @@ class HybridWorkflowSampler(dimod.Sampler):
     @property
     def parameters(self) -> dict:
         if self.workflow == "pt":
-            return {"num_reads": [], "num_sweeps": [], "num_replicas": [], "max_iter": [], "max_time": [],
-                    "convergence": []}
-        return {"num_reads": [], "num_sweeps": [], "population": [], "num_iter": [], "beta_range": []}
+            return {"num_reads": [], "num_sweeps": [], "seed": [], "num_replicas": [], "max_iter": [],
+                    "max_time": [], "convergence": []}
+        return {"num_reads": [], "num_sweeps": [], "seed": [], "population": [], "num_iter": [], "beta_range": []}
 
     @property
     def properties(self) -> dict:
         return {"library": "dwave-hybrid", "workflow": self.workflow, "independent_reads": True}
 
-    def _make(self, num_sweeps, options):
+    def _make(self, num_sweeps, options, seed=None):
+        hybrid = self._hybrid
         if self.workflow == "pt":
-            from hybrid.reference.pt import ParallelTempering
+            from hybrid.reference.pt import FixedTemperatureSampler, SpawnParallelTemperingReplicas, SwapReplicasDownsweep
 
-            return ParallelTempering(num_sweeps=num_sweeps or 1000, num_replicas=options.get("num_replicas", 10),
-                                     max_iter=options.get("max_iter"), max_time=options.get("max_time"),
-                                     convergence=options.get("convergence", 3))
-        from hybrid.reference.pa import PopulationAnnealing
+            # hybrid.reference.pt.ParallelTempering, composed here so that a seed fixes it: the replicas are
+            # updated one after another in this thread (the reference's Map runs them on threads, which draw
+            # from the global generators in whichever order they run) and the swaps take the read's seed (the
+            # reference's draw from a generator of their own, seeded from the operating system)
+            replica = FixedTemperatureSampler(num_sweeps=num_sweeps or 1000)
+            replica.runopts["executor"] = hybrid.immediate_executor  # a Runnable's deferred run options
+            update = hybrid.Map(replica)
+            loop = hybrid.Loop(update | SwapReplicasDownsweep(seed=seed), max_iter=options.get("max_iter"),
+                               max_time=options.get("max_time"), convergence=options.get("convergence", 3),
+                               key=lambda states: states[-1].samples.first.energy if states is not None else None)
+            return (SpawnParallelTemperingReplicas(num_replicas=options.get("num_replicas", 10)) | loop
+                    | hybrid.MergeSamples(aggregate=True))
+        from hybrid.reference.pa import CalculateAnnealingBetaSchedule, EnergyWeightedResampler, ProgressBetaAlongSchedule
 
+        # hybrid.reference.pa.PopulationAnnealing, composed here so that its resampler takes the read's seed (the
+        # reference's draws from a generator of its own, seeded from the operating system)
         beta_range = options.get("beta_range")
-        return PopulationAnnealing(num_reads=options.get("population", 20), num_iter=options.get("num_iter", 20),
-                                   num_sweeps=num_sweeps or 100,
-                                   beta_range=tuple(beta_range) if beta_range is not None else None)
+        num_iter = options.get("num_iter", 20)
+        schedule = CalculateAnnealingBetaSchedule(length=num_iter, interpolation="linear",
+                                                  beta_range=tuple(beta_range) if beta_range is not None else None)
+        return schedule | hybrid.Loop(
+            ProgressBetaAlongSchedule()
+            | hybrid.FixedTemperatureSampler(num_sweeps=num_sweeps or 100, num_reads=options.get("population", 20))
+            | EnergyWeightedResampler(seed=seed), max_iter=num_iter)
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 1, num_sweeps: int | None = None,
-               **options) -> dimod.SampleSet:
-        """Run the workflow ``num_reads`` times (``options``: ``num_replicas``, ``population``, ...)."""
+               seed: int | None = None, **options) -> dimod.SampleSet:
+        """Run the workflow ``num_reads`` times (``options``: ``num_replicas``, ``population``, ...).
+
+        dwave-hybrid's reference workflows take no seed: they draw from NumPy's and Python's global generators
+        (their samplers' seeds among them). With ``seed``, each read runs with both seeded from its own child of
+        ``seed`` (:class:`numpy.random.SeedSequence`), and both generators are put back as they were after it:
+        the same seed gives the same samples (``max_time`` aside, a wall-clock stop).
+        """
         num_reads = _check_reads(num_reads)
+        if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                                     and 0 <= seed < 2**32):
+            raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        read_seeds = ([int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(num_reads)]
+                      if seed is not None else [None] * num_reads)
         hybrid = self._hybrid
         variables = list(bqm.variables)
         if not variables:
@@ -292,8 +338,10 @@ class HybridWorkflowSampler(dimod.Sampler):
         best = np.zeros((num_reads, len(variables)), np.int8)
         start = time.perf_counter()
         for r in range(num_reads):
-            workflow = self._make(num_sweeps, options)  # a workflow keeps state between runs: a fresh one each
-            state = workflow.run(hybrid.State.from_problem(bqm)).result()
+            # a workflow keeps state between runs: a fresh one each
+            workflow = self._make(num_sweeps, options, read_seeds[r])
+            with _global_generators_seeded(read_seeds[r]):
+                state = workflow.run(hybrid.State.from_problem(bqm)).result()
             first = state.samples.first.sample
             best[r] = [first[v] for v in variables]
         elapsed = time.perf_counter() - start
