@@ -67,6 +67,24 @@ def save_plot(fig, path: str | os.PathLike, force: bool) -> Path:
     return write_output(path, lambda tmp: save_figure(fig, tmp), force)
 
 
+def _move_into_place_unless_taken(tmp: Path, path: Path) -> None:
+    """``tmp`` renamed to ``path`` unless a file took ``path`` meanwhile (another run that wrote the same new
+    file): a hard link is made atomically only where no file is, then the temporary name goes. Where the file
+    system has no hard links, a rename after a last look (a narrower window, not none)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise UsageError(f"{path} appeared while this command ran (another run wrote it?); it was left as it is: "
+                         "pass --force to overwrite it") from None
+    except OSError:  # no hard links here (some network and FAT file systems)
+        if path.exists() or path.is_symlink():
+            raise UsageError(f"{path} appeared while this command ran; it was left as it is: pass --force to "
+                             "overwrite it") from None
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
+
+
 def write_output(
     path: str | os.PathLike, content: bytes | str | Callable[[Path], object], force: bool
 ) -> Path:
@@ -86,8 +104,11 @@ def write_output(
     Returns:
         ``path`` as a :class:`~pathlib.Path`.
 
+    Without ``force``, a file that appears at ``path`` while the content is written (another run writing the
+    same new file) is left as it is, and this one refused (:func:`_move_into_place_unless_taken`).
+
     Raises:
-        UsageError: If ``path`` exists and ``force`` is false, or cannot be written.
+        UsageError: If ``path`` exists (or appears meanwhile) and ``force`` is false, or cannot be written.
     """
     path = check_output_path(path, force)
     if path.is_dir():
@@ -107,7 +128,10 @@ def write_output(
         if callable(content):
             content(tmp)
         os.chmod(tmp, _new_file_mode(path))  # mkstemp makes 0600; give the mode a plain open() would
-        os.replace(tmp, path)
+        if force:
+            os.replace(tmp, path)
+        else:
+            _move_into_place_unless_taken(tmp, path)
     except (OSError, ValueError) as exc:  # the message names the user's file, never the temporary one
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         reason = reason.replace(str(tmp), str(path)).replace(tmp.name, path.name)

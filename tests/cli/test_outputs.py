@@ -135,3 +135,23 @@ def test_plot_and_csv_say_where_they_went(tmp_path, capsys):
     out = tmp_path / "b.csv"
     assert main(["bench", LETTER_A_FILE, "--reads", "2", "--sweeps", "50", "--csv", str(out)]) in (0, 1)
     assert f"wrote {out}" in capsys.readouterr().err
+
+
+def test_a_file_that_appears_while_the_output_is_written_is_not_replaced(tmp_path):
+    """Issue 59, item 9: two runs writing the same new --plot path both reported success and one silently replaced
+    the other. The file another run put there while this one wrote is kept, and this one is refused in one line;
+    --force still replaces it."""
+    from qpicross.cli._output_files import write_output
+    from qpicross.exceptions import UsageError
+
+    path = tmp_path / "plot.png"
+
+    def other_run_wins(tmp):
+        tmp.write_bytes(b"mine")
+        path.write_bytes(b"the other run's")  # lands between this run's check and its rename
+
+    with pytest.raises(UsageError, match="appeared while this command ran"):
+        write_output(path, other_run_wins, force=False)
+    assert path.read_bytes() == b"the other run's" and [p.name for p in tmp_path.iterdir()] == ["plot.png"]
+    write_output(path, b"mine", force=True)
+    assert path.read_bytes() == b"mine"
