@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from qpicross.exceptions import UsageError
 from ._arguments import add_puzzle_argument, check_dask_installed, output_file
-from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot
+from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_output
 from ._progress import Progress
 from ._puzzle_files import load_puzzle_arg, size_error
 from ._terminal import board_text, compile_note, count, note_written, print_json, printable, racing_note
@@ -20,12 +21,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_puzzle_argument(p)
     add_solver_arguments(p, reads_default=None)
     p.add_argument("--plot", type=output_file, default=None, metavar="FILE", help="save a figure (.png, .svg, .pdf)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", nargs="?", type=output_file, const="-", default=None, metavar="FILE",
+                   help="one JSON object: on stdout, or written to FILE (as bench --json FILE)")
     p.add_argument("--logic-rounds", type=int, default=0, metavar="N",
                    help="with presolve: up to N anneals; between them, probe the cells the low-energy reads "
                         "agree on with line logic and keep what it proves (qpicross.pipeline.hybrid)")
     p.add_argument("--force", action="store_true",
-                   help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot file")
+                   help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot and "
+                        "--json files")
     p.add_argument("--scheduler", default=None, metavar="local:N|ADDRESS",
                    help="run each read's restart streams on a Dask cluster, one per worker: local:N (N local "
                         "processes) or a scheduler address (tcp://host:8786); the shift sampler only, the 'tune' "
@@ -44,18 +47,25 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--logic-rounds must be at least 0, got {args.logic_rounds}")
     if args.plot:
         check_output_path(args.plot, args.force, PLOT_SUFFIXES)  # refuse before a long run, not after
+    json_file = args.json if args.json not in (None, "-") else None
+    if json_file:
+        check_output_path(json_file, args.force)
     puzzle = load_puzzle_arg(args)
     if args.scheduler is not None:
         _connect(args.scheduler)
-    quiet = args.json
+    quiet = args.json == "-"  # stdout is the JSON object
     # Looking for a solution (no --reads), check first that one exists: line logic proves most puzzles without one
     # in milliseconds, where annealing would only run out of time. With --reads the reads are the measurement.
     finding = config.early_stop == "puzzle"
     contradiction = _no_solution(puzzle) if finding and not config.presolve else None
     if contradiction is not None:
-        if args.json:
+        if args.json == "-":
             print_json({"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction})
         else:
+            if json_file:
+                note_written(write_output(json_file, json.dumps(
+                    {"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction},
+                    indent=2) + "\n", args.force))
             print(f"{printable(puzzle)}: no board satisfies these clues (line logic: {printable(contradiction)}); "
                   f"nothing to anneal")
         return 1
@@ -97,10 +107,12 @@ def run(args: argparse.Namespace) -> int:
 
         note_written(save_plot(plot_puzzle(puzzle, result.board, broken=result.best.broken_lines), args.plot,
                                args.force))
-    if args.json:
+    if args.json == "-":
         print_json(result.to_dict())
     else:
         print_report(result)
+        if json_file:
+            note_written(write_output(json_file, json.dumps(result.to_dict(), indent=2) + "\n", args.force))
     note = racing_note(config, config.seed)
     if note:
         print(note, file=sys.stderr)

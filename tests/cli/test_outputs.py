@@ -155,3 +155,18 @@ def test_a_file_that_appears_while_the_output_is_written_is_not_replaced(tmp_pat
     assert path.read_bytes() == b"the other run's" and [p.name for p in tmp_path.iterdir()] == ["plot.png"]
     write_output(path, b"mine", force=True)
     assert path.read_bytes() == b"mine"
+
+
+def test_anneal_writes_its_json_to_a_file_as_bench_does(tmp_path, capsys):
+    """Issue 59, item 9: `anneal --json FILE` was refused where `bench --json FILE` works."""
+    from qpicross.cli import main
+
+    out = tmp_path / "a.json"
+    assert main(["anneal", str(INSTANCES / "5x5.px"), "--seed", "1", "--json", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "SOLVED" in captured.out and f"wrote {out}" in captured.err  # the report on stdout, the file beside
+    assert json.loads(out.read_text())["solved"] is True
+    assert main(["anneal", str(INSTANCES / "5x5.px"), "--json", str(out)]) == 2  # an existing file: --force
+    assert "exists; pass --force" in capsys.readouterr().err
+    assert main(["anneal", str(INSTANCES / "5x5.px"), "--seed", "1", "--json"]) == 0  # stdout, as before
+    assert json.loads(capsys.readouterr().out)["solved"] is True
