@@ -207,9 +207,11 @@ def _reads_line(result, d: dict) -> str:
         found = "found a solution on" if result.solved else "no solution in"
         limit = f" (or {result.config.time_limit:g} s)" if result.config.time_limit is not None else ""
         return f"{found} read {d['num_reads']} of at most {result.config.num_reads}{limit} ({d['sampler']})"
-    return (f"success probability {d['success_probability']:.3f} over {d['num_reads']} reads ({d['sampler']})"
-            + (f"; {d['num_valid_board_only']} more reads painted a valid board without being ground states"
-               if d["num_valid_board_only"] else ""))
+    more = d["num_valid_board_only"]
+    states = "a ground state" if more == 1 else "ground states"
+    return (f"success probability {d['success_probability']:.3f} over {count(d['num_reads'], 'read')} "
+            f"({d['sampler']})" + (f"; {count(more, 'more read')} painted a valid board without being {states}"
+                                   if more else ""))
 
 
 def next_step(result) -> str:

@@ -164,3 +164,16 @@ def test_batched_reads_measure_whole_reads_as_shift_does(command, early_stop):
 
     args = build_parser().parse_args([command[0], LETTER_A_FILE, *command[1:], "--sampler", "shift-batched-cpu"])
     assert config_from_args(args).early_stop == early_stop
+
+
+def test_counts_of_one_are_singular(tmp_path, capsys):
+    """Issue 59, item 12: "over 1 reads" and "(1 puzzles numbered 1..1)"."""
+    from puzzles import LETTER_A_FILE
+
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "1", "--seed", "1"]) in (0, 1)
+    assert "over 1 read (sa)" in capsys.readouterr().out
+    one = tmp_path / "one.txt"
+    one.write_text("$1\n1\n1\n1\n1\n")  # a tournament file holding one 1x1 puzzle
+    assert main(["show", f"{one}#2"]) == 2
+    err = capsys.readouterr().err
+    assert "(1 puzzle, numbered 1)" in err and "puzzles numbered" not in err

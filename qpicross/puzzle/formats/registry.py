@@ -183,7 +183,8 @@ def load_puzzles(spec: str | os.PathLike, format: str | None = None) -> list[Puz
         if len(selection) > 1:
             asked += f" ({len(selection)} puzzles)"
         raise PuzzleFormatError(f"{asked} asked for, but the file holds {len(chosen) or 'none'} of them "
-                                f"({count} puzzles numbered {low}..{high})", str(path))
+                                + (f"(1 puzzle, numbered {low})" if count == 1 else
+                                   f"({count} puzzles numbered {low}..{high})"), str(path))
     return chosen
 
 
