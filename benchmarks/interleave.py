@@ -53,8 +53,8 @@ def tree_provenance(meta: dict, tree: Path, rows: list[dict]) -> dict:
     tree: its commit, whether it had uncommitted changes, and the fingerprints of the families its ``rows``
     measure, drawn by the tree's own package (:func:`~benchmarks.provenance.tree_fingerprints`)."""
     families = families_of({"meta": {}, "results": rows})
-    return {**stamp_meta(meta, families, tree_fingerprints(tree, families),
-                         how=f"drawn after the run by the tree's package ({tree.name})"), **repository_state(tree)}
+    return stamp_meta({**meta, **repository_state(tree)}, families, tree_fingerprints(tree, families),
+                      how=f"drawn after the run by the tree's package ({tree.name})")
 
 
 def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args: list[str], cpu: str | None) -> int:

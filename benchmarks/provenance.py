@@ -70,11 +70,13 @@ def repository_state(tree: Path = ROOT) -> dict:
 
 def stamp_meta(meta: Mapping, families: Iterable[str], digests: Mapping[str, str] | None = None,
                how: str = "drawn in the run that wrote the file") -> dict:
-    """``meta`` with the repository's state and the fingerprints of ``families`` (drawn now unless given)."""
+    """``meta`` with the fingerprints of ``families`` (drawn now unless given) and the repository's state: the
+    ``commit`` and ``dirty`` that ``meta`` took when the run started (:func:`run_meta`: the code it imported),
+    else the tree's now."""
     families = sorted(set(families))
     digests = fingerprints(families) if digests is None else {k: digests[k] for k in families}
-    return {**meta, **repository_state(), "fingerprints": digests, "fingerprint_version": VERSION,
-            "fingerprinted": how}
+    state = {k: meta[k] for k in ("commit", "dirty") if k in meta} if "commit" in meta else repository_state()
+    return {**meta, **state, "fingerprints": digests, "fingerprint_version": VERSION, "fingerprinted": how}
 
 
 def run_meta() -> dict:
@@ -96,11 +98,16 @@ def write_results(path: str | Path, data: dict, families: Iterable[str] | None =
     return data
 
 
-def stamp(path: str | Path, families: Iterable[str] | None = None) -> dict:
+def stamp(path: str | Path, families: Iterable[str] | None = None, state: Mapping | None = None) -> dict:
     """Stamp the results file ``path``: its ``meta`` gains :func:`repository_state` and the fingerprints of the
     families it measures (default: :func:`~benchmarks.fingerprint.families_of` what it holds), drawn by the code
-    this process has imported, the code that ran the benchmark. Returns the new ``meta``."""
-    return write_results(path, json.loads(Path(path).read_text()), families)["meta"]
+    this process has imported, the code that ran the benchmark; ``state``: the commit and ``dirty`` taken when the
+    run started (:func:`repository_state`; default: those the file records, else the tree's now). Returns the new
+    ``meta``."""
+    data = json.loads(Path(path).read_text())
+    if state is not None:
+        data["meta"] = {**(data.get("meta") or {}), **state}
+    return write_results(path, data, families)["meta"]
 
 
 def tree_fingerprints(tree: Path, families: Iterable[str]) -> dict[str, str]:
@@ -120,8 +127,8 @@ def stamp_tree(path: str | Path, tree: str | Path) -> dict:
     data = json.loads(Path(path).read_text())
     meta = {k: v for k, v in (data.get("meta") or {}).items() if k != "fingerprints"}
     families = families_of({**data, "meta": meta})
-    meta = {**stamp_meta(meta, families, tree_fingerprints(tree, families),
-                         how=f"drawn after the run by the package of {tree.name}"), **repository_state(tree)}
+    meta = stamp_meta({**meta, **repository_state(tree)}, families, tree_fingerprints(tree, families),
+                      how=f"drawn after the run by the package of {tree.name}")
     Path(path).write_text(json.dumps({**data, "meta": meta}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return meta
 

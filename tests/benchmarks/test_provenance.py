@@ -24,7 +24,7 @@ def results(tmp_path):
     files = {"shift.json": [_row("shift", "threads=1,time_limit=60.0")], "sa.json": [_row("sa")],
              "both.json": [_row("sa"), _row("shift", "threads=1")]}
     for name, rows in files.items():
-        provenance.write_results(tmp_path / name, {"meta": {"commit": "x"}, "results": rows})
+        provenance.write_results(tmp_path / name, {"meta": provenance.run_meta(), "results": rows})
     return tmp_path
 
 
@@ -120,3 +120,16 @@ def test_the_record_command_runs_qpicross_and_stamps_what_it_wrote(tmp_path):
     meta = json.loads(out.read_text())["meta"]
     assert code == 0 and list(meta["fingerprints"]) == ["sa@one_hot"]
     assert meta["fingerprints"]["sa@one_hot"] == fingerprint.fingerprints(["sa@one_hot"])["sa@one_hot"]
+
+
+def test_a_stamp_keeps_the_commit_the_run_started_at(tmp_path):
+    """A run that started at one commit and ended after another was made names the one whose code it imported:
+    the state taken at its start (run_meta, or what benchmarks.record takes before it runs qpicross)."""
+    started = {"commit": "abc1234", "dirty": False}
+    path = tmp_path / "r.json"
+    provenance.write_results(path, {"meta": started, "results": [_row("sa")]})
+    assert {k: json.loads(path.read_text())["meta"][k] for k in started} == started
+    (tmp_path / "s.json").write_text(json.dumps({"meta": {}, "results": [_row("sa")]}))
+    meta = provenance.stamp(tmp_path / "s.json", state=started)
+    assert {k: meta[k] for k in started} == started and list(meta["fingerprints"]) == ["sa@one_hot"]
+
