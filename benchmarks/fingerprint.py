@@ -14,7 +14,9 @@ minorminer's embedding of it from a fixed seed) and ``cli`` (the command line's 
 bad input). :func:`families_of` reads the families a results file measures from its rows or records, so the
 same function serves a file written today and one written before fingerprints were recorded.
 
-What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read depends on timing,
+A generic sampler (SA, tabu, the peers) reaches the ground states of those small puzzles at its own defaults
+whatever its moves do, so it is also drawn for :data:`FEW_SWEEPS` sweeps, where its reads stop short of them
+(probe version 2). What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read depends on timing,
 so a block-shift family is drawn on one stream, on each chain the streams run (the profile chain, and the
 joint chain of the long restarts); the CUDA kernels are drawn through their CPU backend (the test suite holds
 them to the same samples); times are never part of a digest. A family whose two draws from the same seed
@@ -50,11 +52,17 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "family_key", "parse_family", "families_of",
+__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "probe_version", "family_key", "parse_family", "families_of",
            "fingerprint", "fingerprints", "main"]
 
-#: Bumped when what a probe draws changes (another puzzle, seed or read count): digests of another version differ.
-VERSION = 1
+#: What the probes draw, by version; a digest is salted with its family's version (:func:`probe_version`), so
+#: digests of another version differ. 1: every family on :data:`PROBE_PUZZLES` from :data:`SEED`; 2: a generic
+#: sampler (any but the block-shift ones) is also run for :data:`FEW_SWEEPS` sweeps, since at its own defaults it
+#: reaches the ground states of those small puzzles whatever its moves, which a digest of ground states cannot see.
+VERSION = 2
+#: The sweeps of a generic sampler's short run (version 2).
+FEW_SWEEPS = 10
+_BLOCK_SHIFT = ("shift", "shift-batched", "shift-batched-cpu", "gpu-shift")
 #: The shipped puzzles every sampler family is drawn on (small: the draws take seconds, compiled).
 PROBE_PUZZLES = ("5x5", "smile7", "house8", "star10")
 #: The seed of every probe draw, and the reads drawn on each puzzle.
@@ -207,6 +215,16 @@ def _anneal(puzzle, family: dict, **changes):
     return anneal(puzzle, **{**run, **changes}, **options)
 
 
+def probe_version(key: str) -> int:
+    """The probe version of a family (see :data:`VERSION`): 2 for a generic sampler's, else 1.
+
+    >>> probe_version("sa@one_hot"), probe_version("shift@one_hot threads=1"), probe_version("model@one_hot")
+    (2, 1, 1)
+    """
+    sampler = key.partition("@")[0]
+    return 1 if "@" not in key or sampler in _BLOCK_SHIFT + ("model", "embedding") else VERSION
+
+
 def _draw(key: str, digest) -> None:
     """Hash what ``key`` draws on every probe puzzle into ``digest``."""
     if key == "cli":
@@ -224,6 +242,8 @@ def _draw(key: str, digest) -> None:
                 _hash_embedding(digest, bqm)
             continue
         _hash_sampleset(digest, _anneal(puzzle, family).sampleset)
+        if probe_version(key) >= 2:  # a generic sampler, stopped before the ground state
+            _hash_sampleset(digest, _anneal(puzzle, family, num_sweeps=FEW_SWEEPS).sampleset)
         options = family["options"]
         if family["sampler"] == "shift" and options.get("threads", 2) != 1 and "chain" not in options and \
                 options.get("schedule") != "population":  # the long restarts' chain of the second stream
@@ -289,7 +309,7 @@ def fingerprint(key: str) -> str:
     ``unavailable: why`` when it cannot be drawn here."""
     digests = []
     for _ in range(2):
-        digest = hashlib.sha256(f"fingerprint v{VERSION} {key}".encode())
+        digest = hashlib.sha256(f"fingerprint v{probe_version(key)} {key}".encode())
         try:
             _draw(key, digest)
         except Exception as error:  # an extra not installed, a sampler or option this code does not have
