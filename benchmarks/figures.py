@@ -7,9 +7,6 @@
   cells where row and column variables disagree crossed out;
 * ``tuning_heatmap.png`` -- success probability over ``one_hot`` x ``match`` weights
   (:func:`qpicross.experiments.tune.tune`) on the 7x7 smile;
-* ``tournament_pass.png`` -- the tournament passes (``make bench-tournament-pass``): the running total against
-  the puzzle number, beside the champions' published totals (:func:`tournament_figure`, from the results files
-  alone: ``python -m benchmarks.figures --only tournament``);
 * ``scaling.png`` -- success probability and TTS99 against puzzle size
   (:func:`qpicross.experiments.scaling.plot_scaling`): from the ``make bench`` results in
   ``results/`` where they exist, else measured now on the puzzles shipped in ``instances/``.
@@ -27,7 +24,7 @@ import numpy as np
 
 from qpicross.experiments.scaling import plot_scaling, scaling_rows
 
-__all__ = ["INSTANCES", "BENCH_RESULTS", "PASSES", "committed_results", "tournament_figure", "make_figures", "main"]
+__all__ = ["INSTANCES", "BENCH_RESULTS", "committed_results", "make_figures", "main"]
 
 #: The repository root, and the puzzles shipped with it.
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,45 +35,6 @@ def _instances() -> list:
     from qpicross.puzzle.formats import load_puzzle
 
     return [load_puzzle(p) for p in sorted(INSTANCES.glob("*.px"))]
-
-
-#: The tournament passes the README's figure draws.
-PASSES = tuple(ROOT / "results" / f"tournament_{name}.json" for name in ("taai2011", "tcga2012"))
-
-
-def tournament_figure(out: Path, passes: Sequence[Path] = PASSES) -> Path:
-    """Each tournament pass as its running total (seconds, log scale) against the puzzle number, with the file's
-    champion's published total as a dashed line of the same colour: where the line ends against where the dash is."""
-    import json
-
-    import matplotlib.pyplot as plt
-
-    from benchmarks.report import PASS_TARGETS
-    from qpicross.plot import save_figure
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
-    for path, colour in zip([p for p in passes if p.is_file()], ("tab:blue", "tab:orange")):
-        data = json.loads(path.read_text())
-        name = path.stem.removeprefix("tournament_")
-        totals = [r["total_s"] for r in data["results"]]
-        s, cores = data["summary"], data["meta"]["cores"]
-        ax.plot(range(1, len(totals) + 1), totals, color=colour,
-                label=f"{name}: qpicross, {s['solved']} of {s['puzzles']} solved, {s['total_s']:.0f} s on {cores} core"
-                      f" (commit {data['meta'].get('commit', '?')})")
-        champion = PASS_TARGETS.get(name, (None,))[0]
-        if champion is not None:
-            ax.axhline(champion, color=colour, linestyle="--", linewidth=1,
-                       label=f"{name}: the champion's published total, {champion:.0f} s")
-    ax.set_yscale("log")
-    ax.set_xlabel("puzzles solved, in the tournament's order")
-    ax.set_ylabel("running total (s)")
-    ax.set_title("Tournament rules: every puzzle once, in order, each until solved", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7.5, loc="lower right")
-    path = out / "tournament_pass.png"
-    save_figure(fig, path)
-    plt.close(fig)
-    return path
 
 
 def _solved_5x5(out: Path) -> Path:
@@ -184,7 +142,6 @@ def make_figures(
     if results is None:
         results = committed_results() or None
     return [
-        tournament_figure(out),
         _solved_5x5(out),
         _broken_read(out),
         _tuning(out, workers, quick),
@@ -201,12 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "results/bench_*.json if present, else measure the shipped puzzles)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--quick", action="store_true", help="fewer reads, for a smoke test")
-    parser.add_argument("--only", choices=["tournament"], help="only this figure (from the results files: seconds)")
     args = parser.parse_args(argv)
-    if args.only == "tournament":
-        Path(args.out_dir).mkdir(parents=True, exist_ok=True)
-        print(tournament_figure(Path(args.out_dir)))
-        return 0
     for path in make_figures(args.out_dir, results=args.results, workers=args.workers, quick=args.quick):
         print(path)
     return 0

@@ -16,8 +16,8 @@ same function serves a file written today and one written before fingerprints we
 
 A generic sampler (SA, tabu, the peers) reaches the ground states of those small puzzles at its own defaults
 whatever its moves do, so it is also drawn for :data:`FEW_SWEEPS` sweeps, where its reads stop short of them
-(probe version 2). What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read depends on timing,
-so a block-shift family is drawn on one stream, on each chain the streams run (the profile chain, and the
+(probe version 2). What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read
+depends on timing, so a block-shift family is drawn on one stream, on each chain the streams run (the profile chain, and the
 joint chain of the long restarts); the CUDA kernels are drawn through their CPU backend (the test suite holds
 them to the same samples); times are never part of a digest. A family whose two draws from the same seed
 differ gets :data:`UNREPEATABLE`, which matches nothing, and one that cannot be drawn here (a missing extra,
@@ -52,8 +52,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "probe_version", "family_key", "parse_family", "families_of",
-           "fingerprint", "fingerprints", "main"]
+__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "probe_version", "family_key",
+           "parse_family", "families_of", "fingerprint", "fingerprints", "main"]
 
 #: What the probes draw, by version; a digest is salted with its family's version (:func:`probe_version`), so
 #: digests of another version differ. 1: every family on :data:`PROBE_PUZZLES` from :data:`SEED`; 2: a generic
@@ -154,7 +154,8 @@ def families_of(data: dict) -> list[str]:
         for arm in meta["arms"]:
             sampler, encoding = (meta[name].get(arm) if isinstance(meta[name], dict) else meta[name]
                                  for name in ("sampler", "encoding"))
-            out.add(family_key(sampler or arm.partition("@")[0], encoding, arm.endswith("+presolve"), meta.get("weights")))
+            out.add(family_key(sampler or arm.partition("@")[0], encoding, arm.endswith("+presolve"),
+                               meta.get("weights")))
     elif "records" in data:  # the embedding studies: models and their embeddings, and what they sampled
         out |= {"embedding@" + r["encoding"].removesuffix("+presolve") + ("+presolve" if "+presolve" in r["encoding"]
                 else "") for r in data["records"] if r.get("encoding")}

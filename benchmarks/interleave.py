@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from benchmarks.fingerprint import families_of
-from benchmarks.provenance import repository_state, stamp_meta, tree_fingerprints
+from benchmarks.provenance import stamp_meta
 from qpicross.experiments.result import load_average
 from qpicross.puzzle.formats.registry import _directory_files, split_spec
 
@@ -51,10 +51,8 @@ def single_specs(specs: list[str]) -> list[tuple[str, str]]:
 def tree_provenance(meta: dict, tree: Path, rows: list[dict]) -> dict:
     """``meta`` of the file a tree's runs wrote, stamped as :func:`benchmarks.provenance.stamp` would in that
     tree: its commit, whether it had uncommitted changes, and the fingerprints of the families its ``rows``
-    measure, drawn by the tree's own package (:func:`~benchmarks.provenance.tree_fingerprints`)."""
-    families = families_of({"meta": {}, "results": rows})
-    return stamp_meta({**meta, **repository_state(tree)}, families, tree_fingerprints(tree, families),
-                      how=f"drawn after the run by the tree's package ({tree.name})")
+    measure, drawn by the tree's own package (:func:`~benchmarks.provenance.stamp_meta` with ``tree``)."""
+    return stamp_meta(meta, families_of({"meta": {}, "results": rows}), tree)
 
 
 def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args: list[str], cpu: str | None) -> int:

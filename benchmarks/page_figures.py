@@ -3,7 +3,7 @@
 ``python -m benchmarks.page_figures [FOLDER]`` (``make figures`` runs it) writes into ``figures/``:
 
 * ``tournament_pass.png`` -- the tournament passes against the champions' totals (the README and the index, the
-  typical-puzzles page; :func:`benchmarks.figures.tournament_figure`);
+  typical-puzzles page; :func:`tournament_figure`);
 * ``tts_size_typical.png``, ``tts_size_random.png`` -- each puzzle's TTS99 with its 95 % interval against its cells
   (:func:`tts_against_size`; a puzzle no read solved is marked at the top, its TTS99 infinite);
 * ``ttt_hard.png``, ``ttt_parallel.png`` -- time-to-target curves, the fraction of reads that reached the ground
@@ -27,9 +27,10 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from benchmarks.figures import tournament_figure
+from benchmarks.report import load_rows
+from benchmarks.restate import _number
 
-__all__ = ["PAGE_FIGURES", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
+__all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
            "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,16 +38,8 @@ RESULTS = ROOT / "results"
 
 
 def _rows(*names: str) -> list[dict]:
-    rows = []
-    for name in names:
-        path = RESULTS / name
-        if path.is_file():
-            rows += json.loads(path.read_text()).get("results") or []
-    return rows
-
-
-def _number(value) -> float:
-    return math.inf if value in (None, "", "inf") else float(value)
+    """The rows of those of the results files ``names`` that are committed (:func:`benchmarks.report.load_rows`)."""
+    return load_rows(path for path in (RESULTS / name for name in names) if path.is_file())
 
 
 def _figure(title: str, size=(7.5, 3.6)):
@@ -75,6 +68,33 @@ def _commits(*names: str) -> str:
         if path.is_file():
             commits.append((json.loads(path.read_text()).get("meta") or {}).get("commit") or "?")
     return ", ".join(dict.fromkeys(commits))
+
+
+def tournament_figure(out: Path) -> Path:
+    """Each tournament pass (``make bench-tournament-pass``) as its running total (seconds, log scale) against the
+    puzzle number, with the file's champion's published total as a dashed line of the same colour: where the line
+    ends against where the dash is."""
+    from benchmarks.report import PASS_TARGETS
+
+    fig, ax = _figure("Tournament rules: every puzzle once, in order, each until solved")
+    passes = [RESULTS / f"tournament_{name}.json" for name in ("taai2011", "tcga2012")]
+    for path, colour in zip([p for p in passes if p.is_file()], ("tab:blue", "tab:orange")):
+        data = json.loads(path.read_text())
+        name = path.stem.removeprefix("tournament_")
+        totals = [r["total_s"] for r in data["results"]]
+        s, cores = data["summary"], data["meta"]["cores"]
+        ax.plot(range(1, len(totals) + 1), totals, color=colour,
+                label=f"{name}: qpicross, {s['solved']} of {s['puzzles']} solved, {s['total_s']:.0f} s on {cores} core"
+                      f" (commit {data['meta'].get('commit', '?')})")
+        champion = PASS_TARGETS.get(name, (None,))[0]
+        if champion is not None:
+            ax.axhline(champion, color=colour, linestyle="--", linewidth=1,
+                       label=f"{name}: the champion's published total, {champion:.0f} s")
+    ax.set_yscale("log")
+    ax.set_xlabel("puzzles solved, in the tournament's order")
+    ax.set_ylabel("running total (s)")
+    ax.legend(fontsize=7.5, loc="lower right")
+    return _save(fig, out / "tournament_pass.png")
 
 
 def tts_against_size(out: Path, files: Sequence[str], title: str, name: str) -> Path:

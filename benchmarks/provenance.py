@@ -40,7 +40,8 @@ from pathlib import Path
 
 from benchmarks.fingerprint import VERSION, families_of, fingerprints
 
-__all__ = ["ROOT", "repository_state", "run_meta", "write_results", "stamp", "stamp_tree", "stamp_meta", "tree_fingerprints", "results_status"]
+__all__ = ["ROOT", "repository_state", "run_meta", "write_results", "stamp", "stamp_meta", "tree_fingerprints",
+           "results_status"]
 
 #: The repository (the folder above benchmarks/).
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,14 +69,21 @@ def repository_state(tree: Path = ROOT) -> dict:
     return {"commit": commit or None, "dirty": None if status is None else bool(status)}
 
 
-def stamp_meta(meta: Mapping, families: Iterable[str], digests: Mapping[str, str] | None = None,
-               how: str = "drawn in the run that wrote the file") -> dict:
-    """``meta`` with the fingerprints of ``families`` (drawn now unless given) and the repository's state: the
-    ``commit`` and ``dirty`` that ``meta`` took when the run started (:func:`run_meta`: the code it imported),
-    else the tree's now."""
+def stamp_meta(meta: Mapping, families: Iterable[str], tree: str | Path | None = None) -> dict:
+    """``meta`` with the fingerprints of ``families`` and the repository's state.
+
+    Without ``tree``: the fingerprints are drawn by the code this process imported, and the state is the
+    ``commit`` and ``dirty`` that ``meta`` took when the run started (:func:`run_meta`), else the tree's now. With
+    ``tree`` (another checkout whose package ran, ``make bench-no-slowdown``'s base trees): both are that tree's,
+    the fingerprints drawn by its package (:func:`tree_fingerprints`)."""
     families = sorted(set(families))
-    digests = fingerprints(families) if digests is None else {k: digests[k] for k in families}
-    state = {k: meta[k] for k in ("commit", "dirty") if k in meta} if "commit" in meta else repository_state()
+    if tree is None:
+        digests, how = fingerprints(families), "drawn in the run that wrote the file"
+        state = {k: meta[k] for k in ("commit", "dirty") if k in meta} if "commit" in meta else repository_state()
+    else:
+        tree = Path(tree).resolve()
+        digests, how = tree_fingerprints(tree, families), f"drawn after the run by the package of {tree.name}"
+        state = repository_state(tree)
     return {**meta, **state, "fingerprints": digests, "fingerprint_version": VERSION, "fingerprinted": how}
 
 
@@ -87,27 +95,28 @@ def run_meta() -> dict:
     return {**machine_info(), **repository_state()}
 
 
-def write_results(path: str | Path, data: dict, families: Iterable[str] | None = None) -> dict:
-    """Write the results ``data`` to ``path`` as JSON, its ``meta`` stamped (:func:`stamp_meta`) with the fingerprints
-    of ``families`` (default: those :func:`~benchmarks.fingerprint.families_of` reads from ``data``). Returns
-    ``data``."""
+def write_results(path: str | Path, data: dict, families: Iterable[str] | None = None,
+                  tree: str | Path | None = None) -> dict:
+    """Write the results ``data`` to ``path`` as JSON, its ``meta`` stamped (:func:`stamp_meta`, ``tree`` as there)
+    with the fingerprints of ``families`` (default: those :func:`~benchmarks.fingerprint.families_of` reads from
+    ``data``). Returns ``data`` as written."""
     meta = {k: v for k, v in (data.get("meta") or {}).items() if k != "fingerprints"}
     families = families_of({**data, "meta": meta}) if families is None else families
-    data = {**data, "meta": stamp_meta(meta, families)}
+    data = {**data, "meta": stamp_meta(meta, families, tree)}
     Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return data
 
 
-def stamp(path: str | Path, families: Iterable[str] | None = None, state: Mapping | None = None) -> dict:
-    """Stamp the results file ``path``: its ``meta`` gains :func:`repository_state` and the fingerprints of the
-    families it measures (default: :func:`~benchmarks.fingerprint.families_of` what it holds), drawn by the code
-    this process has imported, the code that ran the benchmark; ``state``: the commit and ``dirty`` taken when the
-    run started (:func:`repository_state`; default: those the file records, else the tree's now). Returns the new
-    ``meta``."""
+def stamp(path: str | Path, families: Iterable[str] | None = None, state: Mapping | None = None,
+          tree: str | Path | None = None) -> dict:
+    """Stamp the results file ``path`` (:func:`write_results` of what it holds): its ``meta`` gains the fingerprints
+    of the families it measures and the repository's state. ``state``: the commit and ``dirty`` taken when the run
+    started (default: those the file records, else the tree's now); ``tree``: another checkout whose package wrote
+    the file (its state and fingerprints, drawn there). Returns the new ``meta``."""
     data = json.loads(Path(path).read_text())
     if state is not None:
         data["meta"] = {**(data.get("meta") or {}), **state}
-    return write_results(path, data, families)["meta"]
+    return write_results(path, data, families, tree)["meta"]
 
 
 def tree_fingerprints(tree: Path, families: Iterable[str]) -> dict[str, str]:
@@ -119,18 +128,6 @@ def tree_fingerprints(tree: Path, families: Iterable[str]) -> dict[str, str]:
     out = subprocess.run([sys.executable, str(script), "--json", *sorted(set(families))], cwd=tree,
                          env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
-
-
-def stamp_tree(path: str | Path, tree: str | Path) -> dict:
-    """:func:`stamp` of a file that another checkout's package wrote: its commit and fingerprints, drawn there."""
-    tree = Path(tree).resolve()
-    data = json.loads(Path(path).read_text())
-    meta = {k: v for k, v in (data.get("meta") or {}).items() if k != "fingerprints"}
-    families = families_of({**data, "meta": meta})
-    meta = stamp_meta({**meta, **repository_state(tree)}, families, tree_fingerprints(tree, families),
-                      how=f"drawn after the run by the package of {tree.name}")
-    Path(path).write_text(json.dumps({**data, "meta": meta}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return meta
 
 
 def results_status(folder: str | Path, today: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:

@@ -3,8 +3,8 @@
 ``python -m benchmarks.record bench PUZZLES --json results/x.json ...`` is ``qpicross bench ...``, and then
 :func:`benchmarks.provenance.stamp` of the file it wrote: the commit and whether the tree had uncommitted changes,
 both as the run started, and the samples fingerprints, drawn by the modules this process imported to run the
-benchmark (an edit or a commit meanwhile changes none of them). The benchmarks of ``benchmarks/Makefile`` run ``qpicross`` this way; the exit
-status is the command's.
+benchmark (an edit or a commit meanwhile changes none of them). The benchmarks of ``benchmarks/Makefile`` run
+``qpicross`` this way; the exit status is the command's.
 """
 
 from __future__ import annotations

@@ -1119,44 +1119,41 @@ def _sizes(rows: Sequence[dict]) -> str:
 
 #: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
-#: The README's overview: each collection with the rows it takes from which configuration of which file.
-_OVERVIEW_FILES = ("bench_pure.json", "bench_hybrid.json", "survey.json", "survey_presolve.json", *_PASSES)
 
 
 def overview_table(rows: Sequence[dict]) -> str:
     """What qpicross solves and how fast, one row per collection: the default (pure annealing, ``qpicross anneal``),
     ``--presolve`` (line logic first), plain simulated annealing of the published QUBO (dwave-samplers, the
-    ``--baseline`` of ``make bench-pure``), and the tournament champions' published totals."""
+    ``--baseline`` of ``make bench-pure``), and the tournament champions' published totals. ``rows``: those of
+    ``make bench-pure`` and ``make bench-hybrid``; the survey's files and the tournament passes are read here."""
     def pick(config: str, *collections: str) -> list[dict]:
         return [r for r in rows if r["config"] == config and collection(r) in collections]
 
     passes = load_passes([p for p in _results(*_PASSES) if p.is_file()])
+    tournaments = [(f"{name} ({event})", passes.get(name), pick("shift+presolve", f"{name}.txt#1-100"),
+                    pick("baseline", f"{name}.txt#1-20"), f"champion {fmt_time(PASS_TARGETS[name][0])} in all")
+                   for name, event in (("taai2011", "TAAI 2011"), ("tcga2012", "TCGA 2012"))]
     lines = ["| puzzles | default (pure annealing) | `--presolve` | plain SA on the QUBO | published |",
              "|---|---|---|---|---|"]
-    survey = [r for r in rows if r["config"] == "shift" and "webpbn" in str(r["source"]) + str(r["puzzle"])
-              or r["config"] == "shift" and r["puzzle"] == "9-dom"]
-    survey_names = {r["puzzle"] for r in survey}
     for label, default, presolve, plain, published in (
             ("shipped", pick("shift", "instances"), [], pick("baseline", "instances"), "—"),
             ("Bompol (CP report)", pick("shift", "bompol"), pick("shift+presolve", "bompol"),
              pick("baseline", "bompol"), "—"),
-            ("taai2011 (TAAI 2011)", None, pick("shift+presolve", "taai2011.txt#1-100"),
-             pick("baseline", "taai2011.txt#1-20"), f"champion {fmt_time(PASS_TARGETS['taai2011'][0])} in all"),
-            ("tcga2012 (TCGA 2012)", None, pick("shift+presolve", "tcga2012.txt#1-100"), [],
-             f"champion {fmt_time(PASS_TARGETS['tcga2012'][0])} in all"),
-            ("Wolter's survey (those qpicross reads)", survey, [r for r in rows if r["config"] == "shift+presolve"
-                                         and r["puzzle"] in survey_names], [], "—")):
-        if default is None:
-            name = label.split()[0]
-            sample = pick("shift+presolve", f"{name}.txt#1-100")
-            size = f"1 000, {_sizes(sample)}"
-            first = _pass_cell(passes.get(name))
-        else:
-            size, first = f"{len(default)}, {_sizes(default)}", _solved_cell(default)
-        note = lambda cells, whole: "" if not cells or len(cells) == whole else f" (first {len(cells)})"
-        whole = 1000 if default is None else len(default)
-        lines.append(f"| {label}: {size} | {first} | {_solved_cell(presolve)}{note(presolve, whole)} | "
-                     f"{_solved_cell(plain)}{note(plain, whole)} | {published} |")
+            *tournaments,
+            ("Wolter's survey (those qpicross reads)", _optional_rows("survey.json"),
+             _optional_rows("survey_presolve.json"), [], "—")):
+        if isinstance(default, list):  # bench rows, one a puzzle
+            whole, puzzles, first = len(default), default, _solved_cell(default)
+        else:  # a tournament pass (make bench-tournament-pass), or none
+            whole = default["summary"]["puzzles"] if default else 0
+            puzzles, first = (default or {}).get("results", []), _pass_cell(default)
+
+        def part(cells: Sequence[dict]) -> str:  # a cell of runs on part of the collection says so
+            return _solved_cell(cells) + ("" if not cells or len(cells) == whole else f" (first {len(cells)})")
+
+        size = f"{whole:,}".replace(",", " ")
+        lines.append(f"| {label}: {size}, {_sizes(puzzles)} | {first} | {part(presolve)} | {part(plain)} | "
+                     f"{published} |")
     return "\n".join(lines)
 
 
@@ -1221,7 +1218,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
-    "overview": (_results(*_OVERVIEW_FILES[:4]), overview_table),
+    "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),
     "targets": (_results("bench_pure.json"), lambda rows: targets_table(
         rows, widest_per_file(_optional_rows("bench_tournament_sample.json"), _optional_rows("bench_tournament.json")),
         _optional_rows("bench_hard.json"), _optional_rows("bench_hybrid.json"),
@@ -1232,7 +1229,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 
 #: Results files a section reads besides its own: the targets table gathers every headline run.
 _ALSO_READ: dict[str, list[Path]] = {
-    "overview": _results(*_PASSES),
+    "overview": _results("survey.json", "survey_presolve.json", *_PASSES),
     "targets": _results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json", "bench_hybrid.json",
                         "ablation_shift.json", "ablation_shift_fixed.json", *_PASSES),
 }

@@ -14,13 +14,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.provenance import ROOT, results_status, stamp, stamp_tree
+from benchmarks.provenance import ROOT, results_status, stamp
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m benchmarks.provenance [FOLDER]``: list every results file as current or changed.
+    """``python -m benchmarks.stale [FOLDER]``: list every results file as current or changed.
 
     With ``--stamp FILE...``: stamp those files instead (:func:`stamp`). Exit status 1 with ``--check`` when a
     file is changed."""
@@ -33,10 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.stamp:
         for path in args.stamp:
-            if args.tree is None:
-                meta = stamp(path)
-            else:
-                meta = stamp_tree(path, args.tree)
+            meta = stamp(path, tree=args.tree)
             print(f"{path}: " + ", ".join(meta["fingerprints"]))
         return 0
     start = time.perf_counter()
