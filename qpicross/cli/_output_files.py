@@ -132,6 +132,8 @@ def write_output(
             os.replace(tmp, path)
         else:
             _move_into_place_unless_taken(tmp, path)
+    except UsageError:  # a file took the path meanwhile: said as it is
+        raise
     except (OSError, ValueError) as exc:  # the message names the user's file, never the temporary one
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         reason = reason.replace(str(tmp), str(path)).replace(tmp.name, path.name)

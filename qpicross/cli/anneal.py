@@ -59,13 +59,12 @@ def run(args: argparse.Namespace) -> int:
     finding = config.early_stop == "puzzle"
     contradiction = _no_solution(puzzle) if finding and not config.presolve else None
     if contradiction is not None:
+        answer = {"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction}
         if args.json == "-":
-            print_json({"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction})
+            print_json(answer)
         else:
             if json_file:
-                note_written(write_output(json_file, json.dumps(
-                    {"puzzle": puzzle.name, "solved": False, "no_solution": True, "reason": contradiction},
-                    indent=2) + "\n", args.force))
+                note_written(write_output(json_file, json.dumps(answer, indent=2) + "\n", args.force))
             print(f"{printable(puzzle)}: no board satisfies these clues (line logic: {printable(contradiction)}); "
                   f"nothing to anneal")
         return 1

@@ -143,13 +143,11 @@ class Puzzle:
 
     def _goal_array(self, goal) -> np.ndarray:
         try:
-            grid = board_array(goal)
+            grid = board_array(goal)  # a 0/1 board, or the first cell that is not 0 or 1 named
         except ValueError as exc:
             raise PuzzleFormatError(f"goal: {exc}") from None
         if grid.shape != self.shape:
             raise PuzzleFormatError(f"goal grid has shape {grid.shape}, the clues {self.shape}")
-        if grid.size and not np.isin(grid, (0, 1)).all():
-            raise PuzzleFormatError("goal grid holds values other than 0 and 1")
         grid = grid.astype(np.uint8)  # a copy: the caller's array stays theirs
         grid.flags.writeable = False
         return grid

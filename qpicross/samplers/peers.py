@@ -325,10 +325,7 @@ class HybridWorkflowSampler(dimod.Sampler):
         ``seed`` (:class:`numpy.random.SeedSequence`), and both generators are put back as they were after it:
         the same seed gives the same samples (``max_time`` aside, a wall-clock stop).
         """
-        num_reads = _check_reads(num_reads)
-        if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-                                     and 0 <= seed < 2**32):
-            raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        num_reads, seed = _check_reads(num_reads), _check_seed(seed)
         read_seeds = ([int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(num_reads)]
                       if seed is not None else [None] * num_reads)
         hybrid = self._hybrid

@@ -79,3 +79,10 @@ def test_check_answers_what_is_not_a_puzzle_or_a_board_with_a_typed_error(letter
     puzzle = letter_a if puzzle == "letter_a" else puzzle
     with pytest.raises(ParameterError, match=says):
         check(puzzle, board)
+
+
+@pytest.mark.parametrize("value", [7, 0.5, np.nan])
+def test_a_goal_that_is_not_zero_one_is_refused_as_the_verifier_refuses_it(value):
+    """Puzzle(goal=...) and check() take a board through the same board_array: the same cells are refused."""
+    with pytest.raises(PuzzleFormatError, match="goal: board cell .* is neither 0 nor 1"):
+        Puzzle([[1]], [[1]], goal=[[value]])
