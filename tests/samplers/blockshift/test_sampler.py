@@ -464,9 +464,11 @@ def test_restarts_run_without_a_thread_still_report_progress(monkeypatch):
     calls = []
     ss = BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=1,
                                     target_energy=-1, time_limit=2.5, seed=2, restart_sweeps=200,
+                                    num_sweeps=10**9,
                                     progress=lambda done, total, energy: calls.append((done, energy)))
     # a target below the ground state: restarts until the time limit; short ones (a small unit), so that progress,
-    # called between restarts at most every PROGRESS_INTERVAL_S, is called several times however slow the machine
+    # called between restarts at most every PROGRESS_INTERVAL_S, is called several times however slow the machine;
+    # a sweep budget no machine spends in 2.5 s (the default, 200 000 sweeps, ran out first on a fast one)
     assert not started
     assert ss.info["timed_out"], {k: ss.info[k] for k in ("sweeps", "restarts", "read_s", "interrupted")}
     assert len(calls) >= 2 and all(energy == 0 for _, energy in calls)
