@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         command = module.add_parser(sub)
         command.add_argument("--max-memory", default=None, metavar="SIZE",
                              help="memory the size guard lets this command plan for, e.g. 2G (default: "
-                                  "QPICROSS_MAX_MEMORY, else a quarter of the available memory)")
+                                  "QPICROSS_MAX_MEMORY, else a quarter of the machine's memory)")
         command.set_defaults(_run=module.run)
     return parser
 

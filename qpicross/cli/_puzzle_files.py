@@ -57,8 +57,9 @@ def size_error(path: str | None, exc: Exception, force: bool = True) -> UsageErr
     >>> print(size_error(None, ValueError(f"big is large (1 GiB; {LIMIT_SETTINGS}){FORCE_HINT}"), force=False))
     big is large (1 GiB; --max-memory or QPICROSS_MAX_MEMORY); give a larger --max-memory to run it anyway
     """
-    from qpicross.model.size import FORCE_HINT, LIMIT_SETTINGS
+    from qpicross.model.size import FORCE_HINT, FORCED_HINT, LIMIT_SETTINGS
 
     message = str(exc).replace(LIMIT_SETTINGS, "--max-memory or QPICROSS_MAX_MEMORY").replace(
-        FORCE_HINT, "; use --force to build it anyway" if force else "; give a larger --max-memory to run it anyway")
+        FORCE_HINT, "; use --force to build it anyway" if force else "; give a larger --max-memory to run it anyway"
+    ).replace(FORCED_HINT, FORCED_HINT.replace("force=True", "--force"))
     return UsageError(message if path is None else f"{path}: {message}")

@@ -27,8 +27,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="with presolve: up to N anneals; between them, probe the cells the low-energy reads "
                         "agree on with line logic and keep what it proves (qpicross.pipeline.hybrid)")
     p.add_argument("--force", action="store_true",
-                   help="build even above the size guard (QPICROSS_MAX_COUPLERS), overwrite the --plot and "
-                        "--json files")
+                   help="build even above the size guard (--max-memory), up to the machine's memory; overwrite "
+                        "the --plot and --json files")
     p.add_argument("--scheduler", default=None, metavar="local:N|ADDRESS",
                    help="run each read's restart streams on a Dask cluster, one per worker: local:N (N local "
                         "processes) or a scheduler address (tcp://host:8786); the shift sampler only, the 'tune' "

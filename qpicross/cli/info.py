@@ -19,8 +19,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--bounds", choices=["stacking", "published"], default="stacking")
     p.add_argument("--time", type=int, default=0, metavar="REPEATS",
                    help="also time the BQM build (median of REPEATS fresh builds)")
-    add_force_and_json(p, force="build the model even above the size guard (--max-memory) and count it exactly, "
-                                "where without it such a model is counted from the clues")
+    add_force_and_json(p, force="above the size guard (--max-memory), count the model exactly from the clues however "
+                                "long that takes (within the machine's memory), where without it a model that large "
+                                "gets a lower bound; info never builds a model above the guard")
     return p
 
 
@@ -53,11 +54,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.time <= MAX_TIME_REPEATS:
         raise UsageError(f"--time must be between 0 and {MAX_TIME_REPEATS}, got {args.time}")
     puzzle = load_puzzle_arg(args)
-    if not args.force:
-        try:
-            check_size(puzzle, args.bounds, num_reads=0)  # estimated from the clues, before building
-        except ModelTooLargeError as exc:  # reporting sizes is this command's job: the estimate, not a refusal
-            return print_estimate(puzzle, args, exc)
+    try:
+        check_size(puzzle, args.bounds, num_reads=0)  # estimated from the clues, before building
+    except ModelTooLargeError as exc:  # reporting sizes is this command's job: the estimate, not a refusal
+        return print_estimate(puzzle, args, exc)
     info = build_formulation(puzzle, bounds=args.bounds).info()
     if args.time > 0:
         info["build_time"] = time_build(puzzle, args.bounds, args.time)
@@ -86,14 +86,14 @@ MAX_COUNTED_VARIABLES = 2_000_000
 
 def print_estimate(puzzle, args: argparse.Namespace, exc) -> int:
     """Sizes of a model above the size guard, counted from the clues without building it
-    (:func:`~qpicross.model.size.estimate_size`; a lower bound where even counting would be large)."""
-    from qpicross.model.size import BYTES_PER_COUPLER, _human
-
-    from qpicross.model.size import estimate_size
+    (:func:`~qpicross.model.size.estimate_size`; a lower bound where even counting would be large, unless
+    ``--force``, and where counting would not fit in the machine's memory)."""
+    from qpicross.model.size import BYTES_PER_COUPLER, _human, estimate_size, force_ceiling
 
     estimate = exc.estimate
-    if estimate.get("lower_bound") and estimate["num_variables"] <= MAX_COUNTED_VARIABLES:
-        estimate = estimate_size(puzzle, args.bounds)  # linear in the variables: exact counts where that is cheap
+    countable = args.force or estimate["num_variables"] <= MAX_COUNTED_VARIABLES
+    if estimate.get("lower_bound") and countable and estimate["counting_bytes"] <= force_ceiling():
+        estimate = estimate_size(puzzle, args.bounds)  # linear in the variables: exact counts
     bound = "at least " if estimate.get("lower_bound") else ""
     report = {"puzzle": puzzle.name, "bounds": args.bounds, "built": False,
               "lower_bound": bool(estimate.get("lower_bound")), "num_variables": estimate["num_variables"],
@@ -104,8 +104,10 @@ def print_estimate(puzzle, args: argparse.Namespace, exc) -> int:
     if args.json:
         print_json(report)
         return 0
-    print(f"{printable(puzzle)}, bounds={args.bounds}: above the size guard, so counted from the clues, not built "
-          f"(--force builds it and counts exactly)")
+    how = "a lower bound (--force counts exactly)" if bound and not args.force else (
+        "a lower bound (counting exactly would not fit in this machine's memory)" if bound else "counted exactly")
+    print(f"{printable(puzzle)}, bounds={args.bounds}: above the size guard, so counted from the clues, not built: "
+          f"{how}")
     print(f"variables:    {bound}{report['num_variables']:,}")
     print(f"couplers:     {bound}{report['num_couplers']:,} (entries before merging: the interactions are at most this)")
     for name, n in report.get("couplers_per_term", {}).items():

@@ -8,8 +8,9 @@ entries each penalty term would allocate without allocating them;
 every command checks before it builds; :func:`run_estimate` adds what one run's path costs on top
 (presolve, another encoding, a sampler's own copies, parallel workers). :func:`estimate_solver_size` does the same
 for the exact solvers, line logic, the text view and the generator. The ceiling
-is a share (:data:`MEMORY_FRACTION`) of the memory available when the command
-starts (:func:`available_memory`), or ``QPICROSS_MAX_MEMORY`` / ``--max-memory``.
+is a share (:data:`MEMORY_FRACTION`) of the machine's memory (:func:`machine_memory`), or
+``QPICROSS_MAX_MEMORY`` / ``--max-memory``; ``force=True`` (``--force``) lifts it up to the machine's
+memory and no further (:func:`force_ceiling`).
 
 Examples:
     >>> from qpicross import Puzzle
@@ -39,7 +40,8 @@ __all__ = [
     "check_allocation",
     "max_couplers_limit",
     "memory_limit",
-    "available_memory",
+    "machine_memory",
+    "force_ceiling",
     "parse_memory",
     "ModelTooLargeError",
     "too_large",
@@ -88,11 +90,11 @@ SAMPLER_MEMORY: dict[str, tuple[int, int, int]] = {
 #: boards (61 MiB for 1000x1000), and per read and cell (the int32 coverage of both sides in decoding).
 BYTES_PER_CELL = 64
 BYTES_PER_READ_CELL = 8
-#: Share of the available memory one command may plan to use by default (the estimates bound the
+#: Share of the machine's memory one command may plan to use by default (the estimates bound the
 #: measured peak; the rest is for other processes and for boards unlike the measured ones).
 MEMORY_FRACTION = 0.25
-#: What :func:`available_memory` assumes where the system does not say.
-FALLBACK_AVAILABLE = 4 * 2**30
+#: What :func:`machine_memory` assumes where the system does not say.
+FALLBACK_MEMORY = 4 * 2**30
 #: Largest board (cells) the exact solvers, line logic and the text view take unless a memory limit is
 #: given explicitly (``--max-memory``): 1000 x 1000, ten times the largest published puzzles per side;
 #: a blank 2000 x 2000 board is 8 million one-literal clauses and 4 million lines of output.
@@ -120,22 +122,32 @@ def _read_int(path: str, field: str | None = None) -> int | None:
     return None
 
 
-def available_memory() -> int:
-    """Bytes this process could allocate now without swapping, as the system reports it.
+def machine_memory() -> int:
+    """Bytes of memory this machine gives a process: ``MemTotal`` from ``/proc/meminfo`` (else ``sysconf``'s
+    physical pages), lowered to a cgroup v2 limit (``memory.max``, in containers).
 
-    ``MemAvailable`` from ``/proc/meminfo`` (else ``sysconf`` free pages), lowered to what a
-    cgroup v2 memory limit leaves (``memory.max - memory.current``, in containers).
+    The total, not what is free now: the default limit (:func:`memory_limit`) stays the same from one run to the
+    next and between commands, and it is the ceiling ``--force`` never builds above.
     """
-    available = _read_int("/proc/meminfo", "MemAvailable")
-    if available is None:
+    total = _read_int("/proc/meminfo", "MemTotal")
+    if total is None:
         try:
-            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+            total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (ValueError, OSError, AttributeError):
-            available = FALLBACK_AVAILABLE
+            total = FALLBACK_MEMORY
     cgroup_max = _read_int("/sys/fs/cgroup/memory.max")
     if cgroup_max is not None:
-        available = min(available, max(0, cgroup_max - (_read_int("/sys/fs/cgroup/memory.current") or 0)))
-    return max(int(available), 0)
+        total = min(total, cgroup_max)
+    return max(int(total), 1)
+
+
+def force_ceiling() -> int:
+    """Bytes a run with ``force=True`` (``--force``) may still plan to use: all of :func:`machine_memory`.
+
+    ``force`` lifts the size guard's limit, not the machine's memory: a run estimated above it would be killed
+    by the system (or swap for hours), so it is refused whatever ``force`` says.
+    """
+    return machine_memory()
 
 
 def parse_memory(text: str) -> int:
@@ -160,7 +172,7 @@ def parse_memory(text: str) -> int:
 
 def memory_limit() -> int:
     """Bytes a command may plan to use: ``QPICROSS_MAX_MEMORY`` if set, else
-    :data:`MEMORY_FRACTION` of :func:`available_memory`.
+    :data:`MEMORY_FRACTION` of :func:`machine_memory` (the same in every run on a machine).
 
     Raises:
         ValueError: If the variable is set but not a size.
@@ -171,7 +183,7 @@ def memory_limit() -> int:
             return parse_memory(text)
         except ValueError as exc:
             raise ParameterError(f"QPICROSS_MAX_MEMORY: {exc}") from None
-    return max(1, int(available_memory() * MEMORY_FRACTION))
+    return max(1, int(machine_memory() * MEMORY_FRACTION))
 
 
 def check_allocation(what: str, nbytes: int, hint: str) -> None:
@@ -194,7 +206,7 @@ def check_allocation(what: str, nbytes: int, hint: str) -> None:
     if nbytes > limit:
         raise ModelTooLargeError(f"{what} would need about {_human(nbytes)} of memory, above the limit of "
                                  f"{_human(limit)} (QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
-                                 f"available memory); {hint}", {"estimated_bytes": int(nbytes)}, limit)
+                                 f"machine's memory); {hint}", {"estimated_bytes": int(nbytes)}, limit)
 
 
 def _human(size: float) -> str:
@@ -305,9 +317,12 @@ def max_couplers_limit() -> int:
 #: line says them with its options (``qpicross.cli._puzzle_files.size_error``).
 LIMIT_SETTINGS = "max_couplers=, QPICROSS_MAX_COUPLERS or QPICROSS_MAX_MEMORY"
 FORCE_HINT = "; use force=True to build it anyway"
+#: How a refusal above the machine's memory (:func:`force_ceiling`) ends, in Python; the command line says ``--force``.
+FORCED_HINT = ": it cannot be built here, even with force=True"
 
 
-def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False) -> ModelTooLargeError:
+def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = False,
+              forced: bool = False) -> ModelTooLargeError:
     """The :class:`~qpicross.exceptions.ModelTooLargeError` for a model or solver run above its limit.
 
     Args:
@@ -316,9 +331,17 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
             :func:`estimate_solver_size` (``limit`` in bytes).
         limit: The ceiling that was exceeded.
         presolved: The QUBO was estimated after presolve (the message says so).
+        forced: ``limit`` is :func:`force_ceiling`'s (in couplers): the message says that the machine's memory,
+            not a setting, refused it.
     """
     size = _human(estimate["estimated_bytes"])
     bound = "at least " if estimate.get("lower_bound") else ""
+    if forced:
+        reads = f" and up to {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
+        return ModelTooLargeError(
+            f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
+            f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
+            f"more than this machine's {_human(force_ceiling())} of memory{FORCED_HINT}", estimate, limit)
     if "cells" in estimate:
         return ModelTooLargeError(
             f"{puzzle}: {estimate['what']} takes boards of at most {limit:,} cells by default, this one has "
@@ -328,8 +351,8 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
         return ModelTooLargeError(
             f"{puzzle}: {estimate['what']} would need {bound}about {size} of memory, above the limit of "
             f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
-            f"available memory); raise the limit to run it anyway", estimate, limit)
-    reads = f" and {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
+            f"machine's memory); raise the limit to run it anyway", estimate, limit)
+    reads = f" and up to {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
     return ModelTooLargeError(
         f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
         f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
@@ -339,7 +362,8 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
 
 def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
     """A lower bound on :func:`estimate_size` from the block windows alone (no per-start array):
-    the one-hot pairs, plus what enumerating the starts would itself allocate."""
+    the one-hot pairs, plus what enumerating the starts would itself allocate (also ``counting_bytes``: what
+    :func:`estimate_size` itself would hold, to count exactly)."""
     h, w, _ = _blocks(puzzle, bounds)
     variables = int(w.sum())
     one_hot = int((w * (w - 1) // 2).sum())
@@ -348,6 +372,10 @@ def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
     enumeration = (variables * 40 + cover * 24) // BYTES_PER_COUPLER
     couplers = one_hot + enumeration
     return {"num_variables": variables, "num_couplers": couplers, "lower_bound": True,
+            # what estimate_size holds: the enumeration twice over (2.2 GiB measured on a random 500x500, 1.5 GiB
+            # counted once)
+            "counting_bytes": BASE_BYTES + 2 * (variables * 40 + cover * 24)
+                              + puzzle.num_rows * puzzle.num_cols * BYTES_PER_CELL,
             "estimated_bytes": BASE_BYTES + couplers * BYTES_PER_COUPLER
                                + puzzle.num_rows * puzzle.num_cols * BYTES_PER_CELL}
 
@@ -359,6 +387,7 @@ def check_size(
     max_couplers: int | None = None,
     presolved: bool = False,
     num_reads: int = 0,
+    forced: bool = False,
 ) -> dict:
     """:func:`estimate_size`, raising :class:`ModelTooLargeError` above the limit.
 
@@ -370,6 +399,7 @@ def check_size(
         presolved: ``known`` comes from presolve (the message says so).
         num_reads: Reads the run keeps: each holds its sample and decoded board
             (:data:`BYTES_PER_READ_CELL` per cell).
+        forced: ``max_couplers`` is :func:`force_ceiling`'s (the message says so).
 
     Returns:
         The estimate.
@@ -386,13 +416,13 @@ def check_size(
     estimate = _cheap_bound(puzzle, bounds)
     if known is None and estimate["estimated_bytes"] + per_read > limit * BYTES_PER_COUPLER:
         raise too_large(puzzle, {**estimate, "estimated_bytes": estimate["estimated_bytes"] + per_read,
-                                          "num_reads": num_reads}, limit, presolved)
+                                          "num_reads": num_reads}, limit, presolved, forced)
     estimate = estimate_size(puzzle, bounds, known)
     if num_reads:
         estimate["num_reads"] = num_reads
         estimate["estimated_bytes"] += per_read + num_reads * estimate["num_variables"]
     if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
-        raise too_large(puzzle, estimate, limit, presolved)
+        raise too_large(puzzle, estimate, limit, presolved, forced)
     return estimate
 
 

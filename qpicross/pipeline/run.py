@@ -35,6 +35,7 @@ from qpicross.model.weights import PenaltyWeights
 from qpicross.model.size import (
     BASE_BYTES,
     BYTES_PER_COUPLER,
+    ModelTooLargeError,
     check_size,
     check_solver_size,
     max_couplers_limit,
@@ -59,6 +60,8 @@ def check_run_size(
     max_couplers: int | None = None,
     share: int = 1,
     resident: int = 0,
+    presolved: bool = False,
+    forced: bool = False,
 ) -> dict:
     """The size guard of one run: the model, the reads it keeps, the path's own copies (presolve,
     encoding, sampler: :func:`~qpicross.model.size.run_estimate`), and line logic first if it presolves.
@@ -74,6 +77,9 @@ def check_run_size(
         max_couplers: The ceiling (default :func:`~qpicross.model.size.max_couplers_limit`).
         share: Runs that share the memory at once (parallel workers): each gets ``1/share`` of it.
         resident: Bytes every process holds besides this run (a weight sweep's formulations).
+        presolved: ``known`` comes from line logic (the message says the size is after presolve).
+        forced: ``max_couplers`` is the machine's memory (:func:`~qpicross.model.size.force_ceiling`): the
+            message says that nothing, ``force`` included, builds it here.
 
     Returns:
         The run's estimate (:func:`~qpicross.model.size.check_size`, then ``run_estimate``).
@@ -92,11 +98,47 @@ def check_run_size(
                                      "what": f"a schedule of {config.num_sweeps:,} sweeps"}, limit * BYTES_PER_COUPLER)
     if config.presolve:
         check_solver_size(puzzle, "logic", limit * BYTES_PER_COUPLER)
-    estimate = check_size(puzzle, config.bounds, known, limit, num_reads=config.num_reads)
+    estimate = check_size(puzzle, config.bounds, known, limit, presolved, num_reads=config.num_reads, forced=forced)
     estimate = run_estimate(estimate, config.sampler_name, config.encoding, config.presolve, resident)
     if estimate["estimated_bytes"] > limit * BYTES_PER_COUPLER:
-        raise too_large(puzzle, estimate, limit, config.presolve)
+        raise too_large(puzzle, estimate, limit, presolved, forced)
     return estimate
+
+
+def guard(puzzle: Puzzle, config: SolverConfig, known: np.ndarray | None, force: bool,
+          max_couplers: int | None) -> np.ndarray | None:
+    """The size guard of a run before it builds (:func:`check_run_size`); returns the cells it is built with.
+
+    With ``force``, the limit is the machine's memory (:func:`~qpicross.model.size.force_ceiling`), never above.
+    With ``presolve`` and no ``known``, a model above the limit is counted again with the cells line logic settles
+    from the clues alone (a run above the limit costs line logic once more, bounded as every solver is), and built
+    pruned by them if that fits: presolve then shrinks what is built, not only what is annealed. Below the limit,
+    every run builds the whole model, so the samples of a run the guard admits do not depend on it.
+
+    Raises:
+        ModelTooLargeError: Above the limit, after presolve where it runs (the message says so).
+    """
+    from qpicross.model.size import force_ceiling
+
+    limit = max(1, force_ceiling() // BYTES_PER_COUPLER) if force else max_couplers
+    try:
+        check_run_size(puzzle, config, known=known, max_couplers=limit, forced=force)
+        return known
+    except ModelTooLargeError as whole:
+        if not config.presolve or known is not None:
+            raise
+        refusal = whole
+    from qpicross.classical.logic import propagate
+
+    try:
+        check_solver_size(puzzle, "logic", None if limit is None else limit * BYTES_PER_COUPLER)
+    except ModelTooLargeError:  # line logic itself is refused: the whole model's refusal says more
+        raise refusal from None
+    logic = propagate(puzzle)
+    if logic.contradiction:  # no board: nothing smaller to build, the whole model's refusal stands
+        raise refusal
+    check_run_size(puzzle, config, known=logic.known, max_couplers=limit, presolved=True, forced=force)
+    return logic.known
 
 
 def run(
@@ -263,8 +305,7 @@ class _Run:
         if isinstance(puzzle, PicrossFormulation):
             formulation, puzzle = puzzle, puzzle.puzzle
         else:
-            if not force:
-                check_run_size(puzzle, config, known=known, max_couplers=max_couplers)  # before any allocation
+            known = guard(puzzle, config, known, force, max_couplers)  # before any allocation
             t0 = time.perf_counter()
             formulation = build_formulation(puzzle, bounds=config.bounds, known=known)
         unpruned = formulation

@@ -65,19 +65,75 @@ def _refused(capsys, argv, path=None, seconds=10.0) -> str:
 # -- the limit --------------------------------------------------------------------------------------
 
 
-def test_the_default_limit_follows_the_available_memory(monkeypatch):
+def test_the_default_limit_is_a_share_of_the_machines_memory_and_the_same_in_every_run(monkeypatch):
+    """Issue 59, item 11: the limit followed the memory free at the moment, so it moved between two runs and
+    between info (3.2 GiB) and anneal (5.1 GiB) on one machine; it is now a share of the machine's memory."""
     monkeypatch.delenv("QPICROSS_MAX_MEMORY", raising=False)
     monkeypatch.delenv("QPICROSS_MAX_COUPLERS", raising=False)
-    assert size.available_memory() > 0
-    monkeypatch.setattr(size, "available_memory", lambda: 8 * 2**30)
+    assert size.machine_memory() > 0 and memory_limit() == memory_limit()
+    hog = bytearray(256 * 2**20)  # memory taken meanwhile by something else does not move the limit
+    assert memory_limit() == int(size.machine_memory() * size.MEMORY_FRACTION)
+    del hog
+    monkeypatch.setattr(size, "machine_memory", lambda: 8 * 2**30)
     assert memory_limit() == int(8 * 2**30 * size.MEMORY_FRACTION)
     assert max_couplers_limit() == memory_limit() // size.BYTES_PER_COUPLER
-    monkeypatch.setattr(size, "available_memory", lambda: 2**30)
+    monkeypatch.setattr(size, "machine_memory", lambda: 2**30)
     assert max_couplers_limit() == int(2**30 * size.MEMORY_FRACTION) // size.BYTES_PER_COUPLER
     monkeypatch.setenv("QPICROSS_MAX_MEMORY", "3G")
     assert memory_limit() == 3 * 2**30
     monkeypatch.setenv("QPICROSS_MAX_COUPLERS", "1234")  # the older variable still wins when set
     assert max_couplers_limit() == 1234
+
+
+def test_force_still_refuses_what_cannot_fit_in_the_machines_memory(big, capsys, monkeypatch):
+    """Issue 59, item 4: ``anneal --force`` on a model estimated at 113.9 GiB on a 23 GiB machine grew past
+    8 GiB in 80 s; --force lifts the guard up to the machine's memory, and refuses above it, saying why."""
+    monkeypatch.delenv("QPICROSS_MAX_MEMORY", raising=False)
+    monkeypatch.delenv("QPICROSS_MAX_COUPLERS", raising=False)
+    monkeypatch.setattr(size, "machine_memory", lambda: 2**30)
+    err = _refused(capsys, ["anneal", big["perm2k"], "--force"], big["perm2k"])
+    assert "more than this machine's 1.0 GiB of memory: it cannot be built here, even with --force" in err
+    assert "use --force" not in err
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.pipeline.run import run
+
+    with pytest.raises(ModelTooLargeError, match="even with force=True"):
+        run(Puzzle([[1]] * 2000, [[1]] * 2000, name="perm"), SolverConfig(num_reads=1), force=True)
+
+
+def test_info_never_builds_a_model_above_the_guard_even_with_force(big, capsys, monkeypatch, two_gib):
+    """Issue 59, item 4: ``info --force`` built the model (past 8 GiB); reporting its size is its job, so it
+    counts from the clues, exactly with --force."""
+    import qpicross.model.formulation as formulation
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("info built the model")
+
+    monkeypatch.setattr(formulation, "build_formulation", refuse)
+    assert main(["info", big["perm2k"], "--force"]) == 0
+    out = capsys.readouterr().out
+    assert "not built: counted exactly" in out and "at least" not in out
+    assert "variables:    8,000,000" in out  # 2000 rows and 2000 columns, a block of 2000 starts on each
+
+
+def test_presolve_builds_the_model_line_logic_leaves_when_the_whole_one_is_above_the_guard():
+    """Issue 59, item 11: with presolve the guard refused on the unreduced model, so a puzzle line logic solves was
+    refused for a size it never needed. Above the limit, presolve now runs first and the pruned model is built."""
+    from qpicross.classical.logic import propagate
+    from qpicross.pipeline.config import SolverConfig
+    from qpicross.pipeline.run import check_run_size, run
+    from qpicross.puzzle.generate import generate_puzzle
+
+    puzzle = generate_puzzle((40, 40), density=0.75, seed=4).puzzle
+    logic = propagate(puzzle)
+    assert logic.solved  # this board is one line logic settles
+    config = SolverConfig(presolve=True, num_reads=1, seed=1)
+    whole = check_run_size(puzzle, config, max_couplers=10**9)["estimated_bytes"]
+    pruned = check_run_size(puzzle, config, known=logic.known, max_couplers=10**9)["estimated_bytes"]
+    limit = (whole + pruned) // 2 // size.BYTES_PER_COUPLER
+    with pytest.raises(ModelTooLargeError, match="above the limit"):
+        run(puzzle, config.replace(presolve=False), max_couplers=limit)
+    assert run(puzzle, config, max_couplers=limit).solved
 
 
 @pytest.mark.parametrize("text", ["lots", "-1G", "0", "1Q", "nan", "inf", "", "\u0661G"])
@@ -183,7 +239,7 @@ def test_info_reports_a_huge_puzzle_from_its_clues_fast(name, big, two_gib, caps
 
 def test_exact_solvers_take_no_board_above_a_million_cells_by_default(big, capsys, monkeypatch):
     monkeypatch.delenv("QPICROSS_MAX_MEMORY", raising=False)
-    monkeypatch.setattr(size, "available_memory", lambda: 2**40)  # however much memory there is
+    monkeypatch.setattr(size, "machine_memory", lambda: 2**40)  # however much memory there is
     for argv in (["solve", "--method", "sat"], ["solve", "--method", "cpsat"], ["solve", "--method", "logic"],
                  ["show"]):
         err = _refused(capsys, [argv[0], big["blank2k"], *argv[1:]], big["blank2k"])
