@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", required=True, help="results file to write")
     args = parser.parse_args(argv)
 
-    from qpicross.experiments.bench import _warm_up, expand_specs
+    from qpicross.experiments.bench import warm_up, expand_specs
     from qpicross.experiments.result import load_average, machine_info
     from qpicross.experiments.tournament import MAX_READS
     from qpicross.pipeline.config import SolverConfig
@@ -124,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # run with an earlier tree's package too (PYTHONPATH): the file is stamped afterwards, by that tree's package
     # (python -m benchmarks.stale --tree TREE --stamp FILE)
     meta = {**machine_info(), "label": args.label, "config": "the tournament pass's: shift, one core"}
-    _warm_up(config)
+    warm_up(config)
     puzzles = expand_specs([args.puzzles])
     if puzzles:  # once, unrecorded: an earlier tree's warm-up may leave the Picross kernels to the first puzzle
         measure(*puzzles[0], config)

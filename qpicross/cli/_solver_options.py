@@ -34,8 +34,9 @@ BASELINE_NAME = "baseline"
 
 #: Reads ``anneal`` draws at most when no ``--reads`` is given (it stops at the first solution).
 FIND_READS = 1000
-#: Seconds of sampling after which ``anneal`` without ``--reads`` or ``--time-limit`` gives up (samplers whose
-#: reads are independent restarts; another sampler is called once, and a time limit would be its own run time).
+#: Seconds of sampling after which a run without ``--time-limit`` stops (``anneal``, ``bench`` and ``tune``, for
+#: samplers whose reads are independent restarts and the batched ones; a cloud solver's time limit is its paid run
+#: time, and the exact solver is bounded by its size): no command runs unbounded by default, and each says this.
 FIND_TIME_LIMIT = 600.0
 
 
@@ -70,9 +71,10 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
     group.add_argument("--presolve", action="store_true",
                        help="fix what line logic settles first and anneal only the rest")
     group.add_argument("--time-limit", type=_positive(float), default=None, metavar="S",
-                       help="stop after S seconds of sampling (the structured annealer stops its running read; "
-                            "other samplers finish their chunk of reads; hybrid, hybrid-cqm and amplify: the "
-                            "solver's time limit)")
+                       help=f"stop after S seconds of sampling (default {FIND_TIME_LIMIT:g} s for the shift "
+                            "samplers, and for the others while anneal looks for a solution; the structured "
+                            "annealer stops its running read; other samplers finish their chunk of reads; hybrid, "
+                            "hybrid-cqm and amplify: the solver's time limit)")
     group.add_argument("--time-budget", type=_positive(float), dest="time_limit", help=argparse.SUPPRESS)
     group.add_argument("--early-stop", choices=EARLY_STOP, default=None,
                        help="what a read that solves the puzzle stops besides itself: puzzle (the run; the "
@@ -147,13 +149,42 @@ def _sweeps(text: str | None, several: bool) -> list[int | None]:
 
 
 def _time_limit(args: argparse.Namespace, sampler: str) -> float | None:
-    """The run's time limit: ``--time-limit``, else, for ``anneal`` without ``--reads`` and a sampler whose reads are
-    independent restarts, :data:`FIND_TIME_LIMIT`."""
-    if args.time_limit is not None or args.reads is not None:
+    """The run's time limit: ``--time-limit``, else :data:`FIND_TIME_LIMIT` for ``anneal`` without ``--reads`` and a
+    sampler whose reads are independent restarts, and for every run of the block-shift annealers
+    (:func:`bounded_by_default`)."""
+    if args.time_limit is not None:
         return args.time_limit
     from qpicross.samplers.registry import get_sampler, independent_reads
 
-    return FIND_TIME_LIMIT if independent_reads(get_sampler(sampler)) else None
+    finding = args.reads is None and independent_reads(get_sampler(sampler))
+    return FIND_TIME_LIMIT if finding or bounded_by_default(sampler) else None
+
+
+def time_limit_note(args: argparse.Namespace, configs) -> str | None:
+    """The line that says the default time limit bounds a run (None where ``--time-limit`` was given, or no
+    configuration has one).
+
+    >>> from qpicross.pipeline.config import SolverConfig
+    >>> time_limit_note(argparse.Namespace(time_limit=None), [SolverConfig(time_limit=FIND_TIME_LIMIT)])
+    'note: each run samples for at most 600 s (--time-limit S sets it)'
+    """
+    if args.time_limit is not None or not any(c.time_limit for c in configs):
+        return None
+    return f"note: each run samples for at most {FIND_TIME_LIMIT:g} s (--time-limit S sets it)"
+
+
+def bounded_by_default(sampler: str) -> bool:
+    """Whether every run of ``sampler`` without ``--time-limit`` stops after :data:`FIND_TIME_LIMIT` s of sampling:
+    the block-shift annealers, whose time limit ends the running read and changes no other read. (A generic
+    sampler's reads are drawn in chunks sized by the time left, so a limit would make a seeded run's samples
+    depend on the clock: ``--reads N`` draws exactly N, each bounded by its sweeps.)
+
+    >>> bounded_by_default("shift"), bounded_by_default("shift-batched-cpu"), bounded_by_default("sa")
+    (True, True, False)
+    """
+    from qpicross.samplers.registry import get_sampler, is_batched, takes_threads
+
+    return is_batched(sampler) or takes_threads(get_sampler(sampler))
 
 
 def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list[SolverConfig]:

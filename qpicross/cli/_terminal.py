@@ -112,27 +112,39 @@ def board_text(puzzle: Puzzle, board=None, width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-#: What a run says on a terminal before numba compiles the annealer's kernels.
-COMPILE_NOTE = "note: compiling kernels (once, about 20 s)"
+#: What a run says (on stderr, terminal or not) before numba compiles the annealer's kernels, by sampler.
+COMPILE_NOTES = {"shift": "note: compiling kernels before the clock (once, about 20 s)",
+                 "shift-batched-cpu": "note: compiling the batched kernels before the clock (once, a minute or more)"}
+
+
+def kernels_compiled(sampler_name: str) -> bool:
+    """Whether ``sampler_name``'s kernels are in numba's on-disk cache (True for a sampler without kernels of
+    ours: nothing to compile).
+
+    >>> kernels_compiled("sa")
+    True
+    """
+    if sampler_name == "shift":
+        from qpicross.samplers.blockshift.chains import compiled
+    elif sampler_name == "shift-batched-cpu":
+        from qpicross.samplers.blockshift.driver import compiled
+    else:
+        return True
+    return compiled()
 
 
 def compile_note(sampler_name: str, stream=None) -> bool:
-    """Say :data:`COMPILE_NOTE` on ``stream`` (stderr) when the ``shift`` sampler's kernels are not in numba's
-    on-disk cache, so its first read compiles them; only on a terminal, like the progress bar (what a run waits
-    for, not what it found). Returns whether it said it.
+    """Say ``sampler_name``'s line of :data:`COMPILE_NOTES` on ``stream`` (stderr), on a terminal or piped, when
+    its kernels are not in numba's on-disk cache (:func:`kernels_compiled`), so that a run that waits minutes says
+    why. Returns whether it said it (the caller then compiles before the clock: compiling is not sampling).
 
     >>> import io
-    >>> compile_note("shift", io.StringIO())  # not a terminal: nothing to say
+    >>> compile_note("sa", io.StringIO())  # plain SA: dwave-samplers' compiled code, nothing of ours to compile
     False
     """
-    stream = stream or sys.stderr
-    if sampler_name != "shift" or not getattr(stream, "isatty", lambda: False)():
+    if kernels_compiled(sampler_name):
         return False
-    from qpicross.samplers.blockshift.chains import compiled
-
-    if compiled():
-        return False
-    print(COMPILE_NOTE, file=stream, flush=True)
+    print(COMPILE_NOTES[sampler_name], file=stream or sys.stderr, flush=True)
     return True
 
 

@@ -73,17 +73,22 @@ def run(args: argparse.Namespace) -> int:
     # first, alone, as every error does. (A missing cloud token and an unreachable scheduler were refused above.)
     announcement: list[str] = []
 
+    bound = f"; at most {config.time_limit:g} s (--time-limit)" if args.time_limit is None and config.time_limit else ""
+
     def announce(formulation, bqm) -> None:
         if not quiet:
             announcement.append(f"{printable(puzzle)}: {count(bqm.num_variables, 'variable')}, "
                                 f"{count(bqm.num_interactions, 'interaction')}; sampler {config.sampler_name}"
-                                + (", presolve first" if config.presolve else ""))
+                                + (", presolve first" if config.presolve else "") + bound)
 
     def print_announcement() -> None:
         while announcement:
             print(announcement.pop(0), flush=True)
 
-    compile_note(config.sampler_name)
+    if compile_note(config.sampler_name):  # compiled before the clock: the run's sample time is sampling
+        from qpicross.experiments.bench import warm_up
+
+        warm_up(config)
     label = f"annealing {printable(puzzle.name)}" + (" until solved" if finding else "")
     with Progress(label, open_ended=finding) as bar:
         def progress(*report) -> None:

@@ -15,7 +15,7 @@ from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_ou
 from ._progress import Progress
 from ._puzzle_files import size_error
 from ._terminal import note_written, printable, racing_note
-from ._solver_options import add_solver_arguments, configs_from_args
+from ._solver_options import add_solver_arguments, configs_from_args, time_limit_note
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -97,9 +97,13 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
     meta = machine_info()
     finished: list = []
     planned = [0]
+    notes = [note for note in [time_limit_note(args, configs)] if note]  # said with the first result: an error
+    # before any (the size guard of every job) stays the only line
 
     def progress(done, total, result):
         planned[0] = total
+        while notes:
+            print(notes.pop(), file=sys.stderr, flush=True)
         if not isinstance(result, str):
             finished.append(result)
         status = f"p={result.p:.3f} TTS99={_fmt_time(result.tts99_s)}" if not result.error else result.error
@@ -153,7 +157,7 @@ def _tournament(args: argparse.Namespace, configs: list) -> int:
         raise UsageError(str(exc)) from None
     config = configs[0]
     cores = int(config.sampler_options.get("threads", 1))
-    limit = config.time_limit or TOURNAMENT_TIME_LIMIT_S
+    limit = args.time_limit or TOURNAMENT_TIME_LIMIT_S  # the whole set's (each puzzle gets what is left of it)
     bar = Progress("tournament", unit="puzzle")
 
     done = [0]

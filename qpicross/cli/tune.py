@@ -16,7 +16,7 @@ from ._output_files import PLOT_SUFFIXES, check_output_path, save_plot, write_ou
 from ._progress import Progress
 from ._puzzle_files import size_error
 from ._terminal import count, note_written, print_json, printable
-from ._solver_options import add_solver_arguments, config_from_args
+from ._solver_options import add_solver_arguments, config_from_args, time_limit_note
 
 if TYPE_CHECKING:
     from qpicross.experiments.tune import TuneResult
@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{len(points):,} points x {args.seeds:,} seeds x {len(puzzles):,} puzzles = {runs:,} runs; "
                          f"at most {MAX_RUNS:,}: use fewer points, seeds or puzzles")
     client = connect_scheduler_arg(args.scheduler) if args.scheduler is not None else None
+    note = time_limit_note(args, [config])  # once every check has passed: an error stays the only line
+    if note:
+        print(note, file=sys.stderr, flush=True)
     try:
         result = tune(
             puzzles if len(puzzles) > 1 else puzzles[0], points, config=config, seeds=args.seeds, seed=args.seed,

@@ -81,6 +81,7 @@ __all__ = [
     "plot_results",
     "summarize",
     "machine_info",
+    "warm_up",
     "CSV_FIELDS",
 ]
 
@@ -115,7 +116,7 @@ def bench_puzzle(
     changes = {k: v for k, v in {"num_reads": num_reads, "time_limit": time_limit, "seed": seed}.items()
                if v is not None}
     config = config.replace(**changes)
-    _warm_up(config)
+    warm_up(config)
     result = run(puzzle, config)
     if result.interrupted:
         raise KeyboardInterrupt
@@ -125,7 +126,7 @@ def bench_puzzle(
 _WARM: set[str] = set()
 
 
-def _warm_up(config: SolverConfig) -> None:
+def warm_up(config: SolverConfig) -> None:
     """Run the sampler (and line logic) once on a tiny model, so compilation is not timed as sampling; a structured
     annealer (one that takes a ``layout``) also solves a 5×5 puzzle with ``config``, which compiles (or loads from
     numba's cache) the board and profile chains a Picross model runs, where the tiny model runs only the joint one."""

@@ -169,7 +169,7 @@ def run_tournament(
     Raises:
         ParameterError: For a time limit or core count that is not positive.
     """
-    from qpicross.experiments.bench import _warm_up
+    from qpicross.experiments.bench import warm_up
 
     if not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ParameterError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -183,7 +183,7 @@ def run_tournament(
     result = TournamentResult([], len(puzzles), float(time_limit), cores, config, meta=machine_info())
     t0 = time.perf_counter()
     try:
-        _warm_up(config)  # compiling, once and before the clock, as a tournament program's build would be
+        warm_up(config)  # compiling, once and before the clock, as a tournament program's build would be
         result.setup_s = time.perf_counter() - t0
         total = 0.0
         for source, puzzle in puzzles:

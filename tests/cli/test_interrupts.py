@@ -83,7 +83,7 @@ def test_an_interrupted_warm_up_stops_the_bench(monkeypatch):
 
     monkeypatch.setitem(SAMPLERS, "interrupted", SamplerEntry(_InterruptedSampler, "test"))
     with pytest.raises(KeyboardInterrupt):
-        bench._warm_up(SolverConfig(sampler="interrupted"))
+        bench.warm_up(SolverConfig(sampler="interrupted"))
 
 
 def _wait_for_cpu_seconds(proc, seconds, timeout=180):

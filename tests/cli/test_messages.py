@@ -122,16 +122,35 @@ class _Terminal:
         pass
 
 
-def test_a_cache_miss_is_announced_once_on_a_terminal(monkeypatch):
-    from qpicross.cli._terminal import COMPILE_NOTE, compile_note
-    from qpicross.samplers.blockshift import chains
+def test_a_cache_miss_is_announced_on_any_output_and_compiled_before_the_clock(monkeypatch, capsys, letter_a_path):
+    """Issue 59, item 5: the first shift-batched-cpu run compiled for 324 s with no word, piped output never said
+    it was compiling, and the compile time was reported as sampling. The note now goes to stderr on a terminal or
+    not, for the batched kernels too, and anneal compiles them (the warm-up) before its clock starts."""
+    import importlib
+    import io
+
+    from qpicross.cli import _terminal
+    from qpicross.experiments import bench
+    from qpicross.samplers.blockshift import chains, driver
 
     monkeypatch.setattr(chains, "compiled", lambda: False)
-    terminal = _Terminal()
-    assert compile_note("shift", terminal) and terminal.text == COMPILE_NOTE + "\n"
-    assert not compile_note("sa", _Terminal())  # no kernels of ours to compile
+    monkeypatch.setattr(driver, "compiled", lambda chain="profile": False)
+    for name in ("shift", "shift-batched-cpu"):
+        piped = io.StringIO()  # not a terminal
+        assert _terminal.compile_note(name, piped) and piped.getvalue() == _terminal.COMPILE_NOTES[name] + "\n"
+    assert not _terminal.compile_note("sa", io.StringIO())  # no kernels of ours to compile
+    order = []
+    pipeline = importlib.import_module("qpicross.pipeline.run")
+    real_run = pipeline.run
+    monkeypatch.setattr(bench, "warm_up", lambda config: order.append(("warm-up", config.sampler_name)))
+    monkeypatch.setattr(pipeline, "run", lambda *a, **k: order.append(("run",)) or real_run(*a, **k))
+    assert main(["anneal", letter_a_path, "--seed", "1", "--option", "threads=1"]) == 0
+    assert order == [("warm-up", "shift"), ("run",)]
+    assert _terminal.COMPILE_NOTES["shift"] in capsys.readouterr().err
     monkeypatch.setattr(chains, "compiled", lambda: True)
-    assert not compile_note("shift", _Terminal())
+    order.clear()
+    assert main(["anneal", letter_a_path, "--seed", "1", "--option", "threads=1"]) == 0
+    assert order == [("run",)] and "compiling" not in capsys.readouterr().err
 
 
 def test_the_cache_is_read_from_numba(tmp_path, monkeypatch):
@@ -177,3 +196,24 @@ def test_counts_of_one_are_singular(tmp_path, capsys):
     assert main(["show", f"{one}#2"]) == 2
     err = capsys.readouterr().err
     assert "(1 puzzle, numbered 1)" in err and "puzzles numbered" not in err
+
+
+def test_every_shift_run_is_bounded_by_a_time_limit_it_states(capsys, monkeypatch):
+    """Issue 59, item 5: ``anneal random100.px --reads 2`` was still running at 590 s with one header line and
+    nothing bounding it. A run of the shift samplers without --time-limit now stops after 600 s of sampling, and
+    says so; a generic sampler's --reads N stays N reads (a limit would make its chunks follow the clock)."""
+    import importlib
+
+    pipeline = importlib.import_module("qpicross.pipeline.run")
+    real_run, limits = pipeline.run, []
+    monkeypatch.setattr(pipeline, "run",
+                        lambda p, config, **k: limits.append(config.time_limit) or real_run(p, config, **k))
+    assert main(["anneal", LETTER_A_FILE, "--reads", "2", "--seed", "1", "--option", "threads=1"]) == 0
+    assert "; at most 600 s (--time-limit)" in capsys.readouterr().out.splitlines()[0]
+    assert main(["anneal", LETTER_A_FILE, "--reads", "2", "--seed", "1", "--time-limit", "30"]) == 0
+    assert "at most" not in capsys.readouterr().out.splitlines()[0]
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--reads", "20", "--seed", "1"]) == 0
+    assert limits == [600.0, 30.0, None]
+    capsys.readouterr()
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", "--option", "threads=1"]) == 0
+    assert "note: each run samples for at most 600 s (--time-limit S sets it)" in capsys.readouterr().err

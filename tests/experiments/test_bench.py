@@ -388,5 +388,5 @@ def test_the_warm_up_runs_the_kernels_a_picross_model_runs(monkeypatch, sampler,
 
     monkeypatch.setattr(BlockShiftSampler, "sample", recording)
     monkeypatch.setattr(bench, "_WARM", set())
-    bench._warm_up(SolverConfig(sampler=sampler))
+    bench.warm_up(SolverConfig(sampler=sampler))
     assert set(ran) == kernels

@@ -396,3 +396,11 @@ def _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at,
     best = float(np.min(got["lowest"] + offset, initial=math.inf)) if "lowest" in got else math.inf
     control.between(best)
     return active, min(2 * k, sweeps_per_launch)
+
+
+def compiled(chain: str = "profile") -> bool:
+    """Whether the CPU backend's kernels of ``chain`` are in numba's on-disk cache (:func:`~.targets.cached`): if
+    not, the first batched run of this process compiles them (minutes; 324 s seen on a loaded 2-core machine)."""
+    from qpicross.samplers.blockshift.targets import cached
+
+    return cached(_cpu_driver(chain).run_ladders)
