@@ -120,7 +120,14 @@ def _as_vector(formulation: PicrossFormulation, sample) -> np.ndarray:
 
 
 def decode_sample(formulation: PicrossFormulation, sample: Mapping | np.ndarray) -> DecodedRead:
-    """Decode one sample (a label->value mapping or a vector in label order)."""
+    """Decode one sample (a label->value mapping or a vector in label order).
+
+    Raises:
+        ParameterError: If ``formulation`` is not a
+            :class:`~qpicross.model.formulation.PicrossFormulation`, or the sample does not fit it.
+    """
+    if not isinstance(formulation, PicrossFormulation):
+        raise ParameterError(f"formulation must be a PicrossFormulation, got {type(formulation).__name__}")
     x = _as_vector(formulation, sample)
     puzzle = formulation.puzzle
     n_rows, n_cols = puzzle.shape

@@ -14,7 +14,7 @@ Examples:
 
 from __future__ import annotations
 
-__all__ = ["SAMPLER_NAMES", "ENCODINGS", "MAX_READS", "EXACT_METHODS", "EXACT_MODELS", "EXPORT_FORMATS"]
+__all__ = ["SAMPLER_NAMES", "ENCODINGS", "MAX_READS", "EXACT_METHODS", "EXACT_MODELS", "EXPORT_FORMATS", "FIGURE_SUFFIXES"]
 
 #: Every sampler :data:`qpicross.samplers.SAMPLERS` registers, in its order: built in, cloud, peers.
 SAMPLER_NAMES: tuple[str, ...] = (
@@ -36,3 +36,5 @@ EXACT_METHODS: tuple[str, ...] = ("cpsat", "sat")
 EXACT_MODELS: tuple[str, ...] = ("M1", "M2", "M3")
 #: File extension -> format name of an exported model.
 EXPORT_FORMATS: dict[str, str] = {".json": "json", ".bqm": "bqm", ".coo": "coo", ".cqm": "cqm"}
+#: The figure files :func:`qpicross.plot.save_figure` (and every ``--plot`` option) writes, by extension.
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")

@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from qpicross.exceptions import ParameterError
+from qpicross.names import FIGURE_SUFFIXES
 from qpicross.puzzle import BrokenLine, Puzzle, board_array, check
+from qpicross.puzzle.puzzle import require_puzzle
 
 if TYPE_CHECKING:
     from qpicross.experiments.tune import TuneResult
@@ -33,6 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["plot_puzzle", "plot_tuning", "save_figure"]
 
 BROKEN_COLOUR = "#d62728"
+#: Largest ``cell_size`` (inches per cell) :func:`plot_puzzle` draws.
+MAX_CELL_SIZE = 10.0
+
 FILLED_COLOUR = "#222222"
 
 
@@ -68,8 +74,15 @@ def plot_puzzle(
 
     Returns:
         The Figure.
+
+    Raises:
+        ParameterError: If ``puzzle`` is not a :class:`~qpicross.puzzle.Puzzle`, the board not a 0/1 board, or
+            ``cell_size`` not a positive number of inches (at most :data:`MAX_CELL_SIZE`).
     """
-    n_rows, n_cols = puzzle.shape
+    n_rows, n_cols = require_puzzle(puzzle).shape
+    if isinstance(cell_size, bool) or not isinstance(cell_size, (int, float)) \
+            or not 0 < cell_size <= MAX_CELL_SIZE:
+        raise ParameterError(f"cell_size must be a number of inches in (0, {MAX_CELL_SIZE:g}], got {cell_size!r}")
     grid = None
     if board is not None:
         grid = board_array(board)
@@ -244,5 +257,14 @@ def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, 
 
 
 def save_figure(fig, path: str | os.PathLike, dpi: int = 150) -> None:
-    """Save a figure; the format follows the extension (``.png``, ``.svg``, ``.pdf``)."""
+    """Save a figure; the format follows the extension (``.png``, ``.svg``, ``.pdf``).
+
+    Raises:
+        ParameterError: If ``path`` has none of :data:`FIGURE_SUFFIXES` (matplotlib would write ``path.png``
+            instead, a file the caller did not name) or ``dpi`` is not a positive integer.
+    """
+    if not isinstance(path, (str, os.PathLike)) or os.path.splitext(os.fspath(path))[1].lower() not in FIGURE_SUFFIXES:
+        raise ParameterError(f"path must name a {', '.join(FIGURE_SUFFIXES)} file, got {path!r}")
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 1 <= dpi <= 2400:
+        raise ParameterError(f"dpi must be an integer from 1 to 2400, got {dpi!r}")
     fig.savefig(path, dpi=dpi, bbox_inches="tight")

@@ -51,6 +51,18 @@ def _tune(*args, **kwargs):
     return tune(*args, **kwargs)
 
 
+def _plot():
+    from qpicross import plot
+
+    return plot
+
+
+def _exact():
+    from qpicross.samplers.exact import GroundStateExactSolver
+
+    return GroundStateExactSolver
+
+
 def _tune_module():
     from qpicross.experiments import tune
 
@@ -163,6 +175,28 @@ CASES = [
     ("tune-seeds-zero", lambda: _tune(P, [qpicross.PenaltyWeights()], seeds=0), "seeds"),
     ("parse_grid-garbage", lambda: _tune_module().parse_grid("nope"), "nope"),
     ("random_points-n", lambda: _tune_module().random_points(_tune_module().parse_grid("match=1:2:3"), -1), "n"),
+    # issue 59, item 10: what the campaign found ending in an AttributeError, a library's message or nothing
+    ("check-puzzle-none", lambda: qpicross.check(None, ["#"]), "puzzle"),
+    ("weights-parse-none", lambda: qpicross.PenaltyWeights.parse(None), "weights"),
+    ("weights-parse-number", lambda: qpicross.PenaltyWeights.parse(5), "weights"),
+    ("plot_puzzle-none", lambda: _plot().plot_puzzle(None), "puzzle"),
+    ("plot_puzzle-cell_size-zero", lambda: _plot().plot_puzzle(P, cell_size=0), "cell_size"),
+    ("plot_puzzle-cell_size-text", lambda: _plot().plot_puzzle(P, cell_size="big"), "cell_size"),
+    ("save_figure-no-extension", lambda: _plot().save_figure(None, "/tmp/qpicross-no-such-dir/figure"), "path"),
+    ("save_figure-dpi", lambda: _plot().save_figure(None, "figure.png", dpi=0), "dpi"),
+    ("solve_exact-none", lambda: qpicross.solve_exact(None), "puzzle"),
+    ("propagate-none", lambda: qpicross.propagate(None), "puzzle"),
+    ("estimate_size-none", lambda: qpicross.estimate_size(None), "puzzle"),
+    ("decode_sample-none", lambda: qpicross.decode_sample(None, {}), "formulation"),
+    ("solve_line-clue-none", lambda: qpicross.solve_line(None, "..."), "clue"),
+    ("exact-max_variables-text", lambda: _exact()(max_variables="x"), "max_variables"),
+    ("exact-max_variables-negative", lambda: _exact()(max_variables=-1), "max_variables"),
+    ("sample-num_sweeps-zero", lambda: qpicross.sample(_bqm(), "sa", num_sweeps=0), "num_sweeps"),
+    ("sample-beta_range-text", lambda: qpicross.sample(_bqm(), "sa", beta_range="ab"), "beta_range"),
+    ("sample-beta_range-reversed", lambda: qpicross.sample(_bqm(), "sa", beta_range=(5, 1)), "beta_range"),
+    ("sample-unknown-keyword", lambda: qpicross.sample(_bqm(), "sa", bogus=1), "bogus"),
+    *[(f"sample-{name}-seed-negative", lambda name=name: qpicross.sample(_bqm(), name, seed=-1, num_reads=1), "seed")
+      for name in ("sa", "tabu", "pt", "pa", "openjij-sa", "openjij-sqa", "sb", "sa+descent", "sb+descent")],
 ]
 
 

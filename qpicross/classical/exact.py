@@ -65,7 +65,7 @@ from qpicross.exceptions import ParameterError, SolverUnavailableError
 from qpicross.model.placements import placement_windows
 from qpicross.names import EXACT_METHODS as METHODS  # exact methods, in the order the CLI lists them
 from qpicross.names import EXACT_MODELS as MODELS  # the CP report's constraint sets, weakest first
-from qpicross.puzzle import Puzzle
+from qpicross.puzzle import Puzzle, require_puzzle
 
 __all__ = ["ExactResult", "solve_exact", "solve_cpsat", "estimate_size", "METHODS", "MODELS",
            "require_solver", "SolverUnavailableError"]
@@ -96,6 +96,7 @@ def solve_exact(
     Raises:
         ParameterError: On an unknown method or model, or a time limit that is not a positive number of seconds.
     """
+    require_puzzle(puzzle)
     if time_limit_s is not None and (isinstance(time_limit_s, bool) or not isinstance(time_limit_s, (int, float))
                                      or not 0 < time_limit_s < float("inf")):
         raise ParameterError(f"time_limit_s must be a positive number of seconds or None, got {time_limit_s!r}")
@@ -123,6 +124,7 @@ def estimate_size(puzzle: Puzzle, method: str) -> dict[str, int]:
     """
     if method not in BACKENDS:
         raise ParameterError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    require_puzzle(puzzle)
     cells = puzzle.num_rows * puzzle.num_cols
     variables, clauses = cells, 0
     for _, _, clue, cells_of_line in puzzle_lines(puzzle):

@@ -33,7 +33,7 @@ from collections import deque
 import numpy as np
 
 from qpicross.exceptions import Contradiction
-from qpicross.puzzle import Puzzle, clue_text, line_name
+from qpicross.puzzle import Puzzle, clue_text, line_name, require_puzzle
 from qpicross.puzzle.line_solver import (UNKNOWN, compiled_line_solver, known_cells, line_placements, line_text,
                                          solve_line)
 
@@ -130,7 +130,7 @@ def propagate(puzzle: Puzzle, known: np.ndarray | None = None) -> LogicResult:
         True
     """
     t0 = time.perf_counter()
-    n_rows, n_cols = puzzle.shape
+    n_rows, n_cols = require_puzzle(puzzle).shape
     grid = np.full(puzzle.shape, UNKNOWN, np.int8) if known is None else known_cells(known, puzzle.shape)
     clues = [np.asarray(c, np.int64) for c in (*puzzle.rows, *puzzle.cols)]
     kernel = compiled_line_solver()

@@ -58,11 +58,16 @@ def parse_beta_range(text: str | None) -> tuple[float, float] | None:
     """``--beta-range HOT,COLD`` as a pair of floats (None when not given)."""
     if not text:
         return None
+    from qpicross.samplers.parameters import check_beta_range
+
     try:
         hot, cold = (float(v) for v in text.split(","))
     except ValueError:
         raise UsageError(f"--beta-range wants HOT,COLD, got {text!r}") from None
-    return (hot, cold)
+    try:
+        return check_beta_range((hot, cold), "--beta-range")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_dask_installed() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from qpicross.exceptions import UsageError
+from qpicross.names import FIGURE_SUFFIXES
 
 __all__ = ["PLOT_SUFFIXES", "check_output_path", "save_plot", "write_output"]
 
@@ -20,8 +21,8 @@ def _new_file_mode(path: Path) -> int:
     return 0o666 & ~umask
 
 
-#: Figure formats the ``--plot`` options accept.
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+#: Figure formats the ``--plot`` options accept (those :func:`~qpicross.plot.save_figure` writes).
+PLOT_SUFFIXES = FIGURE_SUFFIXES
 
 
 def check_output_path(path: str | os.PathLike, force: bool, suffixes: tuple[str, ...] | None = None) -> Path:

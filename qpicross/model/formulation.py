@@ -76,6 +76,7 @@ from qpicross.model.terms import TermArrays, at_most_one_term, match_term, one_h
 from qpicross.exceptions import ParameterError
 from qpicross.model.weights import TERMS, PenaltyWeights
 from qpicross.puzzle import Puzzle
+from qpicross.puzzle.puzzle import require_puzzle
 from qpicross.puzzle.line_solver import known_cells
 
 __all__ = [
@@ -288,8 +289,7 @@ def build_formulation(
     Raises:
         ParameterError: If ``known`` leaves some block with no possible start.
     """
-    if not isinstance(puzzle, Puzzle):
-        raise ParameterError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
+    require_puzzle(puzzle)
     n_rows, n_cols = puzzle.shape
     kind, line, block, start, length = enumerate_starts(puzzle, bounds)
     published = num_published_variables(puzzle)

@@ -30,7 +30,7 @@ from qpicross.model.placements import Bounds, enumerate_starts, group_ids, paint
 from qpicross.model.pruning import prune_by_known
 from qpicross.model.terms import order_clashes
 from qpicross.exceptions import ModelTooLargeError, ParameterError
-from qpicross.puzzle import Puzzle
+from qpicross.puzzle import Puzzle, require_puzzle
 
 __all__ = [
     "estimate_size",
@@ -265,6 +265,7 @@ def estimate_size(puzzle: Puzzle, bounds: Bounds = "stacking", known: np.ndarray
         >>> est["couplers_per_term"]["match"] == len(f.terms["match"].data)
         True
     """
+    require_puzzle(puzzle)
     n_rows, n_cols = puzzle.shape
     kind, line, block, start, length = enumerate_starts(puzzle, bounds)
     if known is not None:
@@ -412,7 +413,7 @@ def check_size(
         qpicross.exceptions.ModelTooLargeError: blank (10000x10000) would build a QUBO of at least 0 variables and 0 couplers (about 6.3 GiB), above the limit of 1,000,000 couplers ...
     """
     limit = max_couplers_limit() if max_couplers is None else max_couplers
-    per_read = (puzzle.num_rows * puzzle.num_cols * BYTES_PER_READ_CELL) * num_reads
+    per_read = (require_puzzle(puzzle).num_rows * puzzle.num_cols * BYTES_PER_READ_CELL) * num_reads
     estimate = _cheap_bound(puzzle, bounds)
     if known is None and estimate["estimated_bytes"] + per_read > limit * BYTES_PER_COUPLER:
         raise too_large(puzzle, {**estimate, "estimated_bytes": estimate["estimated_bytes"] + per_read,
@@ -481,7 +482,7 @@ def estimate_solver_size(puzzle: Puzzle, method: str) -> dict:
     """
     if method not in SOLVER_METHODS:
         raise ParameterError(f"unknown method {method!r}; known: {', '.join(SOLVER_METHODS)}")
-    cells = puzzle.num_rows * puzzle.num_cols
+    cells = require_puzzle(puzzle).num_rows * puzzle.num_cols
     h, w, _ = _blocks(puzzle)
     if method == "sat":  # one clause per cell and side, ~6 per start and 4 per cell a block may cover
         items, per_item, what = 2 * cells + int((6 * w + 4 * h).sum()), 400, "the SAT encoding"

@@ -61,6 +61,8 @@ class PenaltyWeights:
         Raises:
             ValueError: On an unknown, repeated or empty name or a value that is not a number.
         """
+        if not isinstance(text, str):
+            raise ParameterError(f"weights text must be a str such as 'match=2,order=1', got {type(text).__name__}")
         values: dict[str, float] = {}
         if not text.strip():
             return cls()

@@ -165,19 +165,14 @@ weights, bounds, presolve, num_reads, num_sweeps, seed, time_limit, options, nam
         for name, value in self.weights.as_dict().items():
             if not math.isfinite(value) or value < 0:
                 raise ParameterError(f"weight {name} must be a finite number >= 0, got {value}")
-        from qpicross.samplers.parameters import check_parameter
+        from qpicross.samplers.parameters import check_beta_range, check_parameter
 
         for key, value in self.options:
             if not check_parameter(self.sampler_name, key, value):  # declared ones are checked by their spec
                 _check_option(key, value)
         beta_range = self.sampler_options.get("beta_range")
         if beta_range is not None:
-            try:
-                hot, cold = (float(b) for b in beta_range)
-            except (TypeError, ValueError):
-                raise ParameterError(f"beta_range wants two numbers (hot, cold), got {beta_range!r}") from None
-            if not (math.isfinite(hot) and math.isfinite(cold) and 0 <= hot <= cold and cold > 0):
-                raise ParameterError(f"beta_range wants finite 0 <= hot <= cold, cold > 0, got {beta_range!r}")
+            check_beta_range(beta_range)
         return self
 
     def to_dict(self) -> dict[str, Any]:

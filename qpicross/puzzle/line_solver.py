@@ -35,7 +35,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -176,7 +176,7 @@ def known_cells(known, shape: tuple[int, ...] | None = None, name: str = "known"
 
 
 def _run_kernel(clue: Sequence[int], line: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(clue, (str, bytes)) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+    if isinstance(clue, (str, bytes)) or not isinstance(clue, Iterable) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                                  for v in clue):
         raise ParameterError(f"clue must be block lengths, positive integers, got {clue!r}")
     clue_arr = np.asarray(tuple(clue), dtype=np.int64).reshape(-1)

@@ -30,6 +30,7 @@ from qpicross.exceptions import ParameterError, PuzzleFormatError
 
 __all__ = [
     "Puzzle",
+    "require_puzzle",
     "PuzzleFormatError",
     "BrokenLine",
     "check",
@@ -249,6 +250,19 @@ def line_runs(line: Iterable[int]) -> Clue:
     return tuple(runs)
 
 
+def require_puzzle(puzzle, name: str = "puzzle") -> Puzzle:
+    """``puzzle`` itself if it is a :class:`Puzzle`; else the typed error naming the parameter, before any work.
+
+    >>> require_puzzle(None)
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: puzzle must be a Puzzle, got NoneType
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise ParameterError(f"{name} must be a Puzzle, got {type(puzzle).__name__}")
+    return puzzle
+
+
 def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]:
     """Lines of ``board`` whose runs differ from the puzzle's clues.
 
@@ -266,8 +280,7 @@ def check(puzzle: Puzzle, board: np.ndarray | Sequence[str]) -> list[BrokenLine]
         ParameterError: If ``puzzle`` is not a :class:`Puzzle`, or the board is not a 0/1 board of the puzzle's
             shape (a cell of 7, 0.5 or NaN is no board: :func:`board_array`).
     """
-    if not isinstance(puzzle, Puzzle):
-        raise ParameterError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
+    require_puzzle(puzzle)
     grid = board_array(board)
     if grid.shape != puzzle.shape:
         raise ParameterError(f"board has shape {grid.shape}, puzzle {puzzle.name} is {puzzle.shape}")

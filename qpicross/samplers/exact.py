@@ -17,10 +17,16 @@ class GroundStateExactSolver(dimod.Sampler):
     """:class:`dimod.ExactSolver` that refuses large models and returns only the ground states.
 
     Args:
-        max_variables: Refuse BQMs with more variables than this.
+        max_variables: Refuse BQMs with more variables than this (an integer from 0 to 30: 2**30 states is
+            already more than dimod's enumeration holds in memory).
+
+    Raises:
+        ParameterError: If ``max_variables`` is not such an integer.
     """
 
     def __init__(self, max_variables: int = EXACT_MAX_VARIABLES):
+        if isinstance(max_variables, bool) or not isinstance(max_variables, int) or not 0 <= max_variables <= 30:
+            raise ParameterError(f"max_variables must be an integer from 0 to 30, got {max_variables!r}")
         self.max_variables = max_variables
 
     @property

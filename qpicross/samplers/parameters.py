@@ -42,7 +42,7 @@ import numpy as np
 from qpicross.exceptions import ParameterError
 from qpicross.names import MAX_READS
 
-__all__ = ["Parameter", "PARAMETERS", "check_shift_arguments", "check_shift_values", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
+__all__ = ["Parameter", "PARAMETERS", "check_beta_range", "check_shift_arguments", "check_shift_values", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
            "declared", "integer", "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object",
            "numbers_list"]
 
@@ -304,6 +304,27 @@ PARAMETERS: dict[str, dict[str, Parameter]] = {
 PARAMETERS["shift-batched-cpu"] = PARAMETERS["shift-batched"]
 PARAMETERS["sa+descent"] = PARAMETERS["sa"]
 PARAMETERS["sb+descent"] = PARAMETERS["sb"]
+
+
+def check_beta_range(beta_range: Any, name: str = "beta_range") -> tuple[float, float]:
+    """``(hot, cold)`` inverse temperatures as floats, or the typed error naming ``name`` (``--beta-range`` on the
+    command line, which shows the value as it was typed).
+
+    >>> check_beta_range((1, 5))
+    (1.0, 5.0)
+    >>> check_beta_range((5.0, 1.0), "--beta-range")
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: --beta-range wants finite hot <= cold (0 <= hot, 0 < cold), got 5,1
+    """
+    if isinstance(beta_range, (str, bytes)) or not isinstance(beta_range, Sequence) or len(beta_range) != 2 \
+            or not all(_is_real(b) for b in beta_range):
+        raise ParameterError(f"{name} wants two numbers (hot, cold), got {beta_range!r}")
+    hot, cold = (float(b) for b in beta_range)
+    shown = f"{hot:g},{cold:g}" if name.startswith("--") else repr(beta_range)
+    if not (math.isfinite(hot) and math.isfinite(cold) and 0 <= hot <= cold and cold > 0):
+        raise ParameterError(f"{name} wants finite hot <= cold (0 <= hot, 0 < cold), got {shown}")
+    return hot, cold
 
 
 def check_parameter(sampler: str, name: str, value: Any, *, from_text: bool = False) -> bool:

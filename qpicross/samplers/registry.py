@@ -46,7 +46,7 @@ import dimod
 
 from qpicross.exceptions import ParameterError, QpicrossError, SamplerUnavailableError, import_extra
 from qpicross.names import MAX_READS
-from qpicross.samplers.parameters import integer
+from qpicross.samplers.parameters import MAX_SWEEPS, check_beta_range, integer
 from qpicross.samplers.control import ProgressHook
 from qpicross.samplers.exact import EXACT_MAX_VARIABLES, GroundStateExactSolver
 from qpicross.samplers.reads import ReadsComposite, independent_reads
@@ -235,10 +235,18 @@ def sample(
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
     integer(1, MAX_READS).check("num_reads", num_reads)
+    integer(0, 2**32 - 1, none=True).check("seed", seed)  # the range every seeded sampler here takes
+    integer(1, MAX_SWEEPS, none=True).check("num_sweeps", num_sweeps)
+    if beta_range is not None:
+        check_beta_range(beta_range)
     if isinstance(sampler, str):
         sampler = get_sampler(sampler)
     elif not isinstance(sampler, dimod.Sampler):
         raise ParameterError(f"sampler must be a name or a dimod.Sampler, got {type(sampler).__name__}")
+    unknown = sorted(set(kwargs) - set(sampler.parameters))
+    if unknown:  # dimod only warns and drops them: a misspelt option would change nothing, silently
+        raise ParameterError(f"{type(sampler).__name__} takes no parameter {unknown[0]!r}; it takes: "
+                             f"{', '.join(sorted(sampler.parameters)) or 'none'}")
     wanted = {"num_sweeps": num_sweeps, "beta_range": beta_range}
     params = {k: v for k, v in wanted.items() if v is not None and k in sampler.parameters}
     params.update(kwargs)

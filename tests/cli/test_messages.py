@@ -217,3 +217,11 @@ def test_every_shift_run_is_bounded_by_a_time_limit_it_states(capsys, monkeypatc
     capsys.readouterr()
     assert main(["bench", LETTER_A_FILE, "--reads", "2", "--option", "threads=1"]) == 0
     assert "note: each run samples for at most 600 s (--time-limit S sets it)" in capsys.readouterr().err
+
+
+def test_a_bad_beta_range_is_told_in_the_flags_words(capsys):
+    """Issue 59, item 12: the command line said ``beta_range wants finite 0 <= hot <= cold, cold > 0, got (5.0,
+    1.0)``: a Python tuple, and not the flag's name."""
+    assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--beta-range", "5,1"]) == 2
+    assert capsys.readouterr().err == ("qpicross: error: --beta-range wants finite hot <= cold (0 <= hot, 0 < cold), "
+                                       "got 5,1\n")

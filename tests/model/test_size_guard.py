@@ -321,8 +321,8 @@ def test_the_run_estimate_bounds_the_measured_peak(side, options, config, tmp_pa
     (["bench", "{a}", "--seed", "-1"], "--seed"),
     (["bench", "{a}", "--time-limit", "nan"], "--time-limit"),
     (["bench", "{a}", "--time-limit", "inf"], "--time-limit"),
-    (["anneal", "{a}", "--sampler", "sa", "--beta-range", "nan,1"], "beta_range"),
-    (["anneal", "{a}", "--sampler", "sa", "--beta-range", "inf,inf"], "beta_range"),
+    (["anneal", "{a}", "--sampler", "sa", "--beta-range", "nan,1"], "--beta-range"),
+    (["anneal", "{a}", "--sampler", "sa", "--beta-range", "inf,inf"], "--beta-range"),
 ])
 def test_unbounded_option_values_are_refused_up_front(argv, words, capsys, letter_a_path, two_gib):
     err = _refused(capsys, [a.replace("{a}", letter_a_path) for a in argv])
