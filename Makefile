@@ -19,7 +19,7 @@ $(BIN)/python:
 
 # Re-install when pyproject.toml changes. Then one run on the 5x5 compiles the structured annealer's kernels into
 # numba's cache (about 20 s, once), so that a user's first `qpicross anneal` does not wait for it.
-WARM_KERNELS = $(BIN)/qpicross anneal instances/5x5.px --seed 1 > /dev/null \
+WARM_KERNELS = $(BIN)/qpicross anneal instances/5x5.px --seed 1 --option threads=1 > /dev/null \
 	|| echo "qpicross: the kernels were not compiled ahead; the first run will compile them"
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .

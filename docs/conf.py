@@ -14,6 +14,32 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's qpicross, and benchmarks/ for its docstrings
 
 import qpicross  # noqa: E402
+import qpicross.cli  # noqa: E402
+
+_build_parser = qpicross.cli.build_parser
+
+
+def _parser_for_the_page():
+    """qpicross's parser, its help read as reStructuredText by sphinx-argparse: an example address
+    (``tcp://HOST:8786``) is escaped so that it is not made a link to nowhere; ``--help`` is unchanged."""
+    import argparse
+
+    parser = _build_parser()
+    parsers, seen = [parser], set()
+    while parsers:
+        one = parsers.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        for action in one._actions:
+            if action.help and action.help is not argparse.SUPPRESS:
+                action.help = action.help.replace("://", r"\://")
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+    return parser
+
+
+qpicross.cli.build_parser = _parser_for_the_page  # what the argparse directive of cli.md calls
 
 project = "qpicross"
 author = "the qpicross developers"

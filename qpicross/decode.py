@@ -38,10 +38,17 @@ __all__ = ["Violation", "DecodedRead", "decode_sample", "evaluate_samples", "Sam
 class Violation:
     """One broken penalty term at one place.
 
+    Python's indices count from 0 (``index``), words count from 1 (``place``, ``detail``); the repr shows both, so
+    that ``index=0`` beside ``'block 1 ...'`` reads as the same row:
+
+    >>> Violation("one_hot", "row", 0, "block 1 starts 2 times", 1)
+    Violation(term='one_hot', kind='row', index=0, place='row 1', detail='block 1 starts 2 times', amount=1)
+
     Attributes:
         term: The penalty term (one of :data:`~qpicross.model.weights.TERMS`).
         kind: ``"row"``, ``"col"`` or ``"cell"``.
-        index: Row or column index; for cells, ``(row, col)``.
+        index: Row or column index, from 0; for cells, ``(row, col)``.
+        place: Where, in words, counted from 1 (``row 1``, ``row 2, column 3``).
         detail: What is wrong, in words (blocks and cells counted from 1, as in messages).
         amount: The term's (unweighted) energy at this place.
     """
@@ -49,19 +56,20 @@ class Violation:
     term: str
     kind: str
     index: int | tuple[int, int]
+    place: str = dataclasses.field(init=False)
     detail: str
     amount: int
 
-    def __str__(self) -> str:
-        return f"{self.term} at {self.place}: {self.detail} (+{self.amount})"
-
-    @property
-    def place(self) -> str:
-        """Where, as messages say it: rows, columns and cells counted from 1 (``row 1``, ``row 2, column 3``)."""
+    def __post_init__(self) -> None:
         if self.kind == "cell":
             row, col = self.index
-            return f"{line_name('row', row)}, {line_name('col', col)}"
-        return line_name(self.kind, self.index)
+            place = f"{line_name('row', row)}, {line_name('col', col)}"
+        else:
+            place = line_name(self.kind, self.index)
+        object.__setattr__(self, "place", place)
+
+    def __str__(self) -> str:
+        return f"{self.term} at {self.place}: {self.detail} (+{self.amount})"
 
 
 @dataclasses.dataclass

@@ -96,3 +96,5 @@ def test_formulas_show_offline_and_options_paste_as_typed(site):
     assert all((site / s.split("?")[0]).is_file() for s in sources), sources
     cli = (site / "cli.html").read_text()
     assert "--option" in cli and "\u2013option" not in cli
+    # issue 59, item 12: an example address is text, not a link (the page made tcp://HOST:8786 one)
+    assert "tcp://HOST:8786" in cli and 'href="tcp://' not in cli

@@ -61,6 +61,20 @@ def test_python_example_runs(folder):
     assert os.path.getsize(folder / "star10.png") > 1000
 
 
+def test_the_python_example_says_where_it_runs_and_what_the_folder_above_says(tmp_path):
+    """Issue 59, item 13: run from the clone's parent folder, the example stopped with "cannot import name
+    'anneal' from 'qpicross' (unknown location)" and nothing said why. It fails so there still (Python imports
+    the clone's folder as a namespace package before the installed one), and the README now says it, in the
+    words the user sees."""
+    (tmp_path / "qpicross").symlink_to(ROOT)  # the folder above a clone named qpicross
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", "from qpicross import anneal"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0, "the import works from the folder above: the README's note is out of date"
+    shown = proc.stderr.strip().splitlines()[-1].removeprefix("ImportError: ")
+    assert shown in README and "In the folder above the clone" in README, shown
+
+
 #: Pages that repeat what the README states, checked against it (the README's commands are checked against runs).
 GETTING_STARTED = (ROOT / "docs" / "getting-started.md").read_text()
 MAKEFILE = (ROOT / "Makefile").read_text()

@@ -225,3 +225,20 @@ def test_a_bad_beta_range_is_told_in_the_flags_words(capsys):
     assert main(["anneal", LETTER_A_FILE, "--sampler", "sa", "--beta-range", "5,1"]) == 2
     assert capsys.readouterr().err == ("qpicross: error: --beta-range wants finite hot <= cold (0 <= hot, 0 < cold), "
                                        "got 5,1\n")
+
+
+@pytest.mark.parametrize("command", [["anneal"], ["show"], ["info"], ["solve"], ["bench"], ["export", "-o", "m.json"]])
+def test_a_missing_file_is_told_it_does_not_exist_whatever_its_extension(command, capsys, tmp_path):
+    """Issue 59, item 12: a missing ``nonexist.txt`` was told about its format, not that it does not exist."""
+    missing = str(tmp_path / "nonexist.txt")
+    argv = [command[0], missing, *(str(tmp_path / a) if a.endswith(".json") else a for a in command[1:])]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"qpicross: error: {missing}: no such file or directory\n"
+
+
+def test_logic_rounds_without_presolve_is_refused_not_turned_on_silently(capsys):
+    """Issue 59, item 12: ``--logic-rounds 3`` without ``--presolve`` ran line logic the user had not asked for."""
+    assert main(["anneal", LETTER_A_FILE, "--logic-rounds", "3"]) == 2
+    assert capsys.readouterr().err == ("qpicross: error: --logic-rounds runs line logic between anneals, after "
+                                       "presolve: add --presolve\n")
+    assert main(["anneal", LETTER_A_FILE, "--logic-rounds", "3", "--presolve", "--seed", "1"]) == 0
