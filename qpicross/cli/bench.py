@@ -94,6 +94,11 @@ def _run(args: argparse.Namespace, configs: list, client) -> int:
     for (flag, path, _), (other, other_path, _) in itertools.combinations(outputs, 2):
         if Path(path).resolve() == Path(other_path).resolve():
             raise UsageError(f"{flag} and {other} name the same file {path}")
+    if args.plot:  # drawing libraries loaded now, not when Ctrl-C asks for the finished results' figure
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401
     meta = machine_info()
     finished: list = []
     planned = [0]

@@ -111,6 +111,10 @@ def run(args: argparse.Namespace) -> int:
         )
     except TuneInterrupted as stop:
         partial = stop.result
+        if not partial.summary:  # a CSV of its header alone would only look like a result
+            print(f"qpicross: interrupted before any of the {len(partial.points)} points finished; nothing written",
+                  file=sys.stderr)
+            return 130
         stem = f"tune-{_slug(puzzles[0].name)}-partial" if len(puzzles) == 1 else "tune-partial"
         path = Path(args.csv) if args.csv else _fresh_path(stem, ".csv")
         write_output(path, csv_text(partial), force=True)  # --csv was checked before the run

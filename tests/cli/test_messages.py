@@ -242,3 +242,43 @@ def test_logic_rounds_without_presolve_is_refused_not_turned_on_silently(capsys)
     assert capsys.readouterr().err == ("qpicross: error: --logic-rounds runs line logic between anneals, after "
                                        "presolve: add --presolve\n")
     assert main(["anneal", LETTER_A_FILE, "--logic-rounds", "3", "--presolve", "--seed", "1"]) == 0
+
+
+def test_tune_interrupted_before_its_first_point_writes_no_csv(monkeypatch, capsys, tmp_path):
+    """Issue 59, item 8: ``tune`` interrupted before its first point left a CSV holding only its header."""
+    from qpicross.experiments import tune as tuning
+
+    real = tuning.tune
+
+    def interrupted_at_once(*args, progress=None, **kwargs):
+        def stop(done, total):
+            raise KeyboardInterrupt
+
+        return real(*args, progress=stop, **kwargs)
+
+    monkeypatch.setattr(tuning, "tune", interrupted_at_once)
+    monkeypatch.chdir(tmp_path)
+    csv = tmp_path / "t.csv"
+    argv = ["tune", LETTER_A_FILE, "--grid", "match=1:2:2", "--seeds", "2", "--workers", "1", "--csv", str(csv)]
+    assert main(argv) == 130  # stopped after the first run: point 1 has one of its two seeds
+    assert not csv.exists() and not list(tmp_path.glob("*.csv"))
+    assert "interrupted before any of the 2 points finished; nothing written" in capsys.readouterr().err
+
+
+def test_bench_with_a_plot_loads_matplotlib_before_the_run_not_on_ctrl_c(monkeypatch, tmp_path):
+    """Issue 59, item 8: ``bench --plot`` took 3.8 s to answer Ctrl-C, importing matplotlib to draw what had
+    finished; it is imported before the first job, so Ctrl-C only draws."""
+    import sys
+
+    from qpicross.experiments import bench
+
+    seen = []
+
+    def interrupted(*args, **kwargs):
+        seen.append("matplotlib.pyplot" in sys.modules)
+        raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "matplotlib.pyplot", raising=False)
+    monkeypatch.setattr(bench, "run_bench", interrupted)
+    assert main(["bench", LETTER_A_FILE, "--reads", "2", "--plot", str(tmp_path / "b.png")]) == 130
+    assert seen == [True]
