@@ -18,7 +18,7 @@ Examples:
 
 :class:`ModelTooLargeError` and :class:`ModelStructureError` subclass dimod exceptions, so they are made on
 first use (PEP 562): importing this module (the command line does, before it parses its arguments) imports no
-dimod. Anything else that escapes qpicross is a bug, and the command line says so (exit 1).
+dimod. Anything else that escapes qpicross is a bug, and the command line says so (exit status 70).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 Each sub-command lives in its own module of this package with two functions,
 ``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them.
 
-Exit codes: 0 success, 1 the run found no solution (or qpicross hit a bug: one line says so, and
-``--debug`` prints its traceback), 2 bad input or usage (every :class:`~qpicross.exceptions.QpicrossError`),
-141 and no message when the reader of standard output has gone (``| head``), 130 on Ctrl-C.
+Exit codes (:data:`EXIT_CODES`): 0 success, 1 the run found no solution, 2 bad input or usage (every
+:class:`~qpicross.exceptions.QpicrossError`), 70 an internal error, a bug in qpicross (``EX_SOFTWARE`` of
+sysexits.h: one line says so and how to report it, ``--debug`` prints its traceback), 130 on Ctrl-C, 141 and no
+message when the reader of standard output has gone (``| head``). A script tells a miss (1) from a crash (70).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"qpicross {__version__}")
     parser.add_argument("--debug", action="store_true",
-                        help="on an internal error (a bug in qpicross), print its traceback as well")
+                        help="on an internal error (a bug in qpicross, exit status 70), print its traceback as well")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f".{name}", __name__)
@@ -217,8 +218,16 @@ def _main(argv: Sequence[str] | None) -> int:
         return _os_error(exc, error)
 
 
+#: What each exit status of the command says.
+EXIT_CODES = {0: "solved (or done)", 1: "no solution found", 2: "bad input or usage",
+              70: "internal error: a bug in qpicross", 130: "interrupted", 141: "standard output closed"}
+#: The status of an internal error (sysexits.h's EX_SOFTWARE), apart from 1, so that a script tells a crash from a miss.
+EXIT_INTERNAL_ERROR = 70
+
+
 def _internal_error(exc: Exception, debug: bool) -> int:
-    """One line naming an unexpected exception as a bug (exit 1); its traceback too with ``--debug``."""
+    """One line naming an unexpected exception as a bug (exit :data:`EXIT_INTERNAL_ERROR`) and how to report it;
+    its traceback too with ``--debug``."""
     if debug:
         import traceback
 
@@ -226,7 +235,8 @@ def _internal_error(exc: Exception, debug: bool) -> int:
     where = "" if debug else " (run again with --debug for the traceback)"
     from ._terminal import error
 
-    return error(f"internal error, a bug in qpicross: {type(exc).__name__}: {exc}{where}; please report it", code=1)
+    return error(f"internal error, a bug in qpicross: {type(exc).__name__}: {exc}{where}; please report it with "
+                 f"the command line, its --debug output and qpicross --version", code=EXIT_INTERNAL_ERROR)
 
 
 #: The exit status when the reader of standard output has gone (``qpicross ... | head``): no message, the status

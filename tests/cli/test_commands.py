@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 
@@ -118,7 +119,8 @@ def test_a_seeded_run_of_racing_streams_says_why_the_seed_does_not_fix_its_reads
 @pytest.mark.parametrize("debug", [False, True])
 def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, debug):
     """An exception that is not a qpicross error (here a ValueError from deep inside a run) is an internal error:
-    one line that says so, exit 1, and its traceback only with --debug; a qpicross error stays one line, exit 2."""
+    one line that says so, exit 70 (not 1, which says no solution was found: issue 57, item 6), and its traceback
+    only with --debug; a qpicross error stays one line, exit 2."""
     from qpicross.cli import info
 
     def broken(args):
@@ -127,9 +129,10 @@ def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, d
     monkeypatch.setattr(info, "run", broken)
     code = main((["--debug"] if debug else []) + ["info", LETTER_A_FILE])
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 70 and err.count("\n") == (err.count("\n") if debug else 1)
     assert "qpicross: error: internal error, a bug in qpicross: ValueError: an index went astray" in err
-    assert ("Traceback" in err) == debug and ("--debug" in err) == (not debug)
+    assert "please report it with the command line, its --debug output and qpicross --version" in err
+    assert ("Traceback" in err) == debug and ("run again with --debug" in err) == (not debug)
 
     def refused(args):
         from qpicross.exceptions import ParameterError
@@ -139,3 +142,14 @@ def test_a_bug_is_named_as_a_bug_not_as_the_users_mistake(capsys, monkeypatch, d
     monkeypatch.setattr(info, "run", refused)
     assert main(["info", LETTER_A_FILE]) == 2
     assert capsys.readouterr().err == "qpicross: error: reads must be positive\n"
+
+
+def test_the_exit_codes_are_one_table_in_the_code_and_on_the_page():
+    """Issue 57, item 6: the reference documents every exit status the command line returns."""
+    from pathlib import Path
+
+    from qpicross.cli import EXIT_CODES, EXIT_INTERNAL_ERROR
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    documented = {int(code) for code in re.findall(r"^\| (\d+) \|", page, flags=re.M)}
+    assert documented == set(EXIT_CODES) and EXIT_INTERNAL_ERROR not in (0, 1, 2)
