@@ -129,7 +129,10 @@ def guard(puzzle: Puzzle, config: SolverConfig, known: np.ndarray | None, force:
             raise
         refusal = whole
     from qpicross.classical.logic import propagate
+    from qpicross.model.size import DEFAULT_MAX_CELLS
 
+    if puzzle.num_rows * puzzle.num_cols > DEFAULT_MAX_CELLS:  # line logic's own default bound: not tried above it
+        raise refusal
     try:
         check_solver_size(puzzle, "logic", None if limit is None else limit * BYTES_PER_COUPLER)
     except ModelTooLargeError:  # line logic itself is refused: the whole model's refusal says more

@@ -105,6 +105,8 @@ def _read_numbered(path: Path, format: str | None, wanted=None, last: int | None
     if path.is_dir():
         raise PuzzleFormatError("a directory, not a puzzle file (bench, tune and solve read every puzzle "
                                 "in a directory)", str(path))
+    if format is not None and format not in MULTI_READERS:  # a format the caller named is checked first
+        _format_for(path, format, MULTI_READERS)
     if not path.exists() and not path.is_symlink():  # a missing file is told so, not about its extension
         raise PuzzleFormatError("no such file or directory", str(path))
     fmt = _format_for(path, format, MULTI_READERS)

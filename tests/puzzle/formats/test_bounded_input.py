@@ -90,5 +90,5 @@ def test_spec_numbers_are_ascii_digits_only(tmp_path, spec):
 
 def test_non_ascii_digit_spec_is_not_puzzle_one(tmp_path):
     (tmp_path / "two.json").write_text('[{"rows": [[1]], "cols": [[1]]}, {"rows": [[]], "cols": [[]]}]')
-    with pytest.raises(PuzzleFormatError, match="cannot tell the format from the extension '.json#"):
+    with pytest.raises(PuzzleFormatError, match="two.json#\u0661: no such file or directory"):
         load_puzzle(f"{tmp_path / 'two.json'}#\u0661")
