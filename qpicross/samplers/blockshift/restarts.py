@@ -34,6 +34,7 @@ import time
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
+from qpicross.samplers.blockshift.layouts import Params, Signals
 from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
 from qpicross.samplers.control import RunControl, stop_flag
 
@@ -69,8 +70,9 @@ class ReadRunner:
 
     Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
     in the calling thread instead, one stream: on small puzzles a thread costs more than the read.
-    ``params`` is ``(shift_probability, line_moves, block_moves, return_last, target)``; ``board``, when
-    given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields).
+    ``params`` are the :class:`~.layouts.Params` of the fields (``w`` 1, ``constant`` 0); ``board``, when
+    given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields), whose
+    ``w`` and ``constant`` the board's and profile's reads take instead.
     Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
     chain where that is None; with ``long_joint`` the long restarts of :func:`~.plans.long_restarts` run the joint
     chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
@@ -84,16 +86,19 @@ class ReadRunner:
     ``interrupted`` say what stopped them, and its ``best`` is the call's best energy, with the offset.
     """
 
-    def __init__(self, model, n, units, params, control: RunControl, offset, board=None, threads=1, profiles=None,
-                 long_joint=False):
+    def __init__(self, model, n, units, params: Params, control: RunControl, offset, *, board=None, threads=1,
+                 profiles=None, long_joint=False):
         self.model, self.n, self.units, self.params, self.control = model, n, units, params, control
         self.board = board  # (arrays, w, constant) of the board layout, or None: the fields
+        if board is not None:  # the board's and profile's energies: constant + w x mismatches
+            self.board_params = params._replace(w=float(board[1]), constant=float(board[2]))
         self.profiles = [None] if profiles is None else list(profiles)
         self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.stop = stop_flag()
         self.status = np.array([0.0, np.inf])  # sweeps of the current restart, best energy of the call
+        self.signals = Signals(self.stop, self.status)
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
@@ -169,23 +174,21 @@ class ReadRunner:
             count = min(2 * count, sweeps)
         self.calibration_s = time.perf_counter() - calibrating
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False,
+    def _kernel(self, out, seed, betas, sweeps, work, *, target=None, signals=None, stream=0, long=False,
                 restart=0):
-        moves, return_last = self.params[:3], self.params[3]
-        target = self.params[4] if target is None else target
-        stop = self.stop if stop is None else stop
-        status = self.status if status is None else status
+        """One restart, the compiled read of the chain that restart ``restart`` of ``stream`` runs (``target``:
+        another than the call's; ``signals``: another stream's)."""
+        signals = self.signals if signals is None else signals
+        params = self.params if self.board is None else self.board_params
+        params = params if target is None else params._replace(target=float(target))
         if self.board is None:
-            return _chains.FIELDS.read(out, seed, betas, sweeps, moves, return_last, target, 1.0, 0.0, work,
-                                       (self.model,), stop, status)
-        arrays, w, constant = self.board
+            return _chains.FIELDS.read(out, seed, betas, sweeps, params, work, (self.model,), signals)
+        arrays, w, _ = self.board
         profile = self._chain_of(stream, long, restart)
         if profile is not None:
             read = _chains.PROFILE.population_read if self.population else _chains.PROFILE.read
-            return read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
-                        (self.model, arrays, profile), stop, status)
-        return _chains.BOARD.read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
-                                  (self.model, arrays, w), stop, status)
+            return read(out, seed, betas, sweeps, params, work, (self.model, arrays, profile), signals)
+        return _chains.BOARD.read(out, seed, betas, sweeps, params, work, (self.model, arrays, w), signals)
 
     def read(self, out, seed, plan, stream_plans=None) -> tuple[int, int]:
         """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``.
@@ -274,7 +277,7 @@ class ReadRunner:
                     stream.status[:] = (0.0, math.inf)
                     started = time.perf_counter()
                     ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status, stream=i, long=long,
+                                                signals=Signals(stream.stop, stream.status), stream=i, long=long,
                                                 restart=restart)
                     self._restart_done(time.perf_counter() - started, ran * self._replicas(betas))
                     if stream.status[1] < stream.best:

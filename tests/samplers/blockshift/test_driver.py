@@ -16,6 +16,7 @@ from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
 from qpicross.samplers.blockshift import chains, driver, launch
 from qpicross.samplers.blockshift.batched import sample_many
+from qpicross.samplers.blockshift.layouts import Signals, make_params
 from qpicross.samplers.blockshift.plans import luby
 
 from conftest import ROOT
@@ -70,7 +71,8 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
     f = build_formulation(Puzzle.from_board([".##..", "#####", "#.#.#", "..##.", ".#..."]))
     model = launch.prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
     launched = launch.pack([model], np.random.SeedSequence(3), 2)
-    out = driver.run(launched, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False), 4, None)
+    out = driver.run(launched, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False),
+                     sweeps_per_launch=4)
     betas = model.levels[0]
     units, slots = len(model.structure.group_ptr) - 1, len(model.structure.group_vars)
     for i in range(2):
@@ -78,9 +80,9 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
         work = profile_work(len(betas), units, slots, model.board, pmodel)
         sample = np.zeros(slots, np.int8)
         status = np.zeros(2)
-        done, _ = chains.PROFILE.read(sample, launched["seeds"][i], betas, num_sweeps, (0.5, 1.0, False), False,
-                                      -np.inf, model.w, model.constant, work, (model.structure, model.board, pmodel),
-                                      np.zeros(1, np.int8), status)
+        params = make_params((0.5, 1.0, False), False, -np.inf, model.w, model.constant)
+        done, _ = chains.PROFILE.read(sample, launched["seeds"][i], betas, num_sweeps, params, work,
+                                      (model.structure, model.board, pmodel), Signals(np.zeros(1, np.int8), status))
         assert done == num_sweeps == out["done"][i] and out["restart"][i] == 1
         assert np.array_equal(out["sample"][i], sample)
         assert out["lowest"][i] == status[1]
