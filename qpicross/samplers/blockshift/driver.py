@@ -42,7 +42,7 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import joint as _joint, profile as _profile
-from qpicross.samplers.blockshift.engine import coldest, luby, reached, restart_begin, restart_sweeps
+from qpicross.samplers.blockshift.engine import coldest, reached, restart_begin, restart_of, restart_sweeps
 from qpicross.samplers.blockshift.layouts import (Board, FieldsWork, Params, Profile, ProfileWork, Signals, Sizes,
                                                   Structure, make_flags, make_moves)
 from qpicross.samplers.blockshift.targets import build, chain_sample, chain_save, chain_views, kernel
@@ -137,7 +137,7 @@ def _keep_lowest(l, p, betas, return_last, pz, ld, work, data):
 @kernel
 def ladder_run(l, count, unit, budget, moves, flags, pz, ld):
     """Up to ``count`` more sweeps of ladder ``l``: restarts of the Luby plan (unit ``unit``, ``budget`` sweeps in
-    all), restart ``k`` on the ladder of its level and on free axis ``(stream + k - 1) % 2``.
+    all), restart ``k`` on the ladder of its level and on its free axis (:func:`~.engine.restart_of`).
 
     ``moves`` are a :class:`~.layouts.Moves`, ``flags`` :class:`~.layouts.Flags`: with ``at_target`` the ladder
     finishes at the target (else it runs its whole budget, noting the sweep of its first hit); with
@@ -163,13 +163,8 @@ def ladder_run(l, count, unit, budget, moves, flags, pz, ld):
                 return
             k = ld.restart[l] + 1
             ld.restart[l] = k
-            m = luby(k)
-            level = 0
-            while (2 << level) <= m:
-                level += 1
-            ld.level[l] = level
-            ld.axis[l] = (ld.stream[l] + k - 1) % 2
-            sweeps = min(unit * m, budget - ld.used[l])
+            sweeps, level, axis = restart_of(k, ld.stream[l], unit, budget - ld.used[l], 2)
+            ld.level[l], ld.axis[l] = level, axis
             ld.used[l] += sweeps
             ld.left[l] = sweeps
             ld.s[l] = 0

@@ -12,7 +12,8 @@ its own xorshift64* stream, :func:`uniform`, a one-element ``uint64`` array), no
 * the board: :func:`paint`; Boltzmann tables: :func:`fill_table`, :func:`sweep_table`, :func:`table_weights`;
 * replicas: :func:`exchange_replicas`, :func:`keep_best`, :func:`coldest`;
 * one restart of parallel tempering (or annealing, one replica): :func:`restart_begin`,
-  :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby`.
+  :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby` and the
+  restart plan :func:`restart_of` (restart ``k``'s sweeps, level and free axis).
 
 The restart calls its chain through four open names (:data:`~.targets.OPEN_NAMES`), bound by
 :func:`~.targets.build` for each chain:
@@ -35,6 +36,8 @@ Examples:
     True
     >>> [luby(k) for k in range(1, 16)]
     [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    >>> [restart_of(k, 0, 100, 10**6, 2) for k in (1, 2, 3, 7)]  # (sweeps, level, free axis)
+    [(100, 0, 0), (100, 0, 1), (200, 1, 0), (400, 2, 0)]
 """
 
 from __future__ import annotations
@@ -47,8 +50,8 @@ from qpicross.samplers.blockshift.targets import chain_sample, chain_save, chain
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
            "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "copy_row",
-           "save_positions", "positions_to_sample", "luby", "restart_begin", "reached", "restart_sweeps", "read",
-           "TOLERANCE"]
+           "save_positions", "positions_to_sample", "luby", "restart_of", "restart_begin", "reached", "restart_sweeps",
+           "read", "TOLERANCE"]
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)
@@ -342,6 +345,25 @@ def luby(k):
         if k == (1 << power) - 1:
             return 1 << (power - 1)
         k = k - (1 << (power - 1)) + 1
+
+
+@kernel
+def restart_of(k, stream, unit, left, axes):
+    """Restart ``k`` (from 1) of restart stream ``stream`` of a Luby plan: ``(sweeps, level, axis)``.
+
+    Its ``sweeps`` are ``unit * luby(k)``, at most ``left`` (the plan's budget left); its Luby ``level``
+    (``log2 luby(k)``) is the ladder it runs (:func:`~qpicross.samplers.blockshift.plans.ladder` of that level:
+    a longer restart, a wider ladder); its free ``axis``, of ``axes`` the chain takes in turn, is
+    ``(stream + k - 1) % axes``, so the streams of a read start on different axes and each alternates. The one
+    restart plan: :class:`~qpicross.samplers.blockshift.plans.LubyRestarts` (the CPU sampler's plans), the read
+    runner (:class:`~qpicross.samplers.blockshift.restarts.ReadRunner`, the axis) and the batched driver
+    (:func:`~qpicross.samplers.blockshift.driver.ladder_run`, all three) take it from here.
+    """
+    m = luby(k)
+    level = 0
+    while (2 << level) <= m:
+        level += 1
+    return min(unit * m, left), level, (stream + k - 1) % axes
 
 
 @kernel
