@@ -379,7 +379,7 @@ def declared(sampler: str) -> Sequence[str]:
 BYTES_PER_READ = 40
 
 
-def check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range,
+def check_shift_arguments(bqm, *, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range,
                           lines, groups, paints) -> None:
     """The type and range of every argument of the block-shift sampler that a read's arrays depend on, before
     anything is allocated: one :class:`~qpicross.exceptions.ParameterError` naming the first bad one (the other
@@ -415,15 +415,19 @@ def check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probab
                                  f"got {segment!r}")
 
 
-def check_shift_values(num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves, block_moves,
-                       seed, return_state, threads, chain, stream_chains, profile_lines, stream_plans, population,
-                       population_steps) -> None:
+def check_shift_values(*, num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves,
+                       block_moves, seed, return_state, threads, chain, stream_chains, profile_lines, stream_plans,
+                       population, population_steps) -> None:
     """The values of the block-shift sampler's run settings, once its defaults are filled in (``num_sweeps``,
     ``num_replicas``, ``restart_sweeps``, ``block_moves`` none of them None): one
     :class:`~qpicross.exceptions.ParameterError` naming the first bad one.
 
-    >>> check_shift_values(1, 100, 4, 8000, 0.5, 1.0, False, 0, "best", 1, "auto", None, "rows", "mixed", 250, 100)
-    >>> check_shift_values(1, 100, 4, 8000, 0.5, 1.0, False, 0, "best", 1, "row", None, "rows", "mixed", 250, 100)
+    >>> settings = dict(num_reads=1, num_sweeps=100, num_replicas=4, restart_sweeps=8000, shift_probability=0.5,
+    ...                 line_moves=1.0, block_moves=False, seed=0, return_state="best", threads=1, chain="auto",
+    ...                 stream_chains=None, profile_lines="rows", stream_plans="mixed", population=250,
+    ...                 population_steps=100)
+    >>> check_shift_values(**settings)
+    >>> check_shift_values(**{**settings, "chain": "row"})
     Traceback (most recent call last):
         ...
     qpicross.exceptions.ParameterError: chain must be 'auto', 'profile' or 'joint', got 'row'

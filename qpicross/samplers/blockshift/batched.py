@@ -245,8 +245,10 @@ def sample_many(
     """
     t0 = time.perf_counter()
     early_stop = "puzzle" if early_stop is None else early_stop
-    _check_parameters(num_reads, 0 if num_sweeps is None else num_sweeps, seed, num_replicas, shift_probability,
-                      line_moves, early_stop, backend, sweeps_per_launch, threads_per_block, time_limit, return_state)
+    _check_parameters(num_reads=num_reads, num_sweeps=0 if num_sweeps is None else num_sweeps, seed=seed,
+                      num_replicas=num_replicas, shift_probability=shift_probability, line_moves=line_moves,
+                      early_stop=early_stop, backend=backend, sweeps_per_launch=sweeps_per_launch,
+                      threads_per_block=threads_per_block, time_limit=time_limit, return_state=return_state)
     if chain not in CHAINS:
         raise ParameterError(f"chain must be one of {', '.join(CHAINS)}, got {chain!r}")
     if isinstance(restart_sweeps, bool) or not isinstance(restart_sweeps, (int, np.integer)) or restart_sweeps < 1:
@@ -277,20 +279,22 @@ def sample_many(
     flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
     if picross is not None:  # the CPU sampler's restart plan
         budget = MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps
-        return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend, sweeps_per_launch,
-                       threads_per_block, time_limit, progress, t0)
+        return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend=backend,
+                       sweeps_per_launch=sweeps_per_launch, threads_per_block=threads_per_block,
+                       time_limit=time_limit, progress=progress, t0=t0)
     num_sweeps = 1000 if num_sweeps is None else num_sweeps  # one restart of a fixed schedule
     prepared = [_fields_model(m, per_model_lines[i], per_model_layout[i], per_model_beta[i], per_model_target[i],
                               num_replicas, num_sweeps) for i, m in enumerate(models)]
     moves = (shift_probability, line_moves, line_moves < 1)
-    return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend,
-                   sweeps_per_launch, threads_per_block, time_limit, progress, t0)
+    return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend=backend,
+                   sweeps_per_launch=sweeps_per_launch, threads_per_block=threads_per_block, time_limit=time_limit,
+                   progress=progress, t0=t0)
 
 
 # -- parameters and sample sets ---------------------------------------------------------------------------------
 
 
-def _check_parameters(num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
+def _check_parameters(*, num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
                       sweeps_per_launch, threads_per_block, time_limit, return_state) -> None:
     for name, value, low, high in (("num_reads", num_reads, 1, MAX_READS), ("num_sweeps", num_sweeps, 0, MAX_SWEEPS),
                                    ("num_replicas", num_replicas, 1, 1024),  # one CUDA block
@@ -360,7 +364,7 @@ def _fields_model(model, lines, layout, beta_range, target_energy, num_replicas,
     return _launch.prepare_fields(bqm, lines, (hot, cold), target_energy, num_replicas, num_sweeps)
 
 
-def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps_per_launch, threads_per_block,
+def _sample(models, num_reads, seed, budget, unit, moves, flags, *, backend, sweeps_per_launch, threads_per_block,
             time_limit, progress, t0) -> list[dimod.SampleSet]:
     """:func:`sample_many` of prepared models, all of one chain: one launch of the driver
     (:mod:`~qpicross.samplers.blockshift.driver`), one sample set per model."""
@@ -377,8 +381,9 @@ def _sample(models, num_reads, seed, budget, unit, moves, flags, backend, sweeps
         launch = _launch.pack(launched, np.random.SeedSequence(seed), num_reads)
     t1 = time.perf_counter()
     control = RunControl(time_limit, progress, num_reads * len(launched), start=t1)
-    out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch, control,
-                      threads_per_block, [m.offset for m in launched]) if launched else {}
+    out = _driver.run(launch, backend, budget, unit, moves, flags, sweeps_per_launch=sweeps_per_launch,
+                      control=control, threads_per_block=threads_per_block,
+                      offsets=[m.offset for m in launched]) if launched else {}
     t2 = time.perf_counter()
     chain = "joint" if models and models[0].profiles is None else "profile"
     results = []

@@ -274,15 +274,14 @@ def board_weights(r, c, beta, table, work, data):
     """``layout_weights``: each start's factor from the crossing board (prefix sums of its cost along the
     line), read from ``table``; the line stays painted (the draw reads only the crossing board)."""
     model, board, w = data
-    group_ptr, seg_start, glen = model.group_ptr, board.seg_start, board.glen
-    other, cost, weight = work.boards[r, 1 - board.line_axis[c]], work.cost, work.weight
+    other, cost = work.boards[r, 1 - board.line_axis[c]], work.cost
     base, step = board.cell0[c], board.stride[c]
     span = cost.shape[0] // 2  # cost[span + j]: mismatches of painting cells 0..j-1 over leaving them empty
     cost[span] = 0
     for j in range(board.line_len[c]):
         cost[span + j + 1] = cost[span + j] + 1 - 2 * other[base + j * step]
-    table_weights(model.chain_ptr[c], model.chain_ptr[c + 1], cost, span, group_ptr, seg_start, glen, beta, w, table,
-                  weight)
+    table_weights(model.chain_ptr[c], model.chain_ptr[c + 1], beta, w, table, cost, work.weight,
+                  (model.group_ptr, board.seg_start, board.glen))
     return 0, 0.0
 
 

@@ -13,6 +13,7 @@ runs.
 Examples:
     >>> from qpicross import Puzzle, build_formulation
     >>> from qpicross.samplers.blockshift.board import board_model, board_work
+    >>> from qpicross.samplers.blockshift.layouts import Signals, make_params
     >>> from qpicross.samplers.blockshift.structure import read_structure
     >>> f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     >>> bqm = f.bqm()
@@ -22,8 +23,9 @@ Examples:
     >>> out, status = np.zeros(len(variables), np.int8), np.zeros(2)
     >>> betas = np.geomspace(2.0, 5.0, 4)
     >>> target = 0.0 - bqm.offset  # the kernels' energies leave the offset out
-    >>> BOARD.read(out, 1, betas, 500, (0.5, 1.0, False), False, target, w, constant, board_work(4, model, arrays),
-    ...            (model, arrays, w), np.zeros(1, np.int8), status)[1] >= 0  # reached the ground state
+    >>> params = make_params((0.5, 1.0, False), False, target, w, constant)  # moves, return_last, target, scale
+    >>> BOARD.read(out, 1, betas, 500, params, board_work(4, model, arrays), (model, arrays, w),
+    ...            Signals(np.zeros(1, np.int8), status))[1] >= 0  # reached the ground state
     True
     >>> float(bqm.energy(dict(zip(variables, out))))
     0.0

@@ -26,7 +26,7 @@ Examples:
     >>> from qpicross.samplers.blockshift.launch import pack, prepare_profile
     >>> model = prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, 0.0)
     >>> launch = pack([model], np.random.SeedSequence(1), 4)
-    >>> out = run(launch, "cpu", 1000, 100, (0.5, 1.0, False), (True, True, False), 64, None)
+    >>> out = run(launch, "cpu", 1000, 100, (0.5, 1.0, False), (True, True, False), sweeps_per_launch=64)
     >>> bool((out["hit"] >= 0).any()), int(out["restart"].min()) >= 1  # solved; every ladder started
     (True, True)
 """
@@ -42,21 +42,24 @@ import numba
 import numpy as np
 
 from qpicross.samplers.blockshift import joint as _joint, profile as _profile
-from qpicross.samplers.blockshift.engine import TOLERANCE, coldest, luby, restart_begin, restart_sweeps
-from qpicross.samplers.blockshift.layouts import Board, FieldsWork, Profile, ProfileWork, Structure
-from qpicross.samplers.blockshift.targets import build, kernel
+from qpicross.samplers.blockshift.engine import coldest, reached, restart_begin, restart_of, restart_sweeps
+from qpicross.samplers.blockshift.layouts import (Board, FieldsWork, Params, Profile, ProfileWork, Signals, Sizes,
+                                                  Structure, make_flags, make_moves)
+from qpicross.samplers.blockshift.targets import build, chain_sample, chain_save, chain_views, kernel
 from qpicross.samplers.control import RunControl
 
 __all__ = ["run", "ladder_run", "ladder_close", "run_ladders", "Puzzles", "Ladders", "PROFILE_LAUNCH",
            "FIELDS_LAUNCH"]
 
-#: Every model of a launch, padded to the largest: row ``p`` of each array is model ``p``'s, ``sizes[p]`` their
-#: true lengths (:data:`~qpicross.samplers.blockshift.launch.SIZES`); ``rungs[p, j]`` and ``level_betas[p, j, :level_len[p, j]]`` the replicas and
-#: inverse temperatures of a restart of Luby level ``j``; ``stopped[p]`` set by the host when the model stops.
+#: Every model of a launch, padded to the largest: row ``p`` of each array is model ``p``'s, and the fields of
+#: :class:`~qpicross.samplers.blockshift.layouts.Sizes` their true lengths (``units[p]``, ...: flat, as a
+#: ``prange`` takes no tuple within a tuple); ``rungs[p, j]`` and ``level_betas[p, j, :level_len[p, j]]`` the
+#: replicas and inverse temperatures of a restart of Luby level ``j``; ``stopped[p]`` set by the host when the
+#: model stops.
 Puzzles = namedtuple("Puzzles", "linear adj_ptr adj_idx adj_val group_ptr group_vars free chain_ptr next_limit "
                                 "has_prev has_next inner seg_start glen line_axis cell0 stride line_len prof_chain "
-                                "prof_cell0 prof_stride prof_len cross free_chains pos_of band sizes w constant "
-                                "target rungs level_betas level_len stopped")
+                                "prof_cell0 prof_stride prof_len cross free_chains pos_of band "
+                                f"{' '.join(Sizes._fields)} w constant target rungs level_betas level_len stopped")
 #: Every ladder's state between launches: its model and stream, its restart (``restart`` begun, ``left`` sweeps to
 #: go, ``s`` done, ``best`` its lowest energy, ``axis``, ``level``), its totals (``used`` sweeps planned, ``done``
 #: run, ``hit`` the sweep that reached the target or -1, ``lowest`` energy and its ``sample``), ``finished``, and
@@ -73,9 +76,8 @@ Ladders = namedtuple("Ladders", "puzzle stream restart left s best axis level us
 def profile_views(l, p, axis, R, pz, ld):
     """``chain_views`` of the profile chain: ladder ``l``'s work for ``R`` replicas on free ``axis``, and model
     ``p``'s ``(structure, board, profile)`` at their true lengths."""
-    z = pz.sizes[p]
-    units, slots, chains, cells, table, blocks, longest = z[0], z[1], z[2], z[3], z[4], z[5], z[6]
-    n_prof, n_free = z[7 + 2 * axis], z[8 + 2 * axis]
+    units, slots, chains, cells, table = pz.units[p], pz.slots[p], pz.chains[p], pz.cells[p], pz.table[p]
+    blocks, longest, n_prof, n_free = pz.blocks[p], pz.longest[p], pz.n_prof[p, axis], pz.n_free[p, axis]
     none_f, none_i, none_b = pz.linear[p, :0], pz.glen[p, :0], pz.free[p, :0]
     model = Structure(none_f, none_i, none_i, none_f, pz.group_ptr[p, :units + 1], pz.group_vars[p, :slots], none_b,
                       pz.chain_ptr[p, :chains + 1], pz.next_limit[p, :slots], none_b, none_b, none_b)
@@ -97,8 +99,7 @@ def profile_views(l, p, axis, R, pz, ld):
 def fields_views(l, p, axis, R, pz, ld):
     """``chain_views`` of the joint chain on local fields: ladder ``l``'s work for ``R`` replicas and model
     ``p``'s ``(structure,)`` (``axis`` is not used)."""
-    z = pz.sizes[p]
-    units, slots, chains, edges = z[0], z[1], z[2], z[11]
+    units, slots, chains, edges = pz.units[p], pz.slots[p], pz.chains[p], pz.edges[p]
     model = Structure(pz.linear[p, :slots], pz.adj_ptr[p, :slots + 1], pz.adj_idx[p, :edges], pz.adj_val[p, :edges],
                       pz.group_ptr[p, :units + 1], pz.group_vars[p, :slots], pz.free[p, :units],
                       pz.chain_ptr[p, :chains + 1], pz.next_limit[p, :slots], pz.has_prev[p, :units],
@@ -120,35 +121,37 @@ def _level_betas(p, level, pz):
 def _keep_lowest(l, p, betas, return_last, pz, ld, work, data):
     """At the end of a restart: its sample counts, as the ladder's if its lowest energy beats the ladder's (with
     ``return_last``: always, the state of its replica at ``betas[-1]``)."""
-    sample = ld.sample[l, :pz.sizes[p, 1]]
+    sample = ld.sample[l, :pz.slots[p]]
     if return_last:
         r = coldest(work.beta_of, betas)
-        chain_save(r, work)  # noqa: F821 - bound by targets.build
+        chain_save(r, work)
         ld.lowest[l] = pz.constant[p] + pz.w[p] * work.energy[r]
-        chain_sample(sample, work, data)  # noqa: F821
+        chain_sample(sample, work, data)
         return
     e = pz.constant[p] + pz.w[p] * ld.best[l]
     if e < ld.lowest[l]:
         ld.lowest[l] = e
-        chain_sample(sample, work, data)  # noqa: F821
+        chain_sample(sample, work, data)
 
 
 @kernel
 def ladder_run(l, count, unit, budget, moves, flags, pz, ld):
     """Up to ``count`` more sweeps of ladder ``l``: restarts of the Luby plan (unit ``unit``, ``budget`` sweeps in
-    all), restart ``k`` on the ladder of its level and on free axis ``(stream + k - 1) % 2``.
+    all), restart ``k`` on the ladder of its level and on its free axis (:func:`~.engine.restart_of`).
 
-    ``flags`` is ``(stop_at_hit, at_target, return_last)``: with ``at_target`` the ladder finishes at the target
-    (else it runs its whole budget, noting the sweep of its first hit); with ``stop_at_hit`` it stops once the
-    host has marked its model solved (``pz.stopped``, set between launches only, so that the samples do not
-    depend on timing); with ``return_last`` each restart's sample is its coldest replica's last state.
+    ``moves`` are a :class:`~.layouts.Moves`, ``flags`` :class:`~.layouts.Flags`: with ``at_target`` the ladder
+    finishes at the target (else it runs its whole budget, noting the sweep of its first hit); with
+    ``stop_at_hit`` it stops once the host has marked its model solved (``pz.stopped``, set between launches only,
+    so that the samples do not depend on timing); with ``return_last`` each restart's sample is its coldest
+    replica's last state.
     """
     if ld.finished[l] != 0:
         return
-    stop_at_hit, at_target, return_last = flags
+    stop_at_hit, at_target, return_last = flags.stop_at_hit, flags.at_target, flags.return_last
     p = ld.puzzle[l]
     w, constant, target = pz.w[p], pz.constant[p], pz.target[p]
-    goal = target if at_target else -math.inf
+    params = Params(moves, return_last, target if at_target else -math.inf, w, constant)
+    goal = Params(moves, return_last, target, w, constant)  # what counts as a hit, whether or not it stops there
     stop = pz.stopped[p:p + 1] if stop_at_hit else ld.finished[l:l + 1]
     remaining = count
     while remaining > 0:
@@ -160,39 +163,33 @@ def ladder_run(l, count, unit, budget, moves, flags, pz, ld):
                 return
             k = ld.restart[l] + 1
             ld.restart[l] = k
-            m = luby(k)
-            level = 0
-            while (2 << level) <= m:
-                level += 1
-            ld.level[l] = level
-            ld.axis[l] = (ld.stream[l] + k - 1) % 2
-            sweeps = min(unit * m, budget - ld.used[l])
+            sweeps, level, axis = restart_of(k, ld.stream[l], unit, budget - ld.used[l], 2)
+            ld.level[l], ld.axis[l] = level, axis
             ld.used[l] += sweeps
             ld.left[l] = sweeps
             ld.s[l] = 0
             betas, R = _level_betas(p, level, pz)
-            work, data = chain_views(l, p, ld.axis[l], R, pz, ld)  # noqa: F821 - bound by targets.build
+            work, data = chain_views(l, p, ld.axis[l], R, pz, ld)
             ld.best[l] = restart_begin(betas, w, moves, work, data)
             if sweeps == 0:  # a budget of 0: the random start is the read
                 _keep_lowest(l, p, betas, return_last, pz, ld, work, data)
                 ld.finished[l] = 1
                 return
         betas, R = _level_betas(p, ld.level[l], pz)
-        work, data = chain_views(l, p, ld.axis[l], R, pz, ld)  # noqa: F821
+        work, data = chain_views(l, p, ld.axis[l], R, pz, ld)
         n = min(remaining, ld.left[l])
         if not at_target and ld.hit[l] < 0:
             n = 1  # a sweep at a time until the first hit is seen
-        done, best = restart_sweeps(ld.s[l], n, betas, ld.best[l], moves, return_last, goal, w, constant, work,
-                                    data, stop, ld.status[l])
+        done, best = restart_sweeps(ld.s[l], n, betas, ld.best[l], params, work, data, Signals(stop, ld.status[l]))
         ld.best[l] = best
         ld.s[l] += done
         ld.left[l] -= done
         ld.done[l] += done
         remaining -= done
-        reached = constant + w * best <= target + TOLERANCE
-        if reached and ld.hit[l] < 0:
+        hit = reached(best, goal)
+        if hit and ld.hit[l] < 0:
             ld.hit[l] = ld.done[l]
-        if reached and at_target:
+        if hit and at_target:
             _keep_lowest(l, p, betas, return_last, pz, ld, work, data)
             ld.finished[l] = 1
             return
@@ -209,8 +206,8 @@ def ladder_close(l, flags, pz, ld):
         return
     p = ld.puzzle[l]
     betas, R = _level_betas(p, ld.level[l], pz)
-    work, data = chain_views(l, p, ld.axis[l], R, pz, ld)  # noqa: F821
-    _keep_lowest(l, p, betas, flags[2], pz, ld, work, data)
+    work, data = chain_views(l, p, ld.axis[l], R, pz, ld)
+    _keep_lowest(l, p, betas, flags.return_last, pz, ld, work, data)
 
 
 @kernel(parallel=True, _nrt=True)
@@ -240,20 +237,18 @@ def _cpu_driver(chain: str):
     return _CPU[chain]
 
 
-def _cuda_run(count, unit, budget, shift_probability, line_moves, block_moves, stop_at_hit, at_target, return_last,
-              pz, ld):
+def _cuda_run(count, unit, budget, moves, flags, pz, ld):
     """The CUDA backend: :func:`ladder_run` of every ladder, one thread each (compiled by :func:`_cuda_driver`)."""
     l = cuda.grid(1)  # noqa: F821 - numba.cuda, given by _cuda_driver
     if l < len(ld.puzzle):
-        ladder_run(l, count, unit, budget, (shift_probability, line_moves, block_moves),
-                   (stop_at_hit, at_target, return_last), pz, ld)
+        ladder_run(l, count, unit, budget, moves, flags, pz, ld)
 
 
-def _cuda_close(stop_at_hit, at_target, return_last, pz, ld):
+def _cuda_close(flags, pz, ld):
     """The CUDA backend: :func:`ladder_close` of every ladder, one thread each."""
-    l = cuda.grid(1)  # noqa: F821
+    l = cuda.grid(1)  # noqa: F821 - numba.cuda, given by _cuda_driver
     if l < len(ld.puzzle):
-        ladder_close(l, (stop_at_hit, at_target, return_last), pz, ld)
+        ladder_close(l, flags, pz, ld)
 
 
 def _cuda_driver(chain: str):
@@ -303,11 +298,11 @@ class _CUDABackend:
         self.grid = (L + self.block - 1) // self.block
 
     def sweeps(self, count, unit, budget, moves, flags):
-        self.kernel[self.grid, self.block](count, unit, budget, *moves, *flags, self.pz, self.ld)
+        self.kernel[self.grid, self.block](count, unit, budget, moves, flags, self.pz, self.ld)
         self.cuda.synchronize()
 
     def close(self, flags):
-        self.close_kernel[self.grid, self.block](*flags, self.pz, self.ld)
+        self.close_kernel[self.grid, self.block](flags, self.pz, self.ld)
         self.cuda.synchronize()
 
     def read(self, names):
@@ -319,7 +314,7 @@ class _CUDABackend:
         self.pz.stopped.copy_to_device(stopped)
 
 
-def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags: tuple, sweeps_per_launch: int,
+def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags: tuple, *, sweeps_per_launch: int,
         control: RunControl | None = None, threads_per_block: int = 64, offsets=None) -> dict:
     """Run every ladder of ``launch`` (:func:`~qpicross.samplers.blockshift.launch.pack`) until each has finished,
     or until ``control`` (a :class:`~qpicross.samplers.control.RunControl`) stops the run.
@@ -331,7 +326,8 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     state (``control.interrupted``).
 
     ``moves`` is ``(shift_probability, line_moves, block_moves)``, ``flags`` ``(stop_at_hit, at_target,
-    return_last)`` (:func:`ladder_run`). Sweeps run in launches of 1, 2, 4, ... up to ``sweeps_per_launch``.
+    return_last)`` (made :class:`~.layouts.Moves` and :class:`~.layouts.Flags`, :func:`ladder_run`). Sweeps run
+    in launches of 1, 2, 4, ... up to ``sweeps_per_launch``.
     Returns the ladders' ``lowest`` energy, ``sample``, ``hit`` (sweeps to the target, -1), ``done`` sweeps and
     ``restart`` count, with ``hit_time`` (seconds from the start of sampling to the end of the launch in which
     the ladder reached the target, an upper bound by at most one launch; ``inf`` if never), ``stopped_at`` and
@@ -340,9 +336,8 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     """
     ld = launch["ladders"]
     L, P = len(ld["puzzle"]), len(launch["puzzles"]["w"])
-    moves = (float(moves[0]), float(moves[1]), bool(moves[2]))
-    flags = tuple(bool(f) for f in flags)
-    stop_at_hit = flags[0]
+    moves, flags = make_moves(*moves), make_flags(*flags)
+    stop_at_hit = flags.stop_at_hit
     device = (_CUDABackend if backend == "cuda" else _CPUBackend)(launch, threads_per_block)
     puzzle = ld["puzzle"]
     control = RunControl(num_reads=L) if control is None else control
@@ -360,8 +355,9 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
             now = time.perf_counter()
             launches += 1
             swept += k
-            active, k = _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at, now - start,
-                                      k, sweeps_per_launch, stop_at_hit)
+            active, k = _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at,
+                                      elapsed=now - start, k=k, sweeps_per_launch=sweeps_per_launch,
+                                      stop_at_hit=stop_at_hit)
     now = time.perf_counter()
     if active.any():  # cut by the time limit or Ctrl-C: the other ladders of those models stop too
         device.stop(np.flatnonzero(active))
@@ -375,7 +371,7 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     return out
 
 
-def _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at, elapsed, k, sweeps_per_launch,
+def _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at, *, elapsed, k, sweeps_per_launch,
                   stop_at_hit):
     """What a launch changed: the ladders' first hits, the models that stopped, the run's control; the models
     still running and the next launch's sweeps."""

@@ -12,16 +12,20 @@ its own xorshift64* stream, :func:`uniform`, a one-element ``uint64`` array), no
 * the board: :func:`paint`; Boltzmann tables: :func:`fill_table`, :func:`sweep_table`, :func:`table_weights`;
 * replicas: :func:`exchange_replicas`, :func:`keep_best`, :func:`coldest`;
 * one restart of parallel tempering (or annealing, one replica): :func:`restart_begin`,
-  :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby`.
+  :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby` and the
+  restart plan :func:`restart_of` (restart ``k``'s sweeps, level and free axis).
 
-The restart calls its chain through four open names, bound by :func:`~.targets.build` for each chain:
+The restart calls its chain through four open names (:data:`~.targets.OPEN_NAMES`), bound by
+:func:`~.targets.build` for each chain:
 ``chain_start(r, moves, work, data)`` (replica ``r`` at a random state; its energy),
 ``chain_sweep(r, beta, table, moves, work, data)`` (one sweep of replica ``r``; the energy change),
 ``chain_save(r, work)`` (keep replica ``r``'s state as the best) and ``chain_sample(out, work, data)``
 (write the kept state as a 0/1 sample). ``work`` is the chain's layout of the replicas
-(:mod:`~qpicross.samplers.blockshift.layouts`), ``data`` its model, ``moves`` the tuple
-``(shift_probability, line_moves, block_moves)``. Energies are ``constant + w * e`` for the chain's
-``e`` (mismatches on the board layouts, the BQM's energy without offset with ``w = 1`` on the fields).
+(:mod:`~qpicross.samplers.blockshift.layouts`), ``data`` its model, ``moves`` a
+:class:`~.layouts.Moves`. A call's :class:`~.layouts.Params` hold the moves, the target and the energy
+scale: energies are ``constant + w * e`` for the chain's ``e`` (mismatches on the board layouts, the
+BQM's energy without offset with ``w = 1`` on the fields); its :class:`~.layouts.Signals` the stop flag
+and status the host shares with a running restart.
 
 Examples:
     >>> rng = np.zeros(1, np.uint64)
@@ -32,6 +36,8 @@ Examples:
     True
     >>> [luby(k) for k in range(1, 16)]
     [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    >>> [restart_of(k, 0, 100, 10**6, 2) for k in (1, 2, 3, 7)]  # (sweeps, level, free axis)
+    [(100, 0, 0), (100, 0, 1), (200, 1, 0), (400, 2, 0)]
 """
 
 from __future__ import annotations
@@ -40,11 +46,12 @@ import math
 
 import numpy as np
 
-from qpicross.samplers.blockshift.targets import kernel
+from qpicross.samplers.blockshift.targets import chain_sample, chain_save, chain_start, chain_sweep, kernel
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
            "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "copy_row",
-           "save_positions", "positions_to_sample", "luby", "restart_begin", "restart_sweeps", "read", "TOLERANCE"]
+           "save_positions", "positions_to_sample", "luby", "restart_of", "restart_begin", "reached", "restart_sweeps",
+           "read", "TOLERANCE"]
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)
@@ -191,10 +198,14 @@ def draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
 
 
 @kernel
-def table_weights(g0, g1, cost, span, group_ptr, seg_start, glen, beta, w, table, weight):
-    """Each start's Boltzmann factor, for blocks ``g0`` to ``g1 - 1`` of a line whose cell costs are summed in
-    ``cost[span + j]`` (the cost of painting its first ``j`` cells): ``table[k]``, ``k`` the start's cost above
-    its block's cheapest (1 at ``beta = 0``; past the table, ``exp(-beta w k)``, cut at ``e^-50``)."""
+def table_weights(g0, g1, beta, w, table, cost, weight, blocks):
+    """Each start's Boltzmann factor into ``weight``, for blocks ``g0`` to ``g1 - 1`` of a line whose cell costs
+    are summed in ``cost[span + j]`` (the cost of painting its first ``j`` cells; ``span`` half the array):
+    ``table[k]``, ``k`` the start's cost above its block's cheapest (1 at ``beta = 0``; past the table,
+    ``exp(-beta w k)``, cut at ``e^-50``). ``blocks`` is ``(group_ptr, seg_start, glen)``: each block's starts,
+    each start's first cell, each block's length (the arrays alone: a kernel called this often takes no more)."""
+    group_ptr, seg_start, glen = blocks
+    span = cost.shape[0] // 2
     for g in range(g0, g1):
         first, size = group_ptr[g], group_ptr[g + 1] - group_ptr[g]
         lowest = 1 << 30
@@ -273,13 +284,14 @@ def exchange_replicas(beta_of, slot_of, energy, w, rng, order):
 
 
 @kernel
-def keep_best(e, best, r, work, status, constant, w, return_last):
+def keep_best(e, best, r, work, params, status):
     """The lowest energy so far after replica ``r`` reached ``e``: on a new lowest, ``status[1]`` gets it
-    (as ``constant + w * e``) and, unless ``return_last``, the chain keeps the replica's state (``chain_save``)."""
+    (as ``constant + w * e``) and, unless ``params.return_last``, the chain keeps the replica's state
+    (``chain_save``). The one place a restart's best state is kept."""
     if e < best - TOLERANCE:
-        status[1] = constant + w * e
-        if not return_last:
-            chain_save(r, work)  # noqa: F821 - bound by targets.build
+        status[1] = params.constant + params.w * e
+        if not params.return_last:
+            chain_save(r, work)
         return e
     return best
 
@@ -336,12 +348,31 @@ def luby(k):
 
 
 @kernel
+def restart_of(k, stream, unit, left, axes):
+    """Restart ``k`` (from 1) of restart stream ``stream`` of a Luby plan: ``(sweeps, level, axis)``.
+
+    Its ``sweeps`` are ``unit * luby(k)``, at most ``left`` (the plan's budget left); its Luby ``level``
+    (``log2 luby(k)``) is the ladder it runs (:func:`~qpicross.samplers.blockshift.plans.ladder` of that level:
+    a longer restart, a wider ladder); its free ``axis``, of ``axes`` the chain takes in turn, is
+    ``(stream + k - 1) % axes``, so the streams of a read start on different axes and each alternates. The one
+    restart plan: :class:`~qpicross.samplers.blockshift.plans.LubyRestarts` (the CPU sampler's plans), the read
+    runner (:class:`~qpicross.samplers.blockshift.restarts.ReadRunner`, the axis) and the batched driver
+    (:func:`~qpicross.samplers.blockshift.driver.ladder_run`, all three) take it from here.
+    """
+    m = luby(k)
+    level = 0
+    while (2 << level) <= m:
+        level += 1
+    return min(unit * m, left), level, (stream + k - 1) % axes
+
+
+@kernel
 def restart_begin(betas, w, moves, work, data):
     """Start a restart along ``betas`` (one per replica; one replica: annealing along them sweep by sweep):
     random replicas, their tables, the lowest one kept; returns its energy."""
     R = len(work.energy)
     for r in range(R):
-        work.energy[r] = chain_start(r, moves, work, data)  # noqa: F821 - bound by targets.build
+        work.energy[r] = chain_start(r, moves, work, data)
         work.beta_of[r] = betas[r] if R > 1 else 0.0
         work.slot_of[r] = r
         if R > 1:
@@ -350,26 +381,34 @@ def restart_begin(betas, w, moves, work, data):
     for r in range(R):
         if work.energy[r] < work.energy[best_r]:
             best_r = r
-    chain_save(best_r, work)  # noqa: F821 - bound by targets.build
+    chain_save(best_r, work)
     return work.energy[best_r]
 
 
 @kernel
-def restart_sweeps(s0, count, betas, best, moves, return_last, target, w, constant, work, data, stop, status):
+def reached(best, params):
+    """Whether a restart whose lowest energy is ``best`` reached the target of ``params``."""
+    return params.constant + params.w * best <= params.target + TOLERANCE
+
+
+@kernel
+def restart_sweeps(s0, count, betas, best, params, work, data, signals):
     """Sweeps ``s0`` to ``s0 + count - 1`` of a restart begun by :func:`restart_begin` whose lowest energy so
-    far is ``best``; each sweep first checks the target (``constant + w * best <= target``) and ``stop[0]``.
-    Returns ``(sweeps done, lowest energy)``; ``status`` gets the sweeps done since ``s0`` and the lowest
+    far is ``best``; each sweep first checks the target (:func:`reached`) and ``signals.stop[0]``.
+    Returns ``(sweeps done, lowest energy)``; ``signals.status`` gets the sweeps done since ``s0`` and the lowest
     energy (``constant + w * best``)."""
     R = len(work.energy)
+    moves, w, constant, target = params.moves, params.w, params.constant, params.target
+    stop, status = signals.stop, signals.status
     done = 0
     for s in range(s0, s0 + count):
         if constant + w * best <= target + TOLERANCE or stop[0] != 0:
             break
         for r in range(R):
             beta, table = sweep_table(s, r, betas, work.beta_of, work.slot_of, w, work.tables)
-            e = work.energy[r] + chain_sweep(r, beta, table, moves, work, data)  # noqa: F821 - bound by build
+            e = work.energy[r] + chain_sweep(r, beta, table, moves, work, data)
             work.energy[r] = e
-            best = keep_best(e, best, r, work, status, constant, w, return_last)
+            best = keep_best(e, best, r, work, params, status)
         if R > 1:  # replica exchange between neighbouring temperatures
             exchange_replicas(work.beta_of, work.slot_of, work.energy, w, work.rng, work.order)
         done += 1
@@ -378,16 +417,15 @@ def restart_sweeps(s0, count, betas, best, moves, return_last, target, w, consta
 
 
 @kernel(nogil=True)
-def read(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, data, stop, status):
+def read(out, seed, betas, num_sweeps, params, work, data, signals):
     """One restart in one call: :func:`restart_begin`, then ``num_sweeps`` of :func:`restart_sweeps`, and its
-    sample into ``out`` (its best state, or with ``return_last`` the replica at ``betas[-1]``). Returns
-    ``(sweeps done, sweeps after which it reached target or -1)``."""
+    sample into ``out`` (its best state, or with ``params.return_last`` the replica at ``betas[-1]``). Returns
+    ``(sweeps done, sweeps after which it reached the target or -1)``."""
     seed_rng(work.rng, seed)
-    best = restart_begin(betas, w, moves, work, data)
-    status[1] = constant + w * best
-    done, best = restart_sweeps(0, num_sweeps, betas, best, moves, return_last, target, w, constant, work, data,
-                                stop, status)
-    if return_last:
-        chain_save(coldest(work.beta_of, betas), work)  # noqa: F821 - bound by targets.build
-    chain_sample(out, work, data)  # noqa: F821 - bound by targets.build
-    return done, done if constant + w * best <= target + TOLERANCE else -1
+    best = restart_begin(betas, params.w, params.moves, work, data)
+    signals.status[1] = params.constant + params.w * best
+    done, best = restart_sweeps(0, num_sweeps, betas, best, params, work, data, signals)
+    if params.return_last:
+        chain_save(coldest(work.beta_of, betas), work)
+    chain_sample(out, work, data)
+    return done, done if reached(best, params) else -1

@@ -12,7 +12,8 @@ The joint chain samples every line (rows and columns together) of a BQM with one
   the line, which the Picross formulation does not have there, are corrected by a Metropolis test.
 
 Its state has two layouts, and the chain's functions here call the layout through open names
-(``layout_*``), bound by :func:`~.targets.build` (the builds are in :mod:`~.chains`):
+(``layout_*``, :data:`~.targets.OPEN_NAMES`), bound by :func:`~.targets.build` (the builds are in
+:mod:`~.chains`):
 
 * **fields** (:data:`FIELDS`, this module): any one-hot BQM; each replica's 0/1 state and local fields
   :math:`f_v = h_v + \sum_u J_{vu} x_u`, updated by every accepted move;
@@ -32,28 +33,23 @@ import numpy as np
 from qpicross.samplers.blockshift.engine import (breaks_fit, copy_row, draw_placement, propose_start, randint, uniform,
                                                  TOLERANCE)
 from qpicross.samplers.blockshift.layouts import FieldsWork, Structure
-from qpicross.samplers.blockshift.targets import kernel
+from qpicross.samplers.blockshift.targets import (kernel, layout_delta, layout_factor, layout_flip, layout_move,
+                                                  layout_place, layout_random, layout_weights)
 
 __all__ = ["joint_start", "joint_sweep", "line_move", "fields_work", "FIELDS"]
 
-# The layout's open names, as this module calls them:
-#   layout_random(r, work, data) -> energy           replica r at a random one-hot state
-#   layout_flip(r, g, beta, work, data) -> change    single-flip Metropolis of free variable g
-#   layout_delta(r, c, g, pa, pb, work, data)        energy change of block g of line c from pa to pb
-#   layout_factor(delta, beta, table)                its Boltzmann factor
-#   layout_move(r, c, g, pa, pb, work, data)         the move made; its energy change
-#   layout_weights(r, c, beta, table, work, data)    each start's factor into work.weight; (change, saved)
-#   layout_place(r, c, ok, beta, saved, work, data)  the drawn placement work.chosen made (or not); change
+# The layout's open names (layout_random, layout_flip, layout_delta, layout_factor, layout_move, layout_weights,
+# layout_place): their calls in targets.OPEN_NAMES; FIELDS below and board.BOARD bind them.
 
 
 @kernel
 def line_move(r, c, beta, table, work, data):
     """Heat-bath redraw of line ``c`` of replica ``r`` among its consistent placements; the energy change."""
     model = data[0]
-    change, saved = layout_weights(r, c, beta, table, work, data)  # noqa: F821
+    change, saved = layout_weights(r, c, beta, table, work, data)
     ok = draw_placement(work.weight, work.prefix, work.chosen, model.chain_ptr[c], model.chain_ptr[c + 1],
                         model.group_ptr, model.next_limit, work.rng)
-    return change + layout_place(r, c, ok, beta, saved, work, data)  # noqa: F821
+    return change + layout_place(r, c, ok, beta, saved, work, data)
 
 
 @kernel
@@ -61,8 +57,8 @@ def joint_start(r, moves, work, data):
     """``chain_start``: replica ``r`` at a random one-hot state, each line then a uniformly random consistent
     placement (a line move at beta = 0) when line moves are on; its energy."""
     model = data[0]
-    e = layout_random(r, work, data)  # noqa: F821
-    if moves[1] > 0.0:
+    e = layout_random(r, work, data)
+    if moves.line_moves > 0.0:
         for c in range(len(model.chain_ptr) - 1):
             e += line_move(r, c, 0.0, work.tables[0], work, data)
     return e
@@ -70,8 +66,8 @@ def joint_start(r, moves, work, data):
 
 @kernel
 def joint_sweep(r, beta, table, moves, work, data):
-    """``chain_sweep``: a block move per block (when ``moves[2]``), a flip per free variable, then a line move
-    per line (each with probability ``moves[1]``); the energy change."""
+    """``chain_sweep``: a block move per block (when ``moves.block_moves``), a flip per free variable, then a line
+    move per line (each with probability ``moves.line_moves``); the energy change."""
     shift_probability, line_moves, block_moves = moves
     model = data[0]
     group_ptr, chain_ptr, cur, rng = model.group_ptr, model.chain_ptr, work.cur[r], work.rng
@@ -90,12 +86,12 @@ def joint_sweep(r, beta, table, moves, work, data):
             if line_moves > 0.0 and breaks_fit(g, pa, pb, cur, group_ptr, model.next_limit, model.has_prev,
                                                model.has_next):
                 continue
-            delta = layout_delta(r, c, g, pa, pb, work, data)  # noqa: F821
-            if delta <= 0 or uniform(rng) < layout_factor(delta, beta, table):  # noqa: F821
-                change += layout_move(r, c, g, pa, pb, work, data)  # noqa: F821
+            delta = layout_delta(r, c, g, pa, pb, work, data)
+            if delta <= 0 or uniform(rng) < layout_factor(delta, beta, table):
+                change += layout_move(r, c, g, pa, pb, work, data)
                 cur[g] = pb
     for g in range(chain_ptr[len(chain_ptr) - 1], len(group_ptr) - 1):  # the free variables follow the lines
-        change += layout_flip(r, g, beta, work, data)  # noqa: F821
+        change += layout_flip(r, g, beta, work, data)
     if line_moves > 0.0:
         for c in range(len(chain_ptr) - 1):
             if line_moves >= 1.0 or uniform(rng) < line_moves:

@@ -25,17 +25,14 @@ import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.engine import seed_rng
-from qpicross.samplers.blockshift.layouts import Board, Structure
+from qpicross.samplers.blockshift.layouts import Board, Sizes, Structure
 from qpicross.samplers.blockshift.plans import MAX_RUNGS, ladder
 from qpicross.samplers.blockshift.structure import default_beta_range, read_structure
 
-__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "SIZES", "LEVELS", "MAX_RUNGS"]
+__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "LEVELS", "MAX_RUNGS"]
 
 #: Luby levels whose ladders a profile launch carries (a restart of a higher level runs the last one's).
 LEVELS = 24
-#: The columns of ``Puzzles.sizes``.
-SIZES = ("units", "slots", "chains", "cells", "table", "blocks", "longest", "prof0", "free0", "prof1", "free1",
-         "edges")
 
 
 @dataclasses.dataclass
@@ -118,17 +115,18 @@ def pack(models: list[LaunchModel], seed: np.random.SeedSequence, num_reads: int
     :func:`~.engine.read` starts from ``seeds[l]``, so its first restart is that call's."""
     P = len(models)
     profile = _chain(models) == "profile"
-    sizes = np.zeros((P, len(SIZES)), np.int64)
+    sizes = Sizes(*(np.zeros((P, 2) if name in ("n_prof", "n_free") else P, np.int64) for name in Sizes._fields))
     for p, m in enumerate(models):
         s = m.structure
-        sizes[p, [0, 1, 2, 11]] = len(s.group_ptr) - 1, len(s.group_vars), len(s.chain_ptr) - 1, len(s.adj_idx)
+        sizes.units[p], sizes.slots[p], sizes.chains[p] = len(s.group_ptr) - 1, len(s.group_vars), len(s.chain_ptr) - 1
+        sizes.edges[p] = len(s.adj_idx)
         if profile:
-            b, (p0, p1) = m.board, m.profiles
-            sizes[p, 3:11] = (int(b.n_cells), int(b.table_size), int(p0.blocks), int(p0.longest), len(p0.prof_chain),
-                              len(p0.free_chains), len(p1.prof_chain), len(p1.free_chains))
-    top = sizes.max(axis=0)
-    units, slots, chains, cells, table, blocks, longest, edges = (int(v) for v in (*top[:7], top[11]))
-    n_prof, n_free = max(int(top[7]), int(top[9])), max(int(top[8]), int(top[10]))
+            b, profiles = m.board, m.profiles
+            sizes.cells[p], sizes.table[p] = int(b.n_cells), int(b.table_size)
+            sizes.blocks[p], sizes.longest[p] = int(profiles[0].blocks), int(profiles[0].longest)
+            sizes.n_prof[p] = [len(profile_.prof_chain) for profile_ in profiles]
+            sizes.n_free[p] = [len(profile_.free_chains) for profile_ in profiles]
+    units, slots, chains, cells, table, blocks, longest, n_prof, n_free, edges = (int(v.max()) for v in sizes)
     width = max(len(b) for m in models for b in m.levels)
     n_levels = max(len(m.levels) for m in models)
     R = max(max(m.rungs) for m in models)
@@ -154,7 +152,7 @@ def pack(models: list[LaunchModel], seed: np.random.SeedSequence, num_reads: int
               prof_chain=prof_rows((2, n_prof), np.int64), prof_cell0=prof_rows((2, n_prof), np.int64),
               prof_stride=rows((2,), np.int64), prof_len=rows((2,), np.int64), cross=prof_rows((2, cells), np.int64),
               free_chains=prof_rows((2, n_free), np.int64), pos_of=prof_rows((units, longest + 1), np.int64, -1),
-              band=prof_rows((2, n_prof, blocks + 1, 2), np.int64), sizes=sizes,
+              band=prof_rows((2, n_prof, blocks + 1, 2), np.int64), **sizes._asdict(),
               w=np.array([m.w for m in models], np.float64), constant=np.array([m.constant for m in models]),
               target=np.array([m.target for m in models], np.float64), rungs=rows((n_levels,), np.int64),
               level_betas=rows((n_levels, width), np.float64), level_len=rows((n_levels,), np.int64),

@@ -15,13 +15,27 @@ Replicas (the state and scratch of one restart of ``R`` replicas, made by each c
 
 Every work has ``energy``, ``beta_of``, ``slot_of``, ``tables``, ``rng`` and ``order``, which the restart
 loop of :mod:`~qpicross.samplers.blockshift.engine` reads; the rest belongs to its chain.
+
+A call (what every restart of a call runs with, and what it shares with the host while it runs):
+
+* :class:`Moves` -- the chain's moves;
+* :class:`Params` -- a restart's moves, target and energy scale;
+* :class:`Signals` -- its stop flag and status;
+* :class:`Flags` -- how a ladder of the batched driver ends;
+* :class:`Sizes` -- the true sizes of each model of a batched launch.
+
+Examples:
+    >>> params = make_params((0.5, 1, False), return_last=False, target=0)
+    >>> params.moves.line_moves, params.target, params.w, params.constant
+    (1.0, 0.0, 1.0, 0.0)
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["Structure", "Board", "Profile", "ProfileWork", "FieldsWork", "BoardWork"]
+__all__ = ["Structure", "Board", "Profile", "ProfileWork", "FieldsWork", "BoardWork", "Moves", "Params", "Signals",
+           "Flags", "Sizes", "make_moves", "make_params", "make_flags"]
 
 Structure = namedtuple("Structure", "linear adj_ptr adj_idx adj_val group_ptr group_vars free chain_ptr "
                                     "next_limit has_prev has_next inner")
@@ -52,3 +66,40 @@ BoardWork = namedtuple("BoardWork", "cur boards energy beta_of slot_of tables we
                                     "best_cur order")
 BoardWork.__doc__ = """State and scratch of one joint-chain restart on the board: each replica's block
 positions and its two boards (rows painted, columns painted)."""
+
+
+Moves = namedtuple("Moves", "shift_probability line_moves block_moves")
+Moves.__doc__ = """The chain's moves: a block move's chance of a shift by one (else a jump), each line's chance of
+a line move in a sweep, and whether block moves run."""
+Params = namedtuple("Params", "moves return_last target w constant")
+Params.__doc__ = """What every restart of a call runs with: its :class:`Moves`; ``return_last`` (a restart's sample
+is its coldest replica's last state, not its best); the ``target`` energy at which it stops; and the chain's energy
+scale: an energy ``e`` of the chain is ``constant + w * e`` of the BQM (the offset left out, as from ``target``)."""
+Signals = namedtuple("Signals", "stop status")
+Signals.__doc__ = """What a running restart shares with the host: ``stop`` (a one-element ``int8`` array: once set,
+the restart ends before its next sweep) and ``status`` (two floats the restart writes: its sweeps done, its lowest
+energy as ``constant + w * e``)."""
+Flags = namedtuple("Flags", "stop_at_hit at_target return_last")
+Flags.__doc__ = """How a ladder of the batched driver ends (:func:`~qpicross.samplers.blockshift.driver.ladder_run`):
+with ``stop_at_hit`` once its model is solved by any ladder (seen between launches); with ``at_target`` at the
+target (else it runs its whole budget, noting the sweep of its first hit); ``return_last`` as in :class:`Params`."""
+Sizes = namedtuple("Sizes", "units slots chains cells table blocks longest n_prof n_free edges")
+Sizes.__doc__ = """The true sizes of each model ``p`` of a batched launch, whose arrays are padded to the largest
+(an array each, indexed by ``p``; the launch's ``Puzzles`` carry these fields): its groups (``units``), variables (``slots``), lines (``chains``), board cells,
+factor table, most blocks in a line, longest line, ``n_prof[p, axis]`` and ``n_free[p, axis]`` its profiled and
+free lines with ``axis`` free, and its couplings (``edges``)."""
+
+
+def make_moves(shift_probability, line_moves, block_moves) -> Moves:
+    """:class:`Moves` with the types every compiled kernel takes (two floats and a bool)."""
+    return Moves(float(shift_probability), float(line_moves), bool(block_moves))
+
+
+def make_params(moves, return_last, target, w=1.0, constant=0.0) -> Params:
+    """:class:`Params` with the types every compiled kernel takes (``moves`` any 3-sequence)."""
+    return Params(make_moves(*moves), bool(return_last), float(target), float(w), float(constant))
+
+
+def make_flags(stop_at_hit, at_target, return_last) -> Flags:
+    """:class:`Flags` as three bools."""
+    return Flags(bool(stop_at_hit), bool(at_target), bool(return_last))

@@ -3,7 +3,8 @@
 A read of :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler` is a sequence of independent
 restarts along a plan (:func:`restart_plan`, :class:`LubyRestarts`), run by
 :class:`~qpicross.samplers.blockshift.restarts.ReadRunner`; the batched driver runs the same plan on the device
-(:func:`~qpicross.samplers.blockshift.engine.luby`, each level's :func:`ladder`).
+(:func:`~qpicross.samplers.blockshift.engine.luby`, each level's :func:`ladder`): both take restart ``k``'s
+sweeps, level and free axis from one kernel, :func:`~qpicross.samplers.blockshift.engine.restart_of`.
 
 >>> [luby(k) for k in range(1, 8)]
 [1, 1, 2, 1, 1, 2, 4]
@@ -166,10 +167,9 @@ class LubyRestarts:
     def __iter__(self):
         used, k = 0, 1
         while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
-            m = luby(k)
-            level = m.bit_length() - 1 if self.fixed_level is None else self.fixed_level
-            sweeps = min(self.unit * m, self.total_sweeps - used)
-            yield (ladder(self.beta_range, level) if self.betas is None else self.betas), sweeps
+            sweeps, level, _ = _engine.restart_of(k, 0, self.unit, self.total_sweeps - used, 1)
+            level = level if self.fixed_level is None else self.fixed_level
+            yield (ladder(self.beta_range, level) if self.betas is None else self.betas), int(sweeps)
             used += sweeps
             k += 1
 

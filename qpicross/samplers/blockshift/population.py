@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from qpicross.samplers.blockshift.engine import TOLERANCE, fill_table, keep_best, randint, seed_rng, uniform
+from qpicross.samplers.blockshift.engine import fill_table, keep_best, randint, reached, seed_rng, uniform
 from qpicross.samplers.blockshift.layouts import ProfileWork
 from qpicross.samplers.blockshift.profile import random_replica, replica_sweep, returned_state
 from qpicross.samplers.blockshift.targets import kernel
@@ -79,39 +79,38 @@ def resample(energy, dbeta, w, u, src):
 
 
 @kernel(nogil=True, _nrt=True)
-def population_read(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, data, stop,
-                    status):
+def population_read(out, seed, betas, num_sweeps, params, work, data, signals):
     """One annealing run of a population of ``work``'s replicas along ``betas``; as the profile chain's
     :func:`~qpicross.samplers.blockshift.engine.read` otherwise (same arguments, same return value).
 
     ``num_sweeps`` sweeps of the whole population, shared evenly among the steps
     ``betas`` (each gets ``num_sweeps / len(betas)``, rounded). With ``return_last``
     a read returns a member of the final population drawn uniformly (a draw at ``betas[-1]``), else
-    the lowest-energy state seen. ``moves[1]`` (the line moves) is each free line's chance of a move in a
-    sweep, as in the profile chain; the rest of ``moves`` is not used.
+    the lowest-energy state seen. ``params.moves.line_moves`` is each free line's chance of a move in a
+    sweep, as in the profile chain; the rest of the moves is not used.
     """
-    model, board, pmodel = data
-    line_moves = moves[1]
+    line_moves, return_last, w = params.moves.line_moves, params.return_last, params.w
+    stop, status = signals.stop, signals.status
     rng, tables, best_cur = work.rng, work.tables, work.best_cur
     seed_rng(rng, seed)
     cur, boards, marg, pcost, energy = work.cur, work.boards, work.marg, work.pcost, work.energy
     R = cur.shape[0]
     started = R
     for r in range(R):  # an exact draw at beta = 0 (a large population takes a while: stop within a member)
-        energy[r] = random_replica(r, work, pmodel, board, model)
+        energy[r] = random_replica(r, work, data)
         if stop[0] != 0:
             started = r + 1
             break
     best_r = np.argmin(energy[:started])
     best = energy[best_r]
     best_cur[:] = cur[best_r]
-    status[1] = constant + w * best
+    status[1] = params.constant + w * best
     spare = (cur.copy(), boards.copy(), marg.copy(), pcost.copy(), energy.copy())
     src = np.zeros(R, np.int64)
     done, previous, steps = 0, 0.0, len(betas)
     live = work
     for t in range(steps):
-        if constant + w * best <= target + TOLERANCE or stop[0] != 0:
+        if reached(best, params) or stop[0] != 0:
             break
         beta = betas[t]
         resample(energy, beta - previous, w, uniform(rng), src)
@@ -130,17 +129,17 @@ def population_read(out, seed, betas, num_sweeps, moves, return_last, target, w,
         previous = beta
         fill_table(beta, w, tables[0])
         for _ in range((num_sweeps * (t + 1)) // steps - (num_sweeps * t) // steps):
-            if constant + w * best <= target + TOLERANCE or stop[0] != 0:
+            if reached(best, params) or stop[0] != 0:
                 break
             for r in range(R):
                 if stop[0] != 0:  # a sweep of a large population may take a while: stop within a member
                     break
-                e = energy[r] + replica_sweep(r, beta, tables[0], line_moves, live, pmodel, board, model)
+                e = energy[r] + replica_sweep(r, beta, tables[0], line_moves, live, data)
                 energy[r] = e
-                best = keep_best(e, best, r, live, status, constant, w, return_last)
+                best = keep_best(e, best, r, live, params, status)
             done += 1
             status[0] = done
     if return_last:  # a member drawn uniformly (systematic resampling orders the copies)
         best_cur[:] = cur[randint(rng, started)]
-    returned_state(best_cur, out, live, pmodel, board, model)
-    return done, done if constant + w * best <= target + TOLERANCE else -1
+    returned_state(best_cur, out, live, data)
+    return done, done if reached(best, params) else -1

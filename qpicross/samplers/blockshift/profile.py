@@ -177,7 +177,7 @@ def profile_work(replicas: int, units: int, slots: int, board_arrays: Board, pmo
 
 
 @kernel
-def column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals):
+def column(j, own, dp, scratch, marg, want_marginals, data):
     """Max-plus passes over profiled line ``j`` against the free lines' board ``own``.
 
     Returns the fewest mismatches of any of its placements; with ``want_marginals``
@@ -191,7 +191,9 @@ def column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals):
     placement is any non-decreasing sequence of offsets: ``dp[0][k, d]`` is the most
     blocks ``0..k-1`` cover with block ``k-1`` at an offset up to ``d`` (a running maximum
     over ``d``; row 0: no blocks), ``dp[1][k, d]`` the most blocks ``k..K-1`` cover from offset ``d`` on.
+    ``data`` is the chain's model ``(structure, board, profile)``.
     """
+    model, board, pmodel = data
     n, pos_of, glen, chain_ptr = pmodel.prof_len, pmodel.pos_of, board.glen, model.chain_ptr
     c = pmodel.prof_chain[j]
     g0 = chain_ptr[c] if c >= 0 else 0
@@ -256,14 +258,15 @@ def column(j, own, pmodel, board, model, dp, scratch, marg, want_marginals):
 
 
 @kernel
-def best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
+def best_columns(own, cur, dp, scratch, marg, data):
     """Set every profiled line's blocks in ``cur`` to a placement with the fewest mismatches against ``own``."""
+    model, board, pmodel = data
     pos_of, glen, chain_ptr = pmodel.pos_of, board.glen, model.chain_ptr
     for j in range(len(pmodel.prof_chain)):
         c = pmodel.prof_chain[j]
         if c < 0:
             continue
-        column(j, own, pmodel, board, model, dp, scratch, marg, False)
+        column(j, own, dp, scratch, marg, False, data)
         g0, K = chain_ptr[c], chain_ptr[c + 1] - chain_ptr[c]
         n, band, G = pmodel.prof_len, pmodel.band[j], dp[0]
         P = scratch[n + 1:]
@@ -281,11 +284,13 @@ def best_columns(own, cur, pmodel, board, model, dp, scratch, marg):
 
 
 @kernel
-def free_move(c, beta, table, cur, boards, marg, pcost, pmodel, board, model, weight, prefix, chosen, cost, dp,
-              scratch, rng):
-    """Heat-bath redraw of free line ``c`` given the other free lines; returns the profile energy change."""
+def free_move(r, c, beta, table, work, data):
+    """Heat-bath redraw of free line ``c`` of replica ``r`` given its other free lines; returns the profile energy
+    change."""
+    model, board, pmodel = data
+    cur, boards, marg, pcost = work.cur[r], work.boards[r], work.marg[r], work.pcost[r]
+    cost, dp, scratch, chosen = work.cost, work.dp, work.scratch, work.chosen
     group_ptr, chain_ptr, next_limit = model.group_ptr, model.chain_ptr, model.next_limit
-    seg_start, glen = board.seg_start, board.glen
     own = boards[0]
     g0, g1 = chain_ptr[c], chain_ptr[c + 1]
     base, step, n = board.cell0[c], board.stride[c], board.line_len[c]
@@ -296,8 +301,8 @@ def free_move(c, beta, table, cur, boards, marg, pcost, pmodel, board, model, we
         b, p = marg[0, cell], marg[1, cell]
         cost[span + j + 1] = cost[span + j] + min(b + 1, p) - min(b, p + 1)
     # a block's costs differ by at most 2 x its length, within the table: the w of its fallback is never used
-    table_weights(g0, g1, cost, span, group_ptr, seg_start, glen, beta, 1.0, table, weight)
-    if not draw_placement(weight, prefix, chosen, g0, g1, group_ptr, next_limit, rng):
+    table_weights(g0, g1, beta, 1.0, table, cost, work.weight, (group_ptr, board.seg_start, board.glen))
+    if not draw_placement(work.weight, work.prefix, work.chosen, g0, g1, group_ptr, next_limit, work.rng):
         return 0
     old = scratch[:n]  # the line before the move (scratch is free until a column is recomputed)
     for j in range(n):
@@ -321,16 +326,17 @@ def free_move(c, beta, table, cur, boards, marg, pcost, pmodel, board, model, we
     for t in range(count):
         cell = base + changed[t] * step
         col = cross[cell]
-        v = column(col, own, pmodel, board, model, dp, scratch[2 * n + 2:], marg, True)
+        v = column(col, own, dp, scratch[2 * n + 2:], marg, True, data)
         change += v - pcost[col]
         pcost[col] = v
     return change
 
 
 @kernel
-def random_replica(r, work, pmodel, board, model):
+def random_replica(r, work, data):
     """Set replica ``r`` of ``work`` to uniformly random clue-consistent free lines (an exact draw at
     beta = 0), its columns' fewest mismatches and their marginals; returns its profile energy."""
+    model, board, pmodel = data
     group_ptr, chain_ptr = model.group_ptr, model.chain_ptr
     free_chains = pmodel.free_chains
     boards, cur, marg, pcost = work.boards, work.cur, work.marg, work.pcost
@@ -343,33 +349,31 @@ def random_replica(r, work, pmodel, board, model):
         c = free_chains[t]
         for g in range(chain_ptr[c], chain_ptr[c + 1]):
             paint(1, c, g, group_ptr[g], boards[r, 0], boards[r, 1], board)
-        free_move(c, 0.0, work.tables[r], cur[r], boards[r], marg[r], pcost[r], pmodel, board, model, work.weight,
-                  work.prefix, work.chosen, work.cost, work.dp, work.scratch, work.rng)
+        free_move(r, c, 0.0, work.tables[r], work, data)
     e = 0
     for j in range(len(pmodel.prof_chain)):
-        pcost[r, j] = column(j, boards[r, 0], pmodel, board, model, work.dp, work.scratch, marg[r], True)
+        pcost[r, j] = column(j, boards[r, 0], work.dp, work.scratch, marg[r], True, data)
         e += pcost[r, j]
     return e
 
 
 @kernel
-def replica_sweep(r, beta, table, line_moves, work, pmodel, board, model):
+def replica_sweep(r, beta, table, line_moves, work, data):
     """One sweep of replica ``r``: a heat-bath move of each free line (each with probability
     ``line_moves``); returns the profile energy change."""
-    free_chains = pmodel.free_chains
+    free_chains = data[2].free_chains
     change = 0
     for t in range(len(free_chains)):
         if line_moves >= 1.0 or uniform(work.rng) < line_moves:
-            change += free_move(free_chains[t], beta, table, work.cur[r], work.boards[r], work.marg[r],
-                                work.pcost[r], pmodel, board, model, work.weight, work.prefix, work.chosen,
-                                work.cost, work.dp, work.scratch, work.rng)
+            change += free_move(r, free_chains[t], beta, table, work, data)
     return change
 
 
 @kernel
-def returned_state(best_cur, out, work, pmodel, board, model):
+def returned_state(best_cur, out, work, data):
     """Write to ``out`` the sample of free lines ``best_cur`` with each profiled line's best placement
     against them (replica 0's board and marginals are overwritten)."""
+    model, board, pmodel = data
     group_ptr, chain_ptr = model.group_ptr, model.chain_ptr
     free_chains = pmodel.free_chains
     own, other = work.boards[0, 0], work.boards[0, 1]
@@ -379,7 +383,7 @@ def returned_state(best_cur, out, work, pmodel, board, model):
         c = free_chains[t]
         for g in range(chain_ptr[c], chain_ptr[c + 1]):
             paint(1, c, g, group_ptr[g] + best_cur[g], own, other, board)
-    best_columns(own, best_cur, pmodel, board, model, work.dp, work.scratch, work.marg[0])
+    best_columns(own, best_cur, work.dp, work.scratch, work.marg[0], data)
     positions_to_sample(best_cur, out, group_ptr, model.group_vars)
 
 
@@ -389,23 +393,20 @@ def returned_state(best_cur, out, work, pmodel, board, model):
 @kernel
 def profile_start(r, moves, work, data):
     """``chain_start``: replica ``r`` at uniformly random clue-consistent free lines; its profile energy."""
-    model, board, pmodel = data
-    return random_replica(r, work, pmodel, board, model)
+    return random_replica(r, work, data)
 
 
 @kernel
 def profile_sweep(r, beta, table, moves, work, data):
     """``chain_sweep``: a heat-bath move of each free line of replica ``r`` (each with probability
-    ``moves[1]``, the line moves); the profile energy change."""
-    model, board, pmodel = data
-    return replica_sweep(r, beta, table, moves[1], work, pmodel, board, model)
+    ``moves.line_moves``); the profile energy change."""
+    return replica_sweep(r, beta, table, moves.line_moves, work, data)
 
 
 @kernel
 def profile_sample(out, work, data):
     """``chain_sample``: the kept free lines with each profiled line's best placement against them."""
-    model, board, pmodel = data
-    returned_state(work.best_cur, out, work, pmodel, board, model)
+    returned_state(work.best_cur, out, work, data)
 
 
 #: The profile chain: :func:`~.targets.build`'s bindings.

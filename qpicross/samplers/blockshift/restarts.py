@@ -34,6 +34,8 @@ import time
 import numpy as np
 
 from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
+from qpicross.samplers.blockshift.engine import restart_of
+from qpicross.samplers.blockshift.layouts import Params, Signals
 from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
 from qpicross.samplers.control import RunControl, stop_flag
 
@@ -69,14 +71,15 @@ class ReadRunner:
 
     Restarts that the measured sweep rate says will take under :data:`INLINE_S` run
     in the calling thread instead, one stream: on small puzzles a thread costs more than the read.
-    ``params`` is ``(shift_probability, line_moves, block_moves, return_last, target)``; ``board``, when
-    given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields).
+    ``params`` are the :class:`~.layouts.Params` of the fields (``w`` 1, ``constant`` 0); ``board``, when
+    given, the board layout's model ``(arrays, w, constant)`` (else the joint chain runs on the fields), whose
+    ``w`` and ``constant`` the board's and profile's reads take instead.
     Stream ``i`` runs the profile chain on ``profiles[i % len(profiles)]`` (needs ``board``), or the joint
     chain where that is None; with ``long_joint`` the long restarts of :func:`~.plans.long_restarts` run the joint
     chain whatever their stream's. A profile entry is a tuple of profile chains (one per free axis) that
-    the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs
-    ``entry[(i + k) % len(entry)]``, so with rows and columns both free the streams of a read start on
-    different axes and each stream alternates. With ``population`` set (members), every restart is a
+    the restarts take in turn: restart ``k`` of stream ``i`` (from 0, each read anew) runs the entry of the
+    axis :func:`~.engine.restart_of` gives it, ``entry[(i + k) % len(entry)]``, so with rows and columns both free
+    the streams of a read start on different axes and each stream alternates. With ``population`` set (members), every restart is a
     population-annealing run of the profile chain (:func:`~qpicross.samplers.blockshift.population.population_read`).
 
     Run control: ``control``, the call's :class:`~qpicross.samplers.control.RunControl` (its deadline ends
@@ -84,16 +87,19 @@ class ReadRunner:
     ``interrupted`` say what stopped them, and its ``best`` is the call's best energy, with the offset.
     """
 
-    def __init__(self, model, n, units, params, control: RunControl, offset, board=None, threads=1, profiles=None,
-                 long_joint=False):
+    def __init__(self, model, n, units, params: Params, control: RunControl, offset, *, board=None, threads=1,
+                 profiles=None, long_joint=False):
         self.model, self.n, self.units, self.params, self.control = model, n, units, params, control
         self.board = board  # (arrays, w, constant) of the board layout, or None: the fields
+        if board is not None:  # the board's and profile's energies: constant + w x mismatches
+            self.board_params = params._replace(w=float(board[1]), constant=float(board[2]))
         self.profiles = [None] if profiles is None else list(profiles)
         self.long_joint = bool(long_joint) and board is not None
         self.threads = threads  # restart streams per read
         self.offset = float(offset)
         self.stop = stop_flag()
         self.status = np.array([0.0, np.inf])  # sweeps of the current restart, best energy of the call
+        self.signals = Signals(self.stop, self.status)
         self.anneal = False  # one replica whose inverse temperature follows ``betas`` sweep by sweep
         self.population = 0  # members of each restart's population annealing (0: tempering or annealing)
         self.seconds_per_replica_sweep = math.inf  # measured by warm_up, then the least seen
@@ -113,7 +119,7 @@ class ReadRunner:
     def _chain_of(self, stream, long=False, restart=0):
         """The profile chain's arrays restart ``restart`` of stream ``stream`` runs on, or None: the joint chain."""
         axes = None if long and self.long_joint else self.profiles[stream % len(self.profiles)]
-        return None if axes is None else axes[(stream + restart) % len(axes)]
+        return None if axes is None else axes[restart_of(restart + 1, stream, 0, 0, len(axes))[2]]
 
     def chain_names(self, plans) -> list[str]:
         """The chain each stream runs along ``plans[i % len(plans)]``: ``"profile"``, ``"joint"``, or
@@ -169,23 +175,21 @@ class ReadRunner:
             count = min(2 * count, sweeps)
         self.calibration_s = time.perf_counter() - calibrating
 
-    def _kernel(self, out, seed, betas, sweeps, work, target=None, stop=None, status=None, stream=0, long=False,
+    def _kernel(self, out, seed, betas, sweeps, work, *, target=None, signals=None, stream=0, long=False,
                 restart=0):
-        moves, return_last = self.params[:3], self.params[3]
-        target = self.params[4] if target is None else target
-        stop = self.stop if stop is None else stop
-        status = self.status if status is None else status
+        """One restart, the compiled read of the chain that restart ``restart`` of ``stream`` runs (``target``:
+        another than the call's; ``signals``: another stream's)."""
+        signals = self.signals if signals is None else signals
+        params = self.params if self.board is None else self.board_params
+        params = params if target is None else params._replace(target=float(target))
         if self.board is None:
-            return _chains.FIELDS.read(out, seed, betas, sweeps, moves, return_last, target, 1.0, 0.0, work,
-                                       (self.model,), stop, status)
-        arrays, w, constant = self.board
+            return _chains.FIELDS.read(out, seed, betas, sweeps, params, work, (self.model,), signals)
+        arrays, w, _ = self.board
         profile = self._chain_of(stream, long, restart)
         if profile is not None:
             read = _chains.PROFILE.population_read if self.population else _chains.PROFILE.read
-            return read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
-                        (self.model, arrays, profile), stop, status)
-        return _chains.BOARD.read(out, seed, betas, sweeps, moves, return_last, target, w, constant, work,
-                                  (self.model, arrays, w), stop, status)
+            return read(out, seed, betas, sweeps, params, work, (self.model, arrays, profile), signals)
+        return _chains.BOARD.read(out, seed, betas, sweeps, params, work, (self.model, arrays, w), signals)
 
     def read(self, out, seed, plan, stream_plans=None) -> tuple[int, int]:
         """One read: the restarts of ``plan`` until the target; returns ``(sweeps, sweeps to target or -1)``.
@@ -198,14 +202,11 @@ class ReadRunner:
         if self.threads > 1 and sweeps * self._replicas(betas) * self.seconds_per_replica_sweep >= INLINE_S:
             return self._read_streams(out, seed, stream_plans or [plan])
         control = self.control
-        done, best, scratch = 0, math.inf, np.empty_like(out)
+        done, kept = 0, _Best(out)
         for restart, ((betas, sweeps), restart_seed) in enumerate(zip(plan, _restart_seeds(seed, 0))):
-            ran, reached = self._run(scratch, restart_seed, betas, sweeps, restart)
-            energy = self.status[1]
-            control.best = min(control.best, float(energy) + self.offset)
-            if energy < best or best == math.inf:
-                best = energy
-                out[:] = scratch
+            ran, reached = self._run(kept.scratch, restart_seed, betas, sweeps, restart)
+            control.best = min(control.best, float(self.status[1]) + self.offset)
+            kept.keep(self.status[1])
             if reached >= 0:
                 return done + ran, done + reached
             done += ran
@@ -273,13 +274,11 @@ class ReadRunner:
                     work = self._buffers(self._replicas(betas), i, long, restart)
                     stream.status[:] = (0.0, math.inf)
                     started = time.perf_counter()
-                    ran, reached = self._kernel(stream.scratch, restart_seed, betas, sweeps, work,
-                                                stop=stream.stop, status=stream.status, stream=i, long=long,
+                    ran, reached = self._kernel(stream.kept.scratch, restart_seed, betas, sweeps, work,
+                                                signals=Signals(stream.stop, stream.status), stream=i, long=long,
                                                 restart=restart)
                     self._restart_done(time.perf_counter() - started, ran * self._replicas(betas))
-                    if stream.status[1] < stream.best:
-                        stream.best = float(stream.status[1])
-                        stream.out[:] = stream.scratch
+                    stream.kept.keep(stream.status[1])
                     if reached >= 0:
                         with lock:
                             if not winner:
@@ -302,18 +301,19 @@ class ReadRunner:
 
         def best():
             with lock:
-                return min(min(s.best, float(s.status[1])) for s in streams) + self.offset
+                return min(min(s.kept.energy, float(s.status[1])) for s in streams) + self.offset
 
         self.control.watch(all_done, stops, best)
         done = sum(s.done for s in streams)
         if winner:
             index, reached = winner[0]
         else:
-            index, reached = min(range(len(streams)), key=lambda i: streams[i].best), -1
-        if streams[index].best == math.inf:  # no stream finished a restart: the compiled reads raised
+            index, reached = min(range(len(streams)), key=lambda i: streams[i].kept.energy), -1
+        kept = streams[index].kept
+        if kept.energy == math.inf:  # no stream finished a restart: the compiled reads raised
             raise RuntimeError("the structured annealer's read failed")
-        out[:] = streams[index].out
-        self.control.best = min(self.control.best, streams[index].best + self.offset)
+        out[:] = kept.out
+        self.control.best = min(self.control.best, kept.energy + self.offset)
         return done, reached
 
     def _restart_done(self, seconds, replica_sweeps) -> None:
@@ -330,15 +330,35 @@ class ReadRunner:
             self.seconds_per_replica_sweep = min(self.seconds_per_replica_sweep, seconds / replica_sweeps)
 
 
+class _Best:
+    """The state a read keeps of its restarts (of one stream's, with threads): the one place a read's best state is
+    kept between restarts (a restart's own best is :func:`~.engine.keep_best`'s, a batched ladder's
+    :func:`~.driver.ladder_run`'s). A restart writes its sample into ``scratch``; :meth:`keep` keeps it as ``out``
+    where its lowest energy (without the offset) beats ``energy``, the best so far.
+
+    >>> kept = _Best(np.zeros(2, np.int8))
+    >>> kept.scratch[:] = 1; kept.keep(3.0); kept.scratch[:] = 0; kept.keep(5.0)
+    >>> kept.energy, kept.out.tolist()
+    (3.0, [1, 1])
+    """
+
+    def __init__(self, out):
+        self.out, self.scratch, self.energy = out, np.empty_like(out), math.inf
+
+    def keep(self, energy) -> None:
+        if energy < self.energy or self.energy == math.inf:
+            self.energy = float(energy)
+            self.out[:] = self.scratch
+
+
 class _Stream:
-    """One stream of restarts of a read with threads: its stop flag, status, buffers and best state."""
+    """One stream of restarts of a read with threads: its stop flag, status and best state."""
 
     def __init__(self, out):
         self.stop = stop_flag()
         # sweeps of the current restart, best energy of that restart: polled before the first restart begins
         self.status = np.array([0.0, np.inf])
-        self.scratch, self.out = np.empty_like(out), np.empty_like(out)
-        self.best = math.inf  # without the offset
+        self.kept = _Best(np.empty_like(out))
         self.done = 0  # sweeps of finished restarts
         self.finished = False
 

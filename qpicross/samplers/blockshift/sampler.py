@@ -96,6 +96,7 @@ import numpy as np
 from qpicross.exceptions import ModelStructureError, ParameterError
 from qpicross.model.size import check_allocation
 from qpicross.samplers.blockshift import board as _board, profile as _profile
+from qpicross.samplers.blockshift.layouts import make_params
 from qpicross.samplers.blockshift.structure import (beta_range_of, default_beta_range, infer_groups, infer_lines,
                                                   read_structure)
 from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION, POPULATION_STEPS, POPULATION_SWEEPS,
@@ -322,8 +323,9 @@ class BlockShiftSampler(dimod.Sampler):
         ``info["interrupted"] = True``.
         """
         self.remove_unknown_kwargs(**kwargs)
-        check_shift_arguments(bqm, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range, lines,
-                         groups, paints)
+        check_shift_arguments(bqm, num_reads=num_reads, num_sweeps=num_sweeps, num_replicas=num_replicas,
+                              shift_probability=shift_probability, line_moves=line_moves, beta_range=beta_range,
+                              lines=lines, groups=groups, paints=paints)
         if schedule not in ("auto", "fixed", "luby", "population"):
             raise ParameterError(f"schedule must be 'auto', 'fixed', 'luby' or 'population', got {schedule!r}")
         if schedule == "auto":
@@ -334,9 +336,11 @@ class BlockShiftSampler(dimod.Sampler):
             num_sweeps = {"luby": MAX_RESTART_SWEEPS, "population": 25 * restart_sweeps}.get(schedule, 1000)
         num_replicas = 4 if num_replicas is None else num_replicas
         block_moves = line_moves < 1 if block_moves is None else block_moves
-        check_shift_values(num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves,
-                           block_moves, seed, return_state, threads, chain, stream_chains, profile_lines,
-                           stream_plans, population, population_steps)
+        check_shift_values(num_reads=num_reads, num_sweeps=num_sweeps, num_replicas=num_replicas,
+                           restart_sweeps=restart_sweeps, shift_probability=shift_probability, line_moves=line_moves,
+                           block_moves=block_moves, seed=seed, return_state=return_state, threads=threads,
+                           chain=chain, stream_chains=stream_chains, profile_lines=profile_lines,
+                           stream_plans=stream_plans, population=population, population_steps=population_steps)
         chains = [chain] if stream_chains is None else list(stream_chains)
         time_limit = check_time_limit(time_limit)
         if scheduler is not None:  # one restart stream per worker of a Dask cluster
@@ -406,7 +410,7 @@ class BlockShiftSampler(dimod.Sampler):
         durations = np.zeros(num_reads)  # each read's wall seconds, hit or not (exact censoring times)
         restarts = np.zeros(num_reads, np.int64)  # each read's restarts, every stream's
         cpu = np.zeros(num_reads)  # each read's CPU seconds, every stream's thread together (the process's)
-        params = (float(shift_probability), float(line_moves), bool(block_moves), return_state == "last", target)
+        params = make_params((shift_probability, line_moves, block_moves), return_state == "last", target)
         board = None if line_moves == 0 else _board.picross_board(variables, model, couplings, paints=paints,
                                                                   layout=layout)
         profile = None
@@ -427,7 +431,8 @@ class BlockShiftSampler(dimod.Sampler):
         # the default's long restarts (stream_plans="mixed") run the joint chain: more sweeps a second on a wide ladder
         long_joint = profile is not None and chains == ["auto"] and mixed and threads > 1
         control = RunControl(time_limit, progress, num_reads, start=t0)
-        runner = ReadRunner(model, n, units, params, control, binary.offset, board, int(threads), profiles, long_joint)
+        runner = ReadRunner(model, n, units, params, control, binary.offset, board=board, threads=int(threads),
+                            profiles=profiles, long_joint=long_joint)
         runner.anneal = schedule == "fixed" and num_replicas == 1  # one chain along ``betas``
         runner.population = int(population) if schedule == "population" else 0
         runner.warm_up(samples[0], seeds[0], *next(iter(plan)))  # compiles and times a sweep, outside the reads

@@ -5,9 +5,10 @@ compiles it for the CPU (:func:`numba.njit`, cached) and records its source func
 :func:`build` can compile the same code again:
 
 * **for another chain**: the engine's restart loop calls its chain through a few names it leaves
-  open (``chain_start``, ``chain_sweep``, ...). ``build("cpu", bindings)`` copies every kernel that
-  reaches an open name, with that name bound to the chain's function, and compiles the copies for the
-  CPU; the kernels that reach none are shared, not copied;
+  open (``chain_start``, ``chain_sweep``, ...: the table :data:`OPEN_NAMES`, each name defined here as a
+  placeholder that the kernels import, so that a reader's go-to-definition lands on it). ``build("cpu",
+  bindings)`` copies every kernel that reaches an open name, with that name bound to the chain's function,
+  and compiles the copies for the CPU; the kernels that reach none are shared, not copied;
 * **for a GPU**: ``build(numba.cuda.jit(device=True), bindings)`` copies every kernel, each call
   between them resolved to the copy, as CUDA device functions.
 
@@ -23,6 +24,8 @@ Examples:
     >>> cpu = build("cpu", {"chain_start": engine.luby})  # a stand-in: the restart loop now reaches a chain
     >>> cpu.restart_begin is engine.restart_begin, cpu.luby is engine.luby
     (False, True)
+    >>> chain_start
+    <open name chain_start(r, moves, work, data) -> energy>
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ import types
 
 import numba
 
-__all__ = ["kernel", "build", "cached"]
+__all__ = ["kernel", "build", "cached", "OpenName", "OPEN_NAMES", "chain_start", "chain_sweep", "chain_save",
+           "chain_sample", "chain_views", "layout_random", "layout_flip", "layout_delta", "layout_factor",
+           "layout_move", "layout_weights", "layout_place"]
 
 #: Every kernel, by ``(module, name)``: ``(python function, njit options, CPU dispatcher)`` (marking a function of
 #: the same module and name again replaces it).
@@ -71,6 +76,64 @@ def _reaches(kernels: dict, open_names: set) -> set[int]:
         found |= more
 
 
+class OpenName:
+    """A name the kernels call but leave open: :func:`build` binds it, chain by chain, to the function in a
+    chain's bindings. Called unbound, it says so (a kernel of no chain's build was run)."""
+
+    def __init__(self, name: str, call: str, doc: str):
+        self.__name__, self.call, self.__doc__ = name, call, f"{call}: {doc}"
+
+    def __call__(self, *args):
+        raise RuntimeError(f"{self.__name__} is an open name of the block-shift kernels: only a build binds it "
+                           "(targets.build, the bindings in targets.OPEN_NAMES)")
+
+    def __repr__(self) -> str:
+        return f"<open name {self.call}>"
+
+
+# The open names: each a placeholder here, which the kernels import (go-to-definition lands on it) and a chain's
+# bindings replace in its build. ``work`` is the chain's layout of the replicas, ``data`` its model, ``moves`` a
+# Moves (layouts.py). Who calls each, and which bindings (the dicts handed to build) bind it:
+#
+#   open name       called by                                      bound by
+#   chain_start     engine.restart_begin                           profile.PROFILE, board.BOARD, joint.FIELDS
+#   chain_sweep     engine.restart_sweeps                          the same
+#   chain_save      engine.keep_best, restart_begin, read;         the same
+#                   driver._keep_lowest
+#   chain_sample    engine.read, driver._keep_lowest               the same
+#   chain_views     driver.ladder_run, driver.ladder_close         driver.PROFILE_LAUNCH, driver.FIELDS_LAUNCH
+#   layout_*        joint.line_move, joint_start, joint_sweep      board.BOARD, joint.FIELDS
+#
+# (driver.*_LAUNCH are profile.PROFILE and joint.FIELDS with chain_views added; population.population_read calls
+# the profile chain's kernels directly, and keep_best's chain_save.)
+chain_start = OpenName("chain_start", "chain_start(r, moves, work, data) -> energy",
+                       "replica r at a random state")
+chain_sweep = OpenName("chain_sweep", "chain_sweep(r, beta, table, moves, work, data) -> change",
+                       "one sweep of replica r at inverse temperature beta (Boltzmann factors in table)")
+chain_save = OpenName("chain_save", "chain_save(r, work)", "keep replica r's state as the best")
+chain_sample = OpenName("chain_sample", "chain_sample(out, work, data)", "the kept state as a 0/1 sample into out")
+chain_views = OpenName("chain_views", "chain_views(l, p, axis, R, pz, ld) -> (work, data)",
+                       "ladder l's work for R replicas and model p's data, free axis axis, as the chain reads them")
+layout_random = OpenName("layout_random", "layout_random(r, work, data) -> energy",
+                         "replica r at a random one-hot state")
+layout_flip = OpenName("layout_flip", "layout_flip(r, g, beta, work, data) -> change",
+                       "single-flip Metropolis of free variable g")
+layout_delta = OpenName("layout_delta", "layout_delta(r, c, g, pa, pb, work, data) -> delta",
+                        "energy change of block g of line c from start pa to pb")
+layout_factor = OpenName("layout_factor", "layout_factor(delta, beta, table) -> factor",
+                         "the Boltzmann factor of delta")
+layout_move = OpenName("layout_move", "layout_move(r, c, g, pa, pb, work, data) -> change",
+                       "block g of line c moved from pa to pb")
+layout_weights = OpenName("layout_weights", "layout_weights(r, c, beta, table, work, data) -> (change, saved)",
+                          "each start's factor of line c into work.weight")
+layout_place = OpenName("layout_place", "layout_place(r, c, ok, beta, saved, work, data) -> change",
+                        "the drawn placement work.chosen put in (if ok)")
+#: Every open name, by name: what :func:`build`'s bindings may bind.
+OPEN_NAMES = {name.__name__: name for name in (chain_start, chain_sweep, chain_save, chain_sample, chain_views,
+                                               layout_random, layout_flip, layout_delta, layout_factor, layout_move,
+                                               layout_weights, layout_place)}
+
+
 def build(target, bindings: dict) -> types.SimpleNamespace:
     """The kernels compiled for ``target`` with the open names of ``bindings`` bound.
 
@@ -78,11 +141,18 @@ def build(target, bindings: dict) -> types.SimpleNamespace:
         target: ``"cpu"`` (copies only of the kernels that reach an open name, each compiled with its own
             ``njit`` options, cached) or a decorator such as ``numba.cuda.jit(device=True)`` (a copy of
             every kernel).
-        bindings: Open name -> the kernel (or any compiled function) it stands for in this build.
+        bindings: Open name (of :data:`OPEN_NAMES`) -> the kernel (or any compiled function) it stands for in
+            this build.
 
     Returns:
         A namespace with every kernel by its name: the copy where one was made, else the CPU kernel.
+
+    Raises:
+        ValueError: A binding names no open name.
     """
+    unknown = set(bindings) - set(OPEN_NAMES)
+    if unknown:
+        raise ValueError(f"not open names of the kernels (targets.OPEN_NAMES): {sorted(unknown)}")
     kernels = {id(dispatcher): (f, options, dispatcher) for f, options, dispatcher in _KERNELS.values()}
     copied = set(kernels) if target != "cpu" else _reaches(dict(_KERNELS), set(bindings))
     namespaces: dict[int, dict] = {}

@@ -16,6 +16,7 @@ from qpicross import Puzzle, build_formulation, check
 from qpicross.decode import decode_sample
 from qpicross.samplers.blockshift import chains, driver, launch
 from qpicross.samplers.blockshift.batched import sample_many
+from qpicross.samplers.blockshift.layouts import Signals, make_params
 from qpicross.samplers.blockshift.plans import luby
 
 from conftest import ROOT
@@ -70,7 +71,8 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
     f = build_formulation(Puzzle.from_board([".##..", "#####", "#.#.#", "..##.", ".#..."]))
     model = launch.prepare_profile(f.bqm(), f.one_hot_lines(), f.paints(), None, None)
     launched = launch.pack([model], np.random.SeedSequence(3), 2)
-    out = driver.run(launched, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False), 4, None)
+    out = driver.run(launched, "cpu", num_sweeps, num_sweeps, (0.5, 1.0, False), (False, True, False),
+                     sweeps_per_launch=4)
     betas = model.levels[0]
     units, slots = len(model.structure.group_ptr) - 1, len(model.structure.group_vars)
     for i in range(2):
@@ -78,9 +80,9 @@ def test_a_ladders_first_restart_is_the_cpu_samplers_restart(num_sweeps):
         work = profile_work(len(betas), units, slots, model.board, pmodel)
         sample = np.zeros(slots, np.int8)
         status = np.zeros(2)
-        done, _ = chains.PROFILE.read(sample, launched["seeds"][i], betas, num_sweeps, (0.5, 1.0, False), False,
-                                      -np.inf, model.w, model.constant, work, (model.structure, model.board, pmodel),
-                                      np.zeros(1, np.int8), status)
+        params = make_params((0.5, 1.0, False), False, -np.inf, model.w, model.constant)
+        done, _ = chains.PROFILE.read(sample, launched["seeds"][i], betas, num_sweeps, params, work,
+                                      (model.structure, model.board, pmodel), Signals(np.zeros(1, np.int8), status))
         assert done == num_sweeps == out["done"][i] and out["restart"][i] == 1
         assert np.array_equal(out["sample"][i], sample)
         assert out["lowest"][i] == status[1]
@@ -196,6 +198,22 @@ def test_long_budgets_reach_the_wide_ladders_of_high_levels():
     out = sample_many([f], backend="cpu", num_reads=2, num_sweeps=40, restart_sweeps=1, target_energy=-1.0,
                       seed=0, sweeps_per_launch=3)[0]
     assert out.info["sweeps"] == [40, 40] and out.info["restarts"] == [len(_luby_plan(40)), len(_luby_plan(40))]
+
+
+def test_one_restart_plan_for_the_cpu_sampler_the_read_runner_and_the_ladders():
+    """Restart k's sweeps, level (its ladder) and free axis come from one kernel, engine.restart_of: the CPU
+    sampler's plan (plans.LubyRestarts) runs the ladders the batched driver's restarts run, and a stream's
+    restarts take the free axes in turn as the ladders do (restart k of stream i: axis (i + k - 1) % 2)."""
+    from qpicross.samplers.blockshift.engine import restart_of
+    from qpicross.samplers.blockshift.plans import LubyRestarts, ladder
+
+    plan = list(LubyRestarts(40 * 7, 7, (2.0, 5.0)))
+    assert [sweeps for _, sweeps in plan] == [7 * m for m in _luby_plan(40)]
+    for k, (betas, sweeps) in enumerate(plan, 1):
+        for stream in (0, 1):
+            s, level, axis = restart_of(k, stream, 7, 10**9, 2)
+            assert np.array_equal(betas, ladder((2.0, 5.0), level)) and axis == (stream + k - 1) % 2
+            assert s == 7 * luby(k) and (sweeps == s or k == len(plan))
 
 
 def _luby_plan(units):

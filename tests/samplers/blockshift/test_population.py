@@ -124,14 +124,15 @@ def test_a_stop_while_the_population_starts_ends_the_run_within_a_member(monkeyp
     real, seen = _chains.PROFILE.population_read, []
 
     def stopped_at_once(out, seed, betas, sweeps, *rest):
-        work, stop = rest[5], rest[7]
-        work[4][:] = -7  # the members' energies: those never drawn keep it
+        _, work, _, signals = rest
+        stop = signals.stop
+        work.energy[:] = -7  # the members' energies: those never drawn keep it
         stop[0] = 1
         try:
             result = real(out, seed, betas, sweeps, *rest)
         finally:
             stop[0] = 0
-        seen.append((result, work[4].copy()))
+        seen.append((result, work.energy.copy()))
         return result
 
     monkeypatch.setattr(_chains.PROFILE, "population_read", stopped_at_once)

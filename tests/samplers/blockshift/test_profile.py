@@ -109,7 +109,7 @@ def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, bl
     for _ in range(5):
         rows = (rng.random(shape) < 0.5).astype(np.int16)
         cur = np.zeros(len(model.group_ptr) - 1, np.int64)
-        _profile.best_columns(rows.ravel(), cur, pmodel, board, model, dp, scratch, marg)
+        _profile.best_columns(rows.ravel(), cur, dp, scratch, marg, (model, board, pmodel))
         for j, clue in enumerate(puzzle.cols):
             g0 = chain_ptr[prof_chain[j]]
             starts = [s for s in _starts(clue, n_rows) if all(pos_of[g0 + k, s[k]] >= 0 for k in range(len(clue)))]
@@ -118,7 +118,7 @@ def test_column_passes_give_the_fewest_mismatches_and_each_cells_minima(seed, bl
                 for s, h in zip(placement, clue):
                     row[s:s + h] = 1
             wrong = np.abs(lines - rows[:, j])
-            total = _profile.column(j, rows.ravel(), pmodel, board, model, dp, scratch, marg, True)
+            total = _profile.column(j, rows.ravel(), dp, scratch, marg, True, (model, board, pmodel))
             assert total == (wrong.sum(axis=1).min() if starts else _profile.NONE)
             for i in range(n_rows):
                 others = wrong.sum(axis=1) - wrong[:, i]

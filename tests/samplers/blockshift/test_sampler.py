@@ -420,9 +420,9 @@ def test_annealing_runs_one_replica(monkeypatch):
     seen = []
     original = _chains.FIELDS.read
 
-    def spy(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, *rest):
+    def spy(out, seed, betas, num_sweeps, params, work, *rest):
         seen.append((len(betas), work.x.shape[0]))
-        return original(out, seed, betas, num_sweeps, moves, return_last, target, w, constant, work, *rest)
+        return original(out, seed, betas, num_sweeps, params, work, *rest)
 
     monkeypatch.setattr(_chains.FIELDS, "read", spy)
     BlockShiftSampler().sample(f.bqm(), lines=f.one_hot_lines(), num_reads=2, num_sweeps=50, num_replicas=1, seed=0)

@@ -37,12 +37,12 @@ def chain_runs(monkeypatch):
     runs = []
 
     def spy(name, kernel):
-        def run(out, seed, betas, sweeps, moves, return_last, target, w, constant, work, data, *args):
+        def run(out, seed, betas, sweeps, params, work, data, *args):
             free = None
             if name == "profile":  # its profiled lines' stride is 1 along a row: the columns are then the free lines
                 free = "columns" if data[2].prof_stride == 1 else "rows"
             runs.append((name, threading.current_thread().name, len(betas), sweeps, free))
-            return kernel(out, seed, betas, sweeps, moves, return_last, target, w, constant, work, data, *args)
+            return kernel(out, seed, betas, sweeps, params, work, data, *args)
         return run
 
     monkeypatch.setattr(_chains.PROFILE, "read", spy("profile", _chains.PROFILE.read))
