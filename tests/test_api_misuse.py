@@ -195,6 +195,7 @@ CASES = [
     ("sample-beta_range-text", lambda: qpicross.sample(_bqm(), "sa", beta_range="ab"), "beta_range"),
     ("sample-beta_range-reversed", lambda: qpicross.sample(_bqm(), "sa", beta_range=(5, 1)), "beta_range"),
     ("sample-unknown-keyword", lambda: qpicross.sample(_bqm(), "sa", bogus=1), "bogus"),
+    ("shift-layout-number", lambda: qpicross.BlockShiftSampler().sample(_bqm(), layout=5), "layout"),
     *[(f"sample-{name}-seed-negative", lambda name=name: qpicross.sample(_bqm(), name, seed=-1, num_reads=1), "seed")
       for name in ("sa", "tabu", "pt", "pa", "openjij-sa", "openjij-sqa", "sb", "sa+descent", "sb+descent")],
 ]

@@ -206,8 +206,8 @@ def sample(
     """Sample a BQM with any sampler, passing only the parameters the sampler accepts.
 
     ``num_reads``, ``num_sweeps``, ``seed`` and ``beta_range`` are forwarded when the sampler lists
-    them in its ``parameters``; so are extra keyword arguments (an unknown one is an error, as in
-    dimod). The run goes through :class:`~qpicross.samplers.reads.ReadsComposite`, which draws the
+    them in its ``parameters``; so are extra keyword arguments (one the sampler does not take is an error here,
+    where a dimod sampler called directly warns and drops it, :class:`dimod.exceptions.SamplerUnknownArgWarning`). The run goes through :class:`~qpicross.samplers.reads.ReadsComposite`, which draws the
     reads in calls of a few reads each where they are independent restarts
     (:func:`~qpicross.samplers.reads.independent_reads`, from the sampler's ``properties``), for the
     run control of :mod:`qpicross.samplers.control`: progress, the time limit, the stop at the target

@@ -375,6 +375,10 @@ class BlockShiftSampler(dimod.Sampler):
                 raise ParameterError(f"beta_range must be positive, got {beta_range}")
 
         if layout is not None:
+            from qpicross.model.layout import PicrossLayout
+
+            if not isinstance(layout, PicrossLayout):
+                raise ParameterError(f"layout must be a PicrossLayout (formulation.layout()), got {type(layout).__name__}")
             layout.check(binary)
             lines = layout.lines if lines is None else lines
         if lines is None:
