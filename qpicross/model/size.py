@@ -337,12 +337,6 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
     """
     size = _human(estimate["estimated_bytes"])
     bound = "at least " if estimate.get("lower_bound") else ""
-    if forced:
-        reads = f" and up to {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
-        return ModelTooLargeError(
-            f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
-            f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
-            f"more than this machine's {_human(force_ceiling())} of memory{FORCED_HINT}", estimate, limit)
     if "cells" in estimate:
         return ModelTooLargeError(
             f"{puzzle}: {estimate['what']} takes boards of at most {limit:,} cells by default, this one has "
@@ -354,11 +348,12 @@ def too_large(puzzle: Puzzle, estimate: dict, limit: int, presolved: bool = Fals
             f"{_human(limit)} (--max-memory, QPICROSS_MAX_MEMORY; default {MEMORY_FRACTION:.0%} of the "
             f"machine's memory); raise the limit to run it anyway", estimate, limit)
     reads = f" and up to {estimate['num_reads']:,} reads" if estimate.get("num_reads") else ""
+    above = (f"more than this machine's {_human(force_ceiling())} of memory{FORCED_HINT}" if forced else
+             f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; {LIMIT_SETTINGS}){FORCE_HINT}")
     return ModelTooLargeError(
         f"{puzzle} would build a QUBO of {bound}{estimate['num_variables']:,} variables and "
         f"{estimate['num_couplers']:,} couplers{reads} (about {size}){' after presolve' if presolved else ''}, "
-        f"above the limit of {limit:,} couplers ({_human(limit * BYTES_PER_COUPLER)}; {LIMIT_SETTINGS}){FORCE_HINT}",
-        estimate, limit)
+        f"{above}", estimate, limit)
 
 
 def _cheap_bound(puzzle: Puzzle, bounds: Bounds) -> dict:
