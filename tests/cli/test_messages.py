@@ -157,7 +157,7 @@ def test_the_cache_is_read_from_numba(tmp_path, monkeypatch):
     import importlib
     import sys
 
-    from qpicross.samplers.blockshift.targets import cached
+    from qpicross.samplers.blockshift.compile_targets import cached
 
     (tmp_path / "fresh_kernel.py").write_text("import numba\n\n@numba.njit(cache=True)\ndef twice(x):\n"
                                               "    return 2 * x\n")

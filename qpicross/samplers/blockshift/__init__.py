@@ -8,7 +8,7 @@
   proposals, line draws, replica exchange, the restart), the chains :mod:`~.profile` (rows sampled,
   columns minimised out) and :mod:`~.joint` (every line sampled, on local fields or on the board of
   :mod:`~.board`), population annealing (:mod:`~.population`), compiled for each chain and target by
-  :func:`~.targets.build` (:mod:`~.chains`: the CPU builds).
+  :func:`~.compile_targets.build` (:mod:`~.chains`: the CPU builds).
 
 Examples:
     >>> from qpicross.samplers.blockshift import BlockShiftSampler

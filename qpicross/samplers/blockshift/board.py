@@ -33,7 +33,7 @@ from qpicross.samplers.blockshift.engine import (paint, positions_to_sample, ran
                                                  table_weights)
 from qpicross.samplers.blockshift.joint import joint_start, joint_sweep
 from qpicross.samplers.blockshift.layouts import Board, BoardWork, Structure
-from qpicross.samplers.blockshift.targets import kernel
+from qpicross.samplers.blockshift.compile_targets import kernel
 
 __all__ = ["board_model", "layout_board", "picross_board", "board_work", "BOARD"]
 
@@ -311,7 +311,7 @@ def board_sample(out, work, data):
     positions_to_sample(work.best_cur, out, model.group_ptr, model.group_vars)
 
 
-#: The joint chain on the board: :func:`~.targets.build`'s bindings.
+#: The joint chain on the board: :func:`~.compile_targets.build`'s bindings.
 BOARD = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=save_positions, chain_sample=board_sample,
              layout_random=board_random, layout_flip=board_flip, layout_delta=board_delta,
              layout_factor=board_factor, layout_move=board_move, layout_weights=board_weights,

@@ -1,4 +1,4 @@
-"""The block-shift chains compiled for the CPU: one :func:`~.targets.build` of the engine per chain.
+"""The block-shift chains compiled for the CPU: one :func:`~.compile_targets.build` of the engine per chain.
 
 * :data:`PROFILE` -- the profile chain (:mod:`~.profile`), also its population annealing
   (:func:`~.population.population_read`);
@@ -39,7 +39,7 @@ from qpicross.samplers.blockshift import population as _population  # noqa: F401
 from qpicross.samplers.blockshift.board import BOARD as _BOARD
 from qpicross.samplers.blockshift.joint import FIELDS as _FIELDS
 from qpicross.samplers.blockshift.profile import PROFILE as _PROFILE
-from qpicross.samplers.blockshift.targets import build, cached
+from qpicross.samplers.blockshift.compile_targets import build, cached
 
 __all__ = ["PROFILE", "BOARD", "FIELDS", "compiled"]
 
@@ -50,5 +50,5 @@ FIELDS = build("cpu", _FIELDS)
 
 def compiled() -> bool:
     """Whether the default chain's read (:data:`PROFILE`'s, with every kernel it calls) is in numba's on-disk
-    cache (:func:`~.targets.cached`): if not, the first read of this process compiles it, about 20 s."""
+    cache (:func:`~.compile_targets.cached`): if not, the first read of this process compiles it, about 20 s."""
     return cached(PROFILE.read)

@@ -6,7 +6,7 @@ model's ``num_reads`` *ladders* is one restart stream of the CPU sampler: restar
 (:func:`~.engine.restart_begin`, :func:`~.engine.restart_sweeps`) along a Luby plan, each on the ladder
 of its level, run by :func:`ladder_run` in pieces of a launch each, its state kept between launches in
 the :data:`Ladders` arrays. Either chain runs, bound by
-:func:`~.targets.build` (the open name ``chain_views`` gives a ladder's work and model as the chain
+:func:`~.compile_targets.build` (the open name ``chain_views`` gives a ladder's work and model as the chain
 reads them):
 
 * :data:`PROFILE_LAUNCH` -- the profile chain on Picross models, restarts taking the free axis in turn
@@ -45,7 +45,7 @@ from qpicross.samplers.blockshift import joint as _joint, profile as _profile
 from qpicross.samplers.blockshift.engine import coldest, reached, restart_begin, restart_of, restart_sweeps
 from qpicross.samplers.blockshift.layouts import (Board, FieldsWork, Params, Profile, ProfileWork, Signals, Sizes,
                                                   Structure, make_flags, make_moves)
-from qpicross.samplers.blockshift.targets import build, chain_sample, chain_save, chain_views, kernel
+from qpicross.samplers.blockshift.compile_targets import build, chain_sample, chain_save, chain_views, kernel
 from qpicross.samplers.control import RunControl
 
 __all__ = ["run", "ladder_run", "ladder_close", "run_ladders", "Puzzles", "Ladders", "PROFILE_LAUNCH",
@@ -224,7 +224,7 @@ def close_ladders(flags, pz, ld):
         ladder_close(l, flags, pz, ld)
 
 
-#: The bindings of a launch of each chain (:func:`~.targets.build`).
+#: The bindings of a launch of each chain (:func:`~.compile_targets.build`).
 PROFILE_LAUNCH = dict(_profile.PROFILE, chain_views=profile_views)
 FIELDS_LAUNCH = dict(_joint.FIELDS, chain_views=fields_views)
 _CPU = {}
@@ -253,7 +253,7 @@ def _cuda_close(flags, pz, ld):
 
 def _cuda_driver(chain: str):
     """The CUDA kernels of a chain's launch: every kernel compiled again as a device function
-    (:func:`~.targets.build`), and :func:`_cuda_run` and :func:`_cuda_close` as kernels over them (imported
+    (:func:`~.compile_targets.build`), and :func:`_cuda_run` and :func:`_cuda_close` as kernels over them (imported
     and built only when the CUDA backend runs)."""
     if chain in _CUDA:
         return _CUDA[chain]

@@ -2,7 +2,7 @@ r"""What every chain of the block-shift annealer shares: random streams, proposa
 
 Both chains (:mod:`~qpicross.samplers.blockshift.profile` and
 :mod:`~qpicross.samplers.blockshift.joint`) are built from these kernels, written once and compiled
-for the CPU and as CUDA device functions (:mod:`~qpicross.samplers.blockshift.targets`). So they use
+for the CPU and as CUDA device functions (:mod:`~qpicross.samplers.blockshift.compile_targets`). So they use
 nothing a CUDA device function lacks: no allocation, no ``np.random`` (each read or ladder draws from
 its own xorshift64* stream, :func:`uniform`, a one-element ``uint64`` array), no sorting.
 
@@ -15,8 +15,8 @@ its own xorshift64* stream, :func:`uniform`, a one-element ``uint64`` array), no
   :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby` and the
   restart plan :func:`restart_of` (restart ``k``'s sweeps, level and free axis).
 
-The restart calls its chain through four open names (:data:`~.targets.OPEN_NAMES`), bound by
-:func:`~.targets.build` for each chain:
+The restart calls its chain through four open names (:data:`~.compile_targets.OPEN_NAMES`), bound by
+:func:`~.compile_targets.build` for each chain:
 ``chain_start(r, moves, work, data)`` (replica ``r`` at a random state; its energy),
 ``chain_sweep(r, beta, table, moves, work, data)`` (one sweep of replica ``r``; the energy change),
 ``chain_save(r, work)`` (keep replica ``r``'s state as the best) and ``chain_sample(out, work, data)``
@@ -46,7 +46,7 @@ import math
 
 import numpy as np
 
-from qpicross.samplers.blockshift.targets import chain_sample, chain_save, chain_start, chain_sweep, kernel
+from qpicross.samplers.blockshift.compile_targets import chain_sample, chain_save, chain_start, chain_sweep, kernel
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
            "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "copy_row",

@@ -12,7 +12,7 @@ The joint chain samples every line (rows and columns together) of a BQM with one
   the line, which the Picross formulation does not have there, are corrected by a Metropolis test.
 
 Its state has two layouts, and the chain's functions here call the layout through open names
-(``layout_*``, :data:`~.targets.OPEN_NAMES`), bound by :func:`~.targets.build` (the builds are in
+(``layout_*``, :data:`~.compile_targets.OPEN_NAMES`), bound by :func:`~.compile_targets.build` (the builds are in
 :mod:`~.chains`):
 
 * **fields** (:data:`FIELDS`, this module): any one-hot BQM; each replica's 0/1 state and local fields
@@ -33,13 +33,13 @@ import numpy as np
 from qpicross.samplers.blockshift.engine import (breaks_fit, copy_row, draw_placement, propose_start, randint, uniform,
                                                  TOLERANCE)
 from qpicross.samplers.blockshift.layouts import FieldsWork, Structure
-from qpicross.samplers.blockshift.targets import (kernel, layout_delta, layout_factor, layout_flip, layout_move,
+from qpicross.samplers.blockshift.compile_targets import (kernel, layout_delta, layout_factor, layout_flip, layout_move,
                                                   layout_place, layout_random, layout_weights)
 
 __all__ = ["joint_start", "joint_sweep", "line_move", "fields_work", "FIELDS"]
 
 # The layout's open names (layout_random, layout_flip, layout_delta, layout_factor, layout_move, layout_weights,
-# layout_place): their calls in targets.OPEN_NAMES; FIELDS below and board.BOARD bind them.
+# layout_place): their calls in compile_targets.OPEN_NAMES; FIELDS below and board.BOARD bind them.
 
 
 @kernel
@@ -258,7 +258,7 @@ def fields_sample(out, work, data):
         out[v] = work.best_x[v]
 
 
-#: The joint chain on local fields: :func:`~.targets.build`'s bindings.
+#: The joint chain on local fields: :func:`~.compile_targets.build`'s bindings.
 FIELDS = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=fields_save, chain_sample=fields_sample,
               layout_random=fields_random, layout_flip=fields_flip, layout_delta=fields_delta,
               layout_factor=fields_factor, layout_move=fields_move, layout_weights=fields_weights,

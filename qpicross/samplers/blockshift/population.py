@@ -41,7 +41,7 @@ import numpy as np
 from qpicross.samplers.blockshift.engine import fill_table, keep_best, randint, reached, seed_rng, uniform
 from qpicross.samplers.blockshift.layouts import ProfileWork
 from qpicross.samplers.blockshift.profile import random_replica, replica_sweep, returned_state
-from qpicross.samplers.blockshift.targets import kernel
+from qpicross.samplers.blockshift.compile_targets import kernel
 
 __all__ = ["population_read", "resample"]
 

@@ -56,7 +56,7 @@ import numpy as np
 from qpicross.samplers.blockshift.engine import (draw_placement, paint, positions_to_sample, save_positions,
                                                  table_weights, uniform)
 from qpicross.samplers.blockshift.layouts import Board, Profile, ProfileWork
-from qpicross.samplers.blockshift.targets import kernel
+from qpicross.samplers.blockshift.compile_targets import kernel
 
 __all__ = ["profile_model", "profile_work", "column", "best_columns", "free_move", "random_replica", "replica_sweep",
            "returned_state", "profile_start", "profile_sweep", "profile_sample", "PROFILE", "NONE"]
@@ -409,6 +409,6 @@ def profile_sample(out, work, data):
     returned_state(work.best_cur, out, work, data)
 
 
-#: The profile chain: :func:`~.targets.build`'s bindings.
+#: The profile chain: :func:`~.compile_targets.build`'s bindings.
 PROFILE = dict(chain_start=profile_start, chain_sweep=profile_sweep, chain_save=save_positions,
                chain_sample=profile_sample)

@@ -75,7 +75,7 @@ The package: this module builds the model and runs it; every move is written onc
 (:mod:`~qpicross.samplers.blockshift.engine`) and its two chains (:mod:`~qpicross.samplers.blockshift.profile`,
 :mod:`~qpicross.samplers.blockshift.joint`, the latter on local fields or on the board of
 :mod:`~qpicross.samplers.blockshift.board`), compiled for the CPU and as CUDA device functions by
-:mod:`~qpicross.samplers.blockshift.targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (restarts
+:mod:`~qpicross.samplers.blockshift.compile_targets`; :mod:`~qpicross.samplers.blockshift.restarts` runs the reads (restarts
 along the plans of :mod:`~qpicross.samplers.blockshift.plans`, restart streams on threads, under the run control
 of :mod:`qpicross.samplers.control`: progress, the time limit and Ctrl-C),
 :mod:`~qpicross.samplers.blockshift.cluster` on worker processes or a Dask cluster, and

@@ -85,7 +85,7 @@ class OpenName:
 
     def __call__(self, *args):
         raise RuntimeError(f"{self.__name__} is an open name of the block-shift kernels: only a build binds it "
-                           "(targets.build, the bindings in targets.OPEN_NAMES)")
+                           "(compile_targets.build, the bindings in compile_targets.OPEN_NAMES)")
 
     def __repr__(self) -> str:
         return f"<open name {self.call}>"
@@ -152,7 +152,7 @@ def build(target, bindings: dict) -> types.SimpleNamespace:
     """
     unknown = set(bindings) - set(OPEN_NAMES)
     if unknown:
-        raise ValueError(f"not open names of the kernels (targets.OPEN_NAMES): {sorted(unknown)}")
+        raise ValueError(f"not open names of the kernels (compile_targets.OPEN_NAMES): {sorted(unknown)}")
     kernels = {id(dispatcher): (f, options, dispatcher) for f, options, dispatcher in _KERNELS.values()}
     copied = set(kernels) if target != "cpu" else _reaches(dict(_KERNELS), set(bindings))
     namespaces: dict[int, dict] = {}
