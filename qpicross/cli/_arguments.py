@@ -96,7 +96,7 @@ def connect_scheduler_arg(address: str):
     if address.startswith("local:"):
         raise UsageError(f"--scheduler here takes a scheduler's address, not {address!r} (local:N is anneal's); "
                          "--workers N runs N local processes")
-    from qpicross.samplers.blockshift.cluster import parse_scheduler
+    from qpicross.samplers.streams import parse_scheduler
 
     try:
         parse_scheduler(address)

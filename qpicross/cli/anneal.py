@@ -129,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _connect(scheduler: str) -> None:
     """Reach the ``--scheduler`` (or start its local cluster) before any work: a scheduler that does not answer
-    is one line and nothing else. The run reuses the client (:func:`~qpicross.samplers.blockshift.cluster.client_for`).
+    is one line and nothing else. The run reuses the client (:func:`~qpicross.samplers.streams.client_for`).
     """
-    from qpicross.samplers.blockshift.cluster import client_for
+    from qpicross.samplers.streams import client_for
 
     client_for(scheduler)
 
@@ -248,7 +248,7 @@ def with_scheduler(config, scheduler: str):
     Raises:
         UsageError: For a sampler other than ``shift``, a malformed scheduler, or without dask.distributed.
     """
-    from qpicross.samplers.blockshift.cluster import parse_scheduler
+    from qpicross.samplers.streams import parse_scheduler
 
     if config.sampler_name != "shift":
         raise UsageError(f"--scheduler runs the restart streams of the shift sampler, not {config.sampler_name!r}")

@@ -46,7 +46,7 @@ from qpicross.pipeline.config import SolverConfig
 from qpicross.pipeline.models import encode, encoded_num_variables, presolved_formulation, structure_parameters
 from qpicross.pipeline.result import AnnealResult, judge
 from qpicross.puzzle import Puzzle
-from qpicross.samplers import get_sampler, is_batched, sample, takes_threads
+from qpicross.samplers import get_sampler, is_batched, sample, takes_threads, with_streams
 from qpicross.samplers.parameters import STRUCTURE, integer
 
 __all__ = ["AnnealResult", "anneal", "run", "run_many", "check_run_size"]
@@ -237,12 +237,12 @@ def run_many(
         runs.append(_Run.build(puzzle, config, settled, force, max_couplers, presolve_now=batched))
         if on_built is not None:
             on_built(runs[-1].formulation, runs[-1].sampled)
-    sampler = get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler
+    options = config.sampler_options
+    sampler = with_streams(get_sampler(config.sampler) if isinstance(config.sampler, str) else config.sampler, options)
     if config.presolve and not batched and config.encoding == "one_hot":
         from qpicross.classical.presolve import PresolveComposite
 
         sampler = PresolveComposite(sampler)
-    options = config.sampler_options
     if config.encoding == "one_hot" and "target_energy" in sampler.parameters:
         options.setdefault("target_energy", 0.0)  # the ground-state energy: a read that found it stops there
     if takes_threads(sampler):  # the structured annealer: a read's restart streams on every core

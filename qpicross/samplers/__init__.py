@@ -31,8 +31,10 @@ from qpicross.samplers.registry import (
     sample,
     sampler_property,
     takes_threads,
+    with_streams,
 )
 from qpicross.samplers.blockshift import BlockShiftSampler
+from qpicross.samplers.streams import StreamsComposite
 
 __all__ = [
     "SAMPLERS",
@@ -47,6 +49,8 @@ __all__ = [
     "GroundStateExactSolver",
     "EXACT_MAX_VARIABLES",
     "BlockShiftSampler",
+    "StreamsComposite",
+    "with_streams",
 ]
 
 register_cloud_samplers()

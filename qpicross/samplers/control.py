@@ -2,7 +2,7 @@
 
 Every loop that draws reads -- :class:`~qpicross.samplers.reads.ReadsComposite` (calls of a few reads),
 the block-shift sampler's :class:`~qpicross.samplers.blockshift.restarts.ReadRunner` (restart streams on
-threads), :class:`~qpicross.samplers.blockshift.cluster.StreamsComposite` (restart streams on a Dask cluster)
+threads), :class:`~qpicross.samplers.streams.StreamsComposite` (restart streams on a Dask cluster)
 and the batched driver (:func:`~qpicross.samplers.blockshift.driver.run`, launches of sweeps) -- takes
 the same parameters, with one meaning each, and keeps them with one :class:`RunControl`: the deadline, the
 progress hook and what the run has drawn so far, what stopped it, and the one polling loop
@@ -19,6 +19,11 @@ progress hook and what the run has drawn so far, what stopped it, and the one po
 * ``progress`` -- called as ``progress(reads_done, num_reads, best_energy)`` (:data:`ProgressHook`):
   before the first read, while reads run (about every :data:`PROGRESS_INTERVAL_S`) and after the last;
   ``best_energy`` is ``inf`` until a read has one. Raising from it stops every running read;
+* ``interrupt_function`` -- the stop input, in dwave-samplers' idiom: a function of no arguments, asked
+  between two pieces of work and while reads run (as often as ``progress``, about every
+  :data:`PROGRESS_INTERVAL_S`); once it returns True the running reads stop within a sweep, keeping their best
+  states, no further read starts, and :attr:`RunControl.halted` says so (the restart streams of
+  :class:`~qpicross.samplers.streams.StreamsComposite` are stopped with it);
 * a stop flag -- a one-element ``int8`` array that a compiled read checks every sweep; setting it ends
   the read within a sweep (Ctrl-C, the time limit, another stream at the target all set it); a sampler
   whose compiled loop calls back into Python between reads instead (dwave-samplers' simulated annealing,
@@ -46,7 +51,8 @@ import numbers
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from qpicross.exceptions import ParameterError
 from qpicross.names import EARLY_STOP
@@ -54,6 +60,7 @@ from qpicross.names import EARLY_STOP
 __all__ = ["BetweenReads", "Deadline", "EARLY_STOP", "PROGRESS_INTERVAL_S", "ProgressHook", "RunControl",
            "check_early_stop", "check_time_limit", "stop_flag"]
 
+T = TypeVar("T")
 #: Seconds between ``progress`` calls (and between checks for the time limit and Ctrl-C) while reads run.
 PROGRESS_INTERVAL_S = 0.5
 #: ``progress(reads_done, num_reads, best_energy)``: the one signature of every progress hook.
@@ -120,7 +127,7 @@ class Deadline:
 class RunControl:
     """One run's control, for every loop that draws reads: its :class:`Deadline`, its ``progress`` hook, how far
     it is (:attr:`reads_done` of :attr:`num_reads`, the :attr:`best` energy so far) and what stopped it
-    (:attr:`timed_out`, :attr:`interrupted`).
+    (:attr:`timed_out`, :attr:`interrupted`, :attr:`halted`).
 
     The loop advances :attr:`reads_done` and :attr:`best` itself. Between two pieces of work it asks
     :meth:`between` (a report when one is due, the time limit noted); while compiled code runs in other
@@ -132,6 +139,8 @@ class RunControl:
         progress: The hook, ``progress(reads_done, num_reads, best_energy)`` (None: none).
         num_reads: The reads the run is to draw.
         start: The run's start, a :func:`time.perf_counter` reading (default: now).
+        interrupt_function: The stop input (None: none): asked as often as ``progress`` is called; once it
+            returns True the run stops (:attr:`halted`).
 
     Examples:
         >>> seen = []
@@ -145,22 +154,57 @@ class RunControl:
         ...     raise KeyboardInterrupt
         >>> control.interrupted, control.stopped
         (True, True)
+        >>> control = RunControl(interrupt_function=lambda: True)
+        >>> control.asked_to_stop(), control.halted, control.stopped
+        (True, True, True)
     """
 
     def __init__(self, time_limit: float | None = None, progress: ProgressHook | None = None, num_reads: int = 1,
-                 start: float | None = None):
+                 start: float | None = None, interrupt_function: Callable[[], bool] | None = None):
+        if interrupt_function is not None and not callable(interrupt_function):
+            raise ParameterError(f"interrupt_function must be a function of no arguments, got "
+                                 f"{type(interrupt_function).__name__}")
         self.deadline = Deadline(time_limit, start)
         self.progress = progress
+        self.interrupt_function = interrupt_function
         self.num_reads = int(num_reads)
         self.reads_done = 0
         self.best = math.inf
-        self.timed_out = self.interrupted = False
-        self.reported = time.perf_counter()  # when progress was last called
+        self.timed_out = self.interrupted = self.halted = False
+        self.reported = self.polled = time.perf_counter()  # when progress was last called, the stop input asked
 
     @property
     def stopped(self) -> bool:
-        """Whether the time limit or a Ctrl-C has ended the run."""
-        return self.timed_out or self.interrupted
+        """Whether the time limit, a Ctrl-C or the stop input has ended the run."""
+        return self.timed_out or self.interrupted or self.halted
+
+    def asked_to_stop(self) -> bool:
+        """Ask ``interrupt_function`` now (once it has said True, it is not asked again): whether the run is
+        :attr:`halted`."""
+        if self.interrupt_function is not None and not self.halted:
+            self.polled = time.perf_counter()
+            self.halted = bool(self.interrupt_function())
+        return self.halted
+
+    def going(self, work: Iterable[T]) -> Iterator[T]:
+        """The read loop: the items of ``work`` (reads, calls of a few reads, launches) while the run goes on.
+
+        The first item always comes; each later one only while no time limit, Ctrl-C or stop input has ended
+        the run (a spent time limit is noted as :attr:`timed_out`). Every loop that draws reads runs through
+        here, so each stops for the same reasons at the same point; what else ends a loop (a read at the target,
+        a child that returned fewer reads) is the loop's own ``break``.
+
+        >>> control = RunControl(interrupt_function=lambda: True)
+        >>> [read for read in control.going(range(3)) if control.asked_to_stop() or True]
+        [0]
+        """
+        for index, item in enumerate(work):
+            if index:
+                if self.deadline.passed():
+                    self.timed_out = True
+                if self.stopped:
+                    return
+            yield item
 
     def report(self, best: float = math.inf) -> None:
         """Call ``progress(reads_done, num_reads, best_energy)``, the best energy being the lower of
@@ -172,16 +216,20 @@ class RunControl:
     def between(self, best: float = math.inf) -> bool:
         """Between two pieces of work (restarts, reads, calls, launches): report if the last report is
         :data:`PROGRESS_INTERVAL_S` old, note a spent time limit; whether the run must stop."""
-        if self.progress is not None and time.perf_counter() - self.reported >= PROGRESS_INTERVAL_S:
+        now = time.perf_counter()
+        if self.progress is not None and now - self.reported >= PROGRESS_INTERVAL_S:
             self.report(best)
+        if now - self.polled >= PROGRESS_INTERVAL_S:
+            self.asked_to_stop()
         if self.deadline.passed():
             self.timed_out = True
         return self.stopped
 
     def watch(self, finished: threading.Event, flags, best: Callable[[], float] = lambda: math.inf) -> None:
         """Wait for ``finished`` while compiled reads run in other threads, polling every
-        :data:`PROGRESS_INTERVAL_S`: past the deadline set every stop flag of ``flags`` (the compiled loops
-        check them every sweep) and note :attr:`timed_out`; report ``best()``, the running reads' best energy;
+        :data:`PROGRESS_INTERVAL_S`: past the deadline, or once the stop input says so, set every stop flag of
+        ``flags`` (the compiled loops check them every sweep) and note :attr:`timed_out` or :attr:`halted`; report
+        ``best()``, the running reads' best energy;
         on Ctrl-C set the flags, wait for the reads to end and note :attr:`interrupted`. Should ``progress``
         raise, every compiled read is stopped before the error propagates."""
         try:
@@ -191,10 +239,12 @@ class RunControl:
                     self.timed_out = True
                 if self.progress is not None:
                     self.report(best())
+                if self.asked_to_stop():
+                    _raise_flags(flags)
         except KeyboardInterrupt:
             self.interrupted = True
             _stop_and_wait(finished, flags)
-        except BaseException:  # progress raised: no compiled read may outlive the call
+        except BaseException:  # progress or the stop input raised: no compiled read may outlive the call
             _stop_and_wait(finished, flags)
             raise
 

@@ -36,15 +36,15 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import dimod
 import numpy as np
 
 from qpicross.exceptions import ParameterError
 from qpicross.names import MAX_READS
 
-__all__ = ["Parameter", "PARAMETERS", "check_beta_range", "check_shift_arguments", "check_shift_values", "BYTES_PER_READ", "OWN_SETTINGS", "STRUCTURE", "check_sampler_options", "check_parameter",
-           "declared", "integer", "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object",
-           "numbers_list"]
+__all__ = ["Parameter", "PARAMETERS", "SHIFT_PARAMETERS", "check_beta_range", "BYTES_PER_READ", "OWN_SETTINGS",
+           "STRUCTURE", "check_sampler_options", "check_parameter", "declared", "settle", "describe", "integer",
+           "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object", "numbers_list",
+           "function", "seconds", "inverse_temperatures", "lines_of_groups", "segments", "picross_layout"]
 
 #: Most of any count a sampler option holds (replicas, iterations, restarts): far beyond use.
 MAX_COUNT = 1_000_000
@@ -57,6 +57,9 @@ MAX_SCALE = 1e6
 #: The block-shift sampler's population bounds (``qpicross.samplers.blockshift.sampler``; a test keeps them equal).
 MAX_POPULATION = 100_000
 MAX_POPULATION_STEPS = 100_000
+#: The block-shift sampler's population defaults: members, and inverse temperatures a run steps through.
+POPULATION = 250
+POPULATION_STEPS = 100
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +72,8 @@ class Parameter:
         settable: ``None`` when an option may set it; else why not (one clause, e.g. "is set by --seed").
         none: ``None`` is accepted too (the sampler's default).
         python_only: A Python object (a function, an array) that text cannot give.
+        default: The sampler's default, where a table (:data:`SHIFT_PARAMETERS`) declares the parameter.
+        doc: What the parameter does, for the sampler's docstring and ``--option help``.
     """
 
     what: str
@@ -76,6 +81,16 @@ class Parameter:
     settable: str | None = None
     none: bool = False
     python_only: bool = False
+    default: Any = None
+    doc: str = ""
+
+    def about(self, default: Any, doc: str) -> Parameter:
+        """The same parameter with its default and its documentation (an entry of a sampler's table).
+
+        >>> integer(1, 256).about(1, "Restart streams per read.").default
+        1
+        """
+        return dataclasses.replace(self, default=default, doc=doc)
 
     def check(self, name: str, value: Any) -> None:
         """Raise ``ValueError`` (one line naming ``name``) unless ``value`` is accepted.
@@ -91,6 +106,8 @@ class Parameter:
             return
         try:
             ok = bool(self.test(value))
+        except ParameterError:  # a test that names what is wrong inside the value (one entry of a mapping)
+            raise
         except (TypeError, ValueError, OverflowError):
             ok = False
         if not ok:
@@ -147,11 +164,11 @@ def choice(*values: str, none: bool = False) -> Parameter:
                      none=none)
 
 
-def choices(*values: str) -> Parameter:
+def choices(*values: str, none: bool = False) -> Parameter:
     """A non-empty list (or tuple) of ``values``, at most 256 long."""
     return Parameter("a list of " + ", ".join(map(repr, values)),
                      lambda v: isinstance(v, (list, tuple)) and 0 < len(v) <= 256
-                     and all(isinstance(x, str) and x in values for x in v))
+                     and all(isinstance(x, str) and x in values for x in v), none=none)
 
 
 def numbers_list(low: float, high: float, *, longest: int = 1_000_000) -> Parameter:
@@ -178,6 +195,76 @@ def python_object(what: str) -> Parameter:
     :func:`check_sampler_options` with ``from_text=True`` refuses it.
     """
     return Parameter(what, lambda v: not isinstance(v, (str, numbers.Number)) and v is not None, python_only=True)
+
+
+def function() -> Parameter:
+    """A function (a hook: ``progress``, ``interrupt_function``), or None; only the Python API can give one."""
+    return Parameter("a function", callable, none=True, python_only=True)
+
+
+def seconds() -> Parameter:
+    """A positive number of seconds (a time limit), or None: none.
+
+    >>> seconds().test(0.5), seconds().test(0), seconds().test(True)
+    (True, False, False)
+    """
+    return Parameter("a positive number of seconds",
+                     lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) and v > 0, none=True)
+
+
+def inverse_temperatures() -> Parameter:
+    """``(hot, cold)``: two finite positive numbers, or None (the sampler's own choice).
+
+    >>> inverse_temperatures().test((0.1, 3)), inverse_temperatures().test((0, 3)), inverse_temperatures().test("ab")
+    (True, False, False)
+    """
+    return Parameter("two finite positive numbers (hot, cold)",
+                     lambda v: not isinstance(v, (str, bytes)) and len(v) == 2 and all(_is_real(b) and b > 0 for b in v),
+                     none=True)
+
+
+def lines_of_groups(what: str = "lines") -> Parameter:
+    """A list of lines (each a list of one-hot groups of variables), or of groups (``what="groups"``); the
+    puzzle's structure, given by the Python API."""
+    return Parameter(f"a list of lists of variables ({what})",
+                     lambda v: not isinstance(v, (str, bytes, Mapping)) and hasattr(v, "__iter__"), none=True,
+                     python_only=True)
+
+
+def _segments_ok(paints: Any) -> bool:
+    """Whether ``paints`` maps each variable to ``(axis 0 or 1, line, start, length)``; the first bad entry named."""
+    if not isinstance(paints, Mapping):
+        return False
+    for variable, segment in paints.items():
+        if not (isinstance(segment, (tuple, list)) and len(segment) == 4
+                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in segment)
+                and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
+            raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
+                                 f"got {segment!r}")
+    return True
+
+
+def segments() -> Parameter:
+    """What each variable paints: ``{label: (axis, line, start, length)}`` (a formulation's ``paints()``), or None.
+
+    >>> segments().check("paints", {"x": (0, 0, 0, 2)})
+    >>> segments().check("paints", {"x": (2, 0, 0, 2)})
+    Traceback (most recent call last):
+    ...
+    qpicross.exceptions.ParameterError: paints['x'] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), got (2, 0, 0, 2)
+    """
+    return Parameter("a mapping of each variable to (axis, line, start, length)", _segments_ok, none=True,
+                     python_only=True)
+
+
+def picross_layout() -> Parameter:
+    """A :class:`~qpicross.model.layout.PicrossLayout` (a formulation's ``layout()``), or None."""
+    def test(value):
+        from qpicross.model.layout import PicrossLayout
+
+        return isinstance(value, PicrossLayout)
+
+    return Parameter("a PicrossLayout (formulation.layout())", test, none=True, python_only=True)
 
 
 #: Parameters with a setting of their own: ``{parameter: (SolverConfig field or None, command-line flag)}``.
@@ -216,21 +303,136 @@ _SHIFT_COMMON = {
     "return_state": choice("best", "last"),
 }
 
+#: The block-shift sampler's parameters (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`), each
+#: declared here once: what it may hold, its default and its documentation, from which the sampler's signature
+#: checks, ``parameters``, the docstring's arguments and ``--option help`` come.
+SHIFT_PARAMETERS: dict[str, Parameter] = {
+    "num_reads": integer(1, MAX_READS).about(10, (
+        "Independent reads (restarts).")),
+    "num_sweeps": integer(0, MAX_SWEEPS, none=True).about(None, (
+        'Sweeps per read (with ``schedule="luby"`` or ``"population"``: in all its restarts together; default '
+        '1000 for ``"fixed"``, :data:`MAX_RESTART_SWEEPS` for ``"luby"``, 25 units for ``"population"``); a '
+        "sweep proposes one move per group and free variable, then line moves (per replica with tempering, "
+        "per member of the population).")),
+    "seed": integer(0, 2**32 - 1, none=True).about(None, (
+        "Random seed (0 <= seed < 2**32); the same seed gives the same samples.")),
+    "beta_range": inverse_temperatures().about(None, (
+        "``(hot, cold)`` inverse temperatures (default: :func:`default_beta_range`).")),
+    "num_replicas": integer(1, 4096, none=True).about(None, (
+        "1: annealing, geometric from ``beta_range[0]`` to ``beta_range[1]`` over the sweeps; more (default 4 "
+        "with a fixed schedule): parallel tempering, replicas at fixed inverse temperatures geometric over "
+        "``beta_range``, neighbours swapped after every sweep.")),
+    "shift_probability": number(0, 1).about(0.5, (
+        "Chance that a block move shifts the block by one start.")),
+    "line_moves": number(0, 1).about(1.0, (
+        "Chance per sweep that each line is redrawn by a line move (0: never, and block moves may then break "
+        "the clue's order).")),
+    "block_moves": flag(none=True).about(None, (
+        "Whether each sweep proposes a block move for every group (free variables are always flipped). "
+        "Default: only when ``line_moves < 1`` (with every line redrawn every sweep they only add a cheaper, "
+        "approximate round of line updates; the ablation in the docs' results measures them). ``False`` needs "
+        "``line_moves > 0``.")),
+    "lines": lines_of_groups().about(None, (
+        "Lines, each a list of one-hot groups (its blocks in order), each a list of variables (its starts in "
+        "order), as :meth:`~qpicross.model.formulation.PicrossFormulation.one_hot_lines` gives them. Takes "
+        "precedence over ``groups``.")),
+    "groups": lines_of_groups("groups").about(None, (
+        "One-hot groups of variables, each its own line (default: inferred from the labels ``(kind, line, "
+        "start, block)`` by :func:`infer_lines`; ``[]``: none, single flips).")),
+    "target_energy": finite(none=True).about(None, (
+        "Stop a read once it reaches this energy, and record when it did.")),
+    "return_state": choice("best", "last").about("best", (
+        '``"best"``: each read\'s lowest-energy state; ``"last"``: its final state (with tempering, the '
+        "replica at ``beta_range[1]``).")),
+    "schedule": choice("auto", "fixed", "luby", "population").about("auto", (
+        '``"fixed"``: one tempering run per read with ``num_replicas`` and ``beta_range``; ``"luby"``: the '
+        "self-tuning schedule (see :func:`restart_plan`): each read is a sequence of independent tempering "
+        "restarts whose lengths follow the Luby sequence, the ladder widening with the length; "
+        '``"population"``: Luby restarts of population annealing '
+        "(:mod:`~qpicross.samplers.blockshift.population`; the profile chain only), each restart one run of "
+        '``population`` members along ``population_steps`` temperatures; ``"auto"`` (default): ``"luby"`` '
+        "unless ``num_replicas`` or ``beta_range`` is given.")),
+    "restart_sweeps": integer(1, MAX_SWEEPS, none=True).about(None, (
+        "The Luby unit: the length of the shortest restarts (default :data:`RESTART_SWEEPS`; with "
+        '``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of the whole population).')),
+    "progress": function().about(None, (
+        "Called about twice a second while a read runs, as ``progress(reads_done, num_reads, best_energy)`` "
+        "(the reads finished so far and the best energy of the call so far).")),
+    "time_limit": seconds().about(None, (
+        "Seconds after which the call stops (the running read within a sweep, keeping its best state) and "
+        'returns the reads so far with ``info["timed_out"] = True``.')),
+    "paints": segments().about(None, (
+        "What each variable paints, ``{label: (axis, line, start, length)}`` (as "
+        ":meth:`~qpicross.model.formulation.PicrossFormulation.paints` gives it). When the BQM is, on "
+        "clue-consistent states, a constant plus a weight times the cells where the rows' and the columns' "
+        "boards differ (checked exactly, see :func:`~qpicross.samplers.blockshift.board.board_model`), reads "
+        "run on the board layout: the same chain, the same samples for the same seed, faster on large puzzles "
+        '(``make bench-kernels``). Otherwise it is ignored; ``info["kernel"]`` says which kernel ran.')),
+    "layout": picross_layout().about(None, (
+        "The Picross model's own layout (:meth:`~qpicross.model.formulation.PicrossFormulation.layout` of the "
+        "weights the BQM was built with): its lines (the default of ``lines``) and, where it vouches for the "
+        "board energy, the board, read from it instead of checked against the BQM as ``paints`` are (where it "
+        "cannot vouch, its paints are checked as ``paints`` would be). The BQM is only checked to be the one "
+        "the layout was made for (:meth:`~qpicross.model.layout.PicrossLayout.check`: its variables, offset "
+        "and two linear biases; a ``ModelStructureError`` otherwise). The same seed gives the same samples as "
+        "``lines=`` and ``paints=`` of the same formulation.")),
+    "threads": integer(1, 256).about(1, (
+        "Restart streams each read runs at once, one per thread (the compiled kernels release the GIL, so "
+        "each gets a core of its own). Stream 0 is the read ``threads=1`` runs; the others run "
+        "``stream_plans``' plans from seeds of their own. The first stream to reach ``target_energy`` stops "
+        "the others, and the read returns its state (without a target: the lowest-energy stream's). A read's "
+        "time is then wall-clock time on ``threads`` cores, and its ``sweeps`` are those of all its streams "
+        "together. Which stream finishes first depends on timing: only ``threads=1`` gives the same samples "
+        "for the same seed. Restarts short enough to run without a thread (small puzzles) always run one "
+        "stream.")),
+    "stream_plans": choice("mixed", "same", "long").about("mixed", (
+        'With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the odd-numbered streams run '
+        ":func:`~qpicross.samplers.blockshift.plans.long_restarts` (for their first second the restarts of "
+        ":func:`restart_plan`, then Luby restarts of 32 000 sweeps on the 8-replica ladder) against the even "
+        'ones\' :func:`restart_plan`, a portfolio of a short-restart and a long-run strategy; ``"same"``: '
+        'every stream runs :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the '
+        "long restarts of :func:`~qpicross.samplers.blockshift.plans.long_restarts`, with no lead.")),
+    "chain": choice("auto", "profile", "joint").about("auto", (
+        '``"auto"`` (default): the profile chain where it applies (``paints`` on a model the board layout '
+        "takes, plain nonogram lines, block moves off), else the joint chain; with ``threads > 1`` and "
+        '``stream_plans="mixed"``, the long restarts after the lead run the joint chain '
+        '(``info["stream_chains"]``: ``"profile then joint"``); ``"profile"``: the profile chain (a '
+        '``ValueError`` where it does not apply); ``"joint"``: rows and columns sampled together, as without '
+        "``paints``. See the module docstring.")),
+    "stream_chains": choices("auto", "profile", "joint", none=True).about(None, (
+        "With ``threads > 1``, the chain of each stream, cycled (stream ``i`` runs ``stream_chains[i % "
+        'len(stream_chains)]``): ``("profile", "joint")`` races the two chains in one read, lead and long '
+        'restarts alike. Default: every stream runs ``chain``. ``info["stream_chains"]`` says which chain '
+        'each stream ran; ``info["chain"]`` is stream 0\'s.')),
+    "profile_lines": choice("rows", "columns", "alternate").about("alternate", (
+        'The lines the profile chain samples (the others are minimised out): ``"rows"``, ``"columns"``, or '
+        '``"alternate"`` (default): a read\'s restarts take rows and columns in turn, restart ``k`` of stream '
+        "``i`` (from 0) rows when ``i + k`` is even. Which axis is the easier one depends on the puzzle (by "
+        "factors of ten and more on some tournament puzzles); a puzzle and its transpose are the same "
+        'problem, so the default favours neither. A single restart (``schedule="fixed"``) samples rows.')),
+    "population": integer(1, MAX_POPULATION).about(POPULATION, (
+        'With ``schedule="population"``: the members of each run (1 to '
+        ":data:`~qpicross.samplers.parameters.MAX_POPULATION`; their states together at most "
+        ":data:`MAX_POPULATION_CELLS` cells).")),
+    "population_steps": integer(1, MAX_POPULATION_STEPS).about(POPULATION_STEPS, (
+        'With ``schedule="population"``: the inverse temperatures of each run, linear from half of '
+        "``beta_range[0]`` to ``beta_range[1]``; the population is resampled at each.")),
+    "interrupt_function": function().about(None, (
+        "The stop input, in dwave-samplers' idiom: a function of no arguments, asked between restarts and "
+        "while a read runs (about every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S`); once it "
+        "returns True the running read stops within a sweep, keeping its best state, no further read starts, "
+        'and the reads so far are returned with ``info["halted"] = True``.')),
+}
+
+
 #: Sampler registry name -> its parameters (the keys of its ``parameters``), each with what it may hold.
 PARAMETERS: dict[str, dict[str, Parameter]] = {
     "shift": {
-        **_SHIFT_COMMON,
-        "block_moves": flag(none=True),
-        "schedule": choice("auto", "fixed", "luby", "population"),
-        "restart_sweeps": integer(1, MAX_SWEEPS, none=True),
-        "threads": integer(1, 256),
-        "stream_plans": choice("mixed", "same", "long"),
-        "chain": choice("auto", "profile", "joint"),
-        "stream_chains": choices("auto", "profile", "joint"),
-        "profile_lines": choice("rows", "columns", "alternate"),
-        "population": integer(1, MAX_POPULATION),
-        "population_steps": integer(1, MAX_POPULATION_STEPS),
-        "scheduler": text(none=True),  # local:N or an address: the sampler parses it (blockshift.cluster)
+        **SHIFT_PARAMETERS,
+        # not the sampler's: the run wraps it in StreamsComposite (qpicross.samplers.registry.with_streams)
+        "scheduler": text(none=True).about(None, (
+            "Run each read's restart streams on a Dask cluster, one stream per worker: 'local:N' (N local "
+            "processes) or a scheduler address (tcp://host:8786); the same as --scheduler.")),
     },
     "shift-batched": {
         **_SHIFT_COMMON,
@@ -379,88 +581,33 @@ def declared(sampler: str) -> Sequence[str]:
 BYTES_PER_READ = 40
 
 
-def check_shift_arguments(bqm, *, num_reads, num_sweeps, num_replicas, shift_probability, line_moves, beta_range,
-                          lines, groups, paints) -> None:
-    """The type and range of every argument of the block-shift sampler that a read's arrays depend on, before
-    anything is allocated: one :class:`~qpicross.exceptions.ParameterError` naming the first bad one (the other
-    parameters are checked by their values in
-    :meth:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler.sample`)."""
-    if not isinstance(bqm, dimod.BinaryQuadraticModel):
-        raise ParameterError(f"bqm must be a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
-    integer(1, MAX_READS).check("num_reads", num_reads)
-    integer(0, MAX_SWEEPS, none=True).check("num_sweeps", num_sweeps)
-    for name, value in (("num_replicas", num_replicas), ("shift_probability", shift_probability),
-                        ("line_moves", line_moves)):
-        PARAMETERS["shift"][name].check(name, value)
-    if beta_range is not None:
-        try:
-            hot, cold = (float(b) for b in beta_range)
-        except (TypeError, ValueError):
-            raise ParameterError(f"beta_range must be two numbers (hot, cold), got {beta_range!r}") from None
-        if not (math.isfinite(hot) and math.isfinite(cold)):
-            raise ParameterError(f"beta_range must be finite, got {beta_range!r}")
-    for name, value in (("lines", lines), ("groups", groups)):
-        if value is not None and (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")):
-            raise ParameterError(f"{name} must be a list of lists of variables, got {type(value).__name__}")
-    if paints is None:
-        return
-    if not isinstance(paints, Mapping):
-        raise ParameterError(f"paints must map each variable to (axis, line, start, length), got "
-                             f"{type(paints).__name__}")
-    for variable, segment in paints.items():
-        if not (isinstance(segment, (tuple, list)) and len(segment) == 4
-                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in segment)
-                and segment[0] in (0, 1) and segment[1] >= 0 and segment[2] >= 0 and segment[3] >= 1):
-            raise ParameterError(f"paints[{variable!r}] must be (axis 0 or 1, line >= 0, start >= 0, length >= 1), "
-                                 f"got {segment!r}")
+def settle(table: Mapping[str, Parameter], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter of ``table`` with its value: the given one, checked by its entry (one
+    :class:`~qpicross.exceptions.ParameterError` naming the first bad one), or its default.
 
-
-def check_shift_values(*, num_reads, num_sweeps, num_replicas, restart_sweeps, shift_probability, line_moves,
-                       block_moves, seed, return_state, threads, chain, stream_chains, profile_lines, stream_plans,
-                       population, population_steps) -> None:
-    """The values of the block-shift sampler's run settings, once its defaults are filled in (``num_sweeps``,
-    ``num_replicas``, ``restart_sweeps``, ``block_moves`` none of them None): one
-    :class:`~qpicross.exceptions.ParameterError` naming the first bad one.
-
-    >>> settings = dict(num_reads=1, num_sweeps=100, num_replicas=4, restart_sweeps=8000, shift_probability=0.5,
-    ...                 line_moves=1.0, block_moves=False, seed=0, return_state="best", threads=1, chain="auto",
-    ...                 stream_chains=None, profile_lines="rows", stream_plans="mixed", population=250,
-    ...                 population_steps=100)
-    >>> check_shift_values(**settings)
-    >>> check_shift_values(**{**settings, "chain": "row"})
+    >>> settings = settle(SHIFT_PARAMETERS, {"threads": 2})
+    >>> settings["threads"], settings["num_reads"], settings["chain"]
+    (2, 10, 'auto')
+    >>> settle(SHIFT_PARAMETERS, {"chain": "row"})
     Traceback (most recent call last):
-        ...
-    qpicross.exceptions.ParameterError: chain must be 'auto', 'profile' or 'joint', got 'row'
+    ...
+    qpicross.exceptions.ParameterError: chain must be one of 'auto', 'profile', 'joint', got 'row'
     """
-    for name, value, top in (("population", population, MAX_POPULATION),
-                             ("population_steps", population_steps, MAX_POPULATION_STEPS)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
-            raise ParameterError(f"{name} must be an integer from 1 to {top}, got {value!r}")
-    if restart_sweeps < 1:
-        raise ParameterError(f"restart_sweeps must be positive, got {restart_sweeps}")
-    if num_reads < 1 or num_sweeps < 0 or num_replicas < 1:
-        raise ParameterError("num_reads and num_replicas must be positive and num_sweeps non-negative")
-    if not 0 <= shift_probability <= 1:
-        raise ParameterError(f"shift_probability must be in [0, 1], got {shift_probability}")
-    if not 0 <= line_moves <= 1:
-        raise ParameterError(f"line_moves must be in [0, 1], got {line_moves}")
-    if not isinstance(block_moves, (bool, np.bool_)):
-        raise ParameterError(f"block_moves must be True, False or None, got {block_moves!r}")
-    if not block_moves and line_moves == 0:
-        raise ParameterError("block_moves=False needs line_moves > 0: nothing else moves a block")
-    if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
-        raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
-    if return_state not in ("best", "last"):
-        raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
-        raise ParameterError(f"threads must be an integer from 1 to 256, got {threads!r}")
-    known = ("auto", "profile", "joint")
-    if stream_chains is None and chain not in known:
-        raise ParameterError(f"chain must be 'auto', 'profile' or 'joint', got {chain!r}")
-    if stream_chains is not None and (not isinstance(stream_chains, (list, tuple)) or not stream_chains
-                                      or any(c not in known for c in stream_chains)):
-        raise ParameterError(f"stream_chains must be a list of 'auto', 'profile' or 'joint', got {stream_chains!r}")
-    if profile_lines not in ("rows", "columns", "alternate"):
-        raise ParameterError(f"profile_lines must be 'rows', 'columns' or 'alternate', got {profile_lines!r}")
-    if stream_plans not in ("mixed", "same", "long"):
-        raise ParameterError(f"stream_plans must be 'mixed', 'same' or 'long', got {stream_plans!r}")
+    for name, value in given.items():
+        if name in table:
+            table[name].check(name, value)
+    return {name: given.get(name, spec.default) for name, spec in table.items()}
+
+
+def describe(table: Mapping[str, Parameter], indent: int = 12, width: int = 116) -> str:
+    """The arguments of a table as the ``Args:`` entries of a Google-style docstring (each ``name: doc``,
+    wrapped to ``width`` and indented by ``indent``).
+
+    >>> print(describe({"threads": integer(1, 256).about(1, "Restart streams per read.")}, indent=4))
+        threads: Restart streams per read.
+    """
+    import textwrap
+
+    return "\n".join(textwrap.fill(f"{name}: {spec.doc}", width, initial_indent=" " * indent,
+                                    subsequent_indent=" " * (indent + 4), break_long_words=False,
+                                    break_on_hyphens=False) for name, spec in table.items())

@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import contextlib
+import itertools
 
 import dimod
 import numpy as np
@@ -130,23 +131,20 @@ class ReadsComposite(dimod.ComposedSampler):
             sizes = [len(part) for part in np.array_split(np.arange(num_reads), chunks) if len(part)]
         seeds = np.random.SeedSequence(seed) if seed is not None else None
 
-        control = RunControl(time_limit, progress, num_reads)
+        control = RunControl(time_limit, progress, num_reads, interrupt_function=parameters.get("interrupt_function"))
         deadline = control.deadline
         control.report()
         parts: list[dimod.SampleSet] = []
         done = 0
         reached = False
         try:
-            while done < num_reads:
+            for calls in control.going(itertools.count()):
+                if done >= num_reads or (sizes is not None and calls == len(sizes)):
+                    break
                 if sizes is not None:
-                    if len(parts) == len(sizes):
-                        break
-                    size = sizes[len(parts)]
+                    size = sizes[calls]
                 else:
                     elapsed = deadline.elapsed()
-                    if parts and elapsed >= time_limit:
-                        control.timed_out = True
-                        break
                     size = 1 if not parts else _reads_that_fit(time_limit - elapsed, elapsed / done, num_reads - done)
                     if stop_at_target:
                         size = 1 if one_by_one else min(size, FIND_BATCH, 2 ** len(parts))
@@ -162,7 +160,8 @@ class ReadsComposite(dimod.ComposedSampler):
                     call["progress"] = lambda reads, _, energy, done=done: progress(
                         min(done + reads, num_reads), num_reads, min(control.best, energy))
                 between_reads = None
-                if "interrupt_function" in child.parameters:  # progress and Ctrl-C inside the call
+                # a child that reports no progress but calls back between reads: progress and Ctrl-C inside the call
+                if "interrupt_function" in child.parameters and "progress" not in child.parameters:
                     report = None if progress is None else (
                         lambda reads, done=done: progress(min(done + reads, num_reads), num_reads, control.best))
                     between_reads = BetweenReads(report, chained=parameters.get("interrupt_function"))
@@ -190,6 +189,9 @@ class ReadsComposite(dimod.ComposedSampler):
                 if info.get("timed_out"):  # the time limit ran out inside a read
                     control.timed_out = True
                     break
+                if info.get("halted") or control.asked_to_stop():  # the stop input, inside the child or between calls
+                    control.halted = True
+                    break
                 if len(parts[-1]) < size:  # the child returned fewer reads than asked (e.g. presolve settled all)
                     break
                 if info.get("presolve", {}).get("contradiction"):  # line logic proved there is no solution
@@ -207,6 +209,7 @@ class ReadsComposite(dimod.ComposedSampler):
         sampleset.info["timing"]["sample_s"] = deadline.elapsed()
         sampleset.info["timed_out"] = control.timed_out
         sampleset.info["interrupted"] = control.interrupted
+        sampleset.info["halted"] = control.halted
         if stop_at_target:
             sampleset.info["reached_target"] = reached
         return sampleset

@@ -63,6 +63,7 @@ __all__ = [
     "sampler_property",
     "independent_reads",
     "import_extra",
+    "with_streams",
 ]
 
 
@@ -188,6 +189,24 @@ def get_sampler(name: str, **options) -> dimod.Sampler:
     return entry.factory(**options)
 
 
+def with_streams(sampler: dimod.Sampler, options: dict) -> dimod.Sampler:
+    """``sampler``, or, where ``options`` hold a ``scheduler`` (``--scheduler``), taken out of them, the
+    :class:`~qpicross.samplers.streams.StreamsComposite` that runs each of its reads as restart streams on that Dask
+    cluster: the one place a sampler is given a cluster (the sampler never composes itself).
+
+    >>> from qpicross.samplers.blockshift import BlockShiftSampler
+    >>> options = {"scheduler": "local:2", "num_replicas": 4}
+    >>> type(with_streams(BlockShiftSampler(), options)).__name__, options
+    ('StreamsComposite', {'num_replicas': 4})
+    """
+    scheduler = options.pop("scheduler", None)
+    if scheduler is None:
+        return sampler
+    from qpicross.samplers.streams import StreamsComposite
+
+    return StreamsComposite(sampler, scheduler)
+
+
 def sample(
     bqm: dimod.BinaryQuadraticModel,
     sampler: str | dimod.Sampler = "sa",
@@ -243,6 +262,7 @@ def sample(
         sampler = get_sampler(sampler)
     elif not isinstance(sampler, dimod.Sampler):
         raise ParameterError(f"sampler must be a name or a dimod.Sampler, got {type(sampler).__name__}")
+    sampler = with_streams(sampler, kwargs)
     unknown = sorted(set(kwargs) - set(sampler.parameters))
     if unknown:  # dimod only warns and drops them: a misspelt option would change nothing, silently
         raise ParameterError(f"{type(sampler).__name__} takes no parameter {unknown[0]!r}; it takes: "

@@ -1,7 +1,7 @@
 """The block-shift annealer: one engine, two chains, every backend.
 
 * :mod:`~qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler` (``shift``): reads of
-  restart streams on threads (:mod:`~.restarts`), processes or a Dask cluster (:mod:`~.cluster`);
+  restart streams on threads (:mod:`~.restarts`), processes or a Dask cluster (:mod:`qpicross.samplers.streams`, around the sampler);
 * :mod:`~qpicross.samplers.blockshift.batched` -- :class:`BatchedShiftSampler` (``shift-batched``):
   many ladders of many puzzles in one launch, on a CUDA GPU or on the CPU (:mod:`~.driver`);
 * the engine, written once: :mod:`~.layouts` (every kernel's data), :mod:`~.engine` (random streams,

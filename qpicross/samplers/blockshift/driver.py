@@ -33,6 +33,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 import types
@@ -350,7 +351,9 @@ def run(launch: dict, backend: str, budget: int, unit: int, moves: tuple, flags:
     launches, k, swept = 0, 1, 0
     control.report()
     with control.interruptible():
-        while active.any() and not control.stopped:
+        for _ in control.going(itertools.count()):  # launches, while a model runs and nothing stopped the run
+            if not active.any():
+                break
             device.sweeps(k, unit, budget, moves, flags)
             now = time.perf_counter()
             launches += 1
@@ -395,8 +398,8 @@ def _after_launch(device, control, puzzle, offset, active, hit_time, stopped_at,
 
 
 def compiled(chain: str = "profile") -> bool:
-    """Whether the CPU backend's kernels of ``chain`` are in numba's on-disk cache (:func:`~.targets.cached`): if
+    """Whether the CPU backend's kernels of ``chain`` are in numba's on-disk cache (:func:`~.compile_targets.cached`): if
     not, the first batched run of this process compiles them (minutes; 324 s seen on a loaded 2-core machine)."""
-    from qpicross.samplers.blockshift.targets import cached
+    from qpicross.samplers.blockshift.compile_targets import cached
 
     return cached(_cpu_driver(chain).run_ladders)

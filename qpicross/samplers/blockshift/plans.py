@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from qpicross.exceptions import ParameterError
+from qpicross.samplers.parameters import POPULATION, POPULATION_STEPS
 from qpicross.samplers.blockshift import engine as _engine
 
 __all__ = ["LubyRestarts", "LeadThenLong", "population_restarts", "ladder", "long_restarts", "luby", "restart_plan",
@@ -41,11 +42,10 @@ LONG_LEVEL = 2
 #: (:func:`long_restarts`): typical puzzles are solved in the first second, by short restarts.
 LEAD_S = 1.0
 #: ``schedule="population"`` (:mod:`~qpicross.samplers.blockshift.population`): members of the population, temperature
-#: steps of one annealing run, and the Luby unit (sweeps of the whole population in the shortest run). Sizes
-#: from side runs on taai2011 #403 (250 to 1000 members, 100 or 200 steps of 5 sweeps: 250 members did as
-#: well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
-POPULATION = 250
-POPULATION_STEPS = 100
+#: steps of one annealing run (both the sampler's defaults, declared with its parameters in
+#: :data:`~qpicross.samplers.parameters.SHIFT_PARAMETERS`), and the Luby unit (sweeps of the whole population in the
+#: shortest run). Sizes from side runs on taai2011 #403 (250 to 1000 members, 100 or 200 steps of 5 sweeps: 250
+#: members did as well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
 POPULATION_SWEEPS = 500
 
 

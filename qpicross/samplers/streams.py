@@ -1,8 +1,8 @@
 r"""Independent restart streams of one read, side by side on processes or machines: a Dask cluster.
 
 :class:`StreamsComposite` runs each read of its child as one restart stream per worker of a Dask
-cluster (``BlockShiftSampler().sample(bqm, scheduler=...)`` is the same composite around the block-shift
-sampler, instead of one stream per thread): ``"local:N"``
+cluster, instead of one stream per thread (``--scheduler``, the ``scheduler`` option of ``shift``, wraps the
+block-shift sampler in it: :func:`~qpicross.samplers.registry.with_streams`): ``"local:N"``
 starts ``N`` local worker processes (kept for the life of this process, their scratch space in a temporary
 folder of their own, removed when the process exits, where Dask would leave its lock files behind), an
 address (``"tcp://host:8786"``) or a :class:`distributed.Client` uses a running
@@ -14,9 +14,9 @@ every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S`), and
 the read returns its state. ``time_limit``, ``progress`` and Ctrl-C mean what they mean for every
 sampler (:mod:`qpicross.samplers.control`).
 
-The child is any sampler whose reads are independent restarts and that takes ``progress`` (which a stream
-uses to poll the stop event), ``time_limit`` and ``target_energy``, and reports ``info["time_to_target_s"]``:
-the block-shift sampler does. Each stream is one read of the child, on one thread of its worker.
+The child is any sampler whose reads are independent restarts and that takes ``interrupt_function`` (the stop
+input a stream gives it to poll the stop event: a stopped stream still returns its best state), ``time_limit``
+and ``target_energy``, and reports ``info["time_to_target_s"]``: the block-shift sampler does. Each stream is one read of the child, on one thread of its worker.
 
 Restarts are independent, so a read whose time to target is exponential
 (the tail of the tournament puzzles) is ``N`` times faster in wall time on ``N``
@@ -39,11 +39,14 @@ Examples:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import math
 import re
 import shutil
+import signal
 import tempfile
+import threading
 import time
 import uuid
 
@@ -60,6 +63,8 @@ __all__ = ["StreamsComposite", "parse_scheduler", "client_for", "MAX_LOCAL_WORKE
 MAX_LOCAL_WORKERS = 1024
 #: Seconds to reach a scheduler at an address before giving up.
 CONNECT_TIMEOUT_S = 5
+#: Seconds a read interrupted by Ctrl-C waits for its streams' best states (each stops within a sweep).
+_STOP_WAIT_S = 5
 _CLIENTS: dict = {}
 #: The scratch folders of the local clusters this process started (removed with them).
 _SCRATCH: list[str] = []
@@ -117,7 +122,7 @@ def client_for(scheduler):
 
             scratch = tempfile.mkdtemp(prefix="qpicross-dask-")
             try:  # the scheduler's and the workers' scratch spaces (lock files Dask leaves behind) in one folder
-                with dask.config.set({"temporary-directory": scratch}):
+                with dask.config.set({"temporary-directory": scratch}), _workers_ignore_ctrl_c():
                     cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
                                            dashboard_address=None, local_directory=scratch)
                     client = Client(cluster)
@@ -139,6 +144,22 @@ def client_for(scheduler):
     return client
 
 
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes that ignore Ctrl-C: a terminal's Ctrl-C reaches every process of its group, and a
+    worker's own handler printed tracebacks (dozens of lines while the cluster starts). The workers inherit
+    the ignored signal; this process stops them itself (its streams' stop event, then the cluster's close).
+    While they start (a few seconds), a Ctrl-C here is ignored too: it cannot be both ignored and noted."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _close_clients() -> None:  # pragma: no cover - at interpreter exit
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # workers leaving at exit are no news
     for client in _CLIENTS.values():
@@ -153,7 +174,8 @@ def _close_clients() -> None:  # pragma: no cover - at interpreter exit
 
 def _warm_up(child) -> None:
     """Compile (or load from numba's cache) the kernels a stream runs, on a worker: one short read of a 5x5."""
-    from qpicross import Puzzle, build_formulation
+    from qpicross.model.formulation import build_formulation
+    from qpicross.puzzle import Puzzle
 
     f = build_formulation(Puzzle([[1], [1, 1], [1, 1], [5], [1, 1]], [[2], [3], [1, 1], [3], [2]]))
     offered = dict(lines=f.one_hot_lines(), paints=f.paints(), num_sweeps=10, target_energy=0)
@@ -164,20 +186,12 @@ def _warm_up(child) -> None:
 _WARMED: set = set()
 
 
-class _Stopped(Exception):
-    """Another stream of the read reached the target first."""
-
-
 def _stream(child, bqm, params: dict, seed: int, stop_name: str, time_limit: float | None) -> dict:
-    """One restart stream of a read, on a worker: a one-thread read of ``child`` that polls the read's
-    stop event."""
+    """One restart stream of a read, on a worker: a one-thread read of ``child`` whose stop input is the read's
+    stop event; stopped or not, it returns its best state."""
     from distributed import Event
 
     stop = Event(stop_name)
-
-    def poll(reads_done, num_reads, energy):
-        if stop.is_set():
-            raise _Stopped
 
     # the stream's CPU time is its worker process's (one stream a worker): its restarts may run in a thread of their own
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -187,12 +201,9 @@ def _stream(child, bqm, params: dict, seed: int, stop_name: str, time_limit: flo
 
     if "threads" in child.parameters:
         params = {**params, "threads": 1}
-    try:
-        ss = child.sample(bqm, num_reads=1, seed=seed, progress=poll, time_limit=time_limit, **params)
-    except _Stopped:
-        return {"stopped": True, **spent()}
+    ss = child.sample(bqm, num_reads=1, seed=seed, interrupt_function=stop.is_set, time_limit=time_limit, **params)
     to_target = ss.info.get("time_to_target_s", [math.inf])[0]
-    return {"stopped": False, **spent(), "sample": ss.record.sample[0],
+    return {**spent(), "sample": ss.record.sample[0],
             "variables": list(ss.variables),
             "energy": float(ss.record.energy[0]), "reached": math.isfinite(to_target), "to_target_s": to_target,
             "sweeps": int(ss.info["sweeps"][0])}
@@ -203,8 +214,8 @@ class StreamsComposite(dimod.ComposedSampler):
     winning (see the module docstring).
 
     Args:
-        child: A sampler whose reads are independent restarts and that takes ``progress``, ``time_limit`` and
-            ``target_energy`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`).
+        child: A sampler whose reads are independent restarts and that takes ``interrupt_function``, ``time_limit``
+            and ``target_energy`` (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`).
         scheduler: ``"local:N"`` (``N`` local worker processes, started at the first sample), a scheduler's
             address or a :class:`distributed.Client`.
     """
@@ -212,7 +223,8 @@ class StreamsComposite(dimod.ComposedSampler):
     def __init__(self, child: dimod.Sampler, scheduler):
         if isinstance(scheduler, str):  # a malformed one is refused here; a Client is used as it is
             parse_scheduler(scheduler)
-        missing = [name for name in ("progress", "time_limit", "target_energy") if name not in child.parameters]
+        missing = [name for name in ("interrupt_function", "time_limit", "target_energy")
+                   if name not in child.parameters]
         if missing:
             raise ParameterError(f"restart streams on a cluster need a sampler that takes {', '.join(missing)}")
         self._children = [child]
@@ -224,15 +236,16 @@ class StreamsComposite(dimod.ComposedSampler):
 
     @property
     def parameters(self) -> dict:
-        return {name: value for name, value in self.child.parameters.items() if name not in ("scheduler", "threads")}
+        return {name: value for name, value in self.child.parameters.items() if name != "threads"}
 
     @property
-    def properties(self) -> dict:
-        return {"child_properties": self.child.properties, "independent_reads": True, "streams": "dask"}
+    def properties(self) -> dict:  # one stream a worker: not the threads of one process
+        return {"child_properties": self.child.properties, "independent_reads": True, "streams": "dask",
+                "threaded": False}
 
     def sample(self, bqm: dimod.BinaryQuadraticModel, *, num_reads: int = 1, seed: int | None = None,
                target_energy: float | None = None, time_limit: float | None = None, progress=None,
-               **params) -> dimod.SampleSet:
+               interrupt_function=None, **params) -> dimod.SampleSet:
         """``num_reads`` reads of the child, each one restart stream per worker of the scheduler; ``params`` go to
         every stream's read as they are.
 
@@ -241,93 +254,98 @@ class StreamsComposite(dimod.ComposedSampler):
         all its streams together, each measured by ``time.process_time`` in the worker that ran it: one stream a
         worker, as ``local:N``'s workers of one thread each), ``stream_s`` (wall seconds of all its streams
         together), ``winner`` (the stream, or -1) and ``sweeps`` (the winner's, or the best stream's); and
-        ``streams`` and ``threads`` (the workers: one core each), ``scheduler``, ``timed_out``, ``interrupted``.
+        ``streams`` and ``threads`` (the workers: one core each), ``scheduler``, ``timed_out``, ``interrupted``,
+        ``halted``. A read cut short (the time limit, Ctrl-C, ``interrupt_function``) returns its best stream's state:
+        every stream, stopped or not, returns its best.
         """
         params["target_energy"] = target_energy
         layout = params.pop("layout", None)
         if layout is not None:  # the workers take the layout's lines and paints (a layout's labels do not travel)
             params["lines"] = layout.lines if params.get("lines") is None else params["lines"]
             params["paints"] = layout.paints()
-        return _sample_streams(self.child, bqm, self.scheduler, num_reads=num_reads, seed=seed,
-                               target_energy=target_energy, time_limit=check_time_limit(time_limit),
-                               progress=progress, params=params)
+        time_limit = check_time_limit(time_limit)
+        client = client_for(self.scheduler)  # first: it says in one line what this machine lacks
+        if (id(client), type(self.child)) not in _WARMED:
+            client.run(_warm_up, self.child)
+            _WARMED.add((id(client), type(self.child)))
+        control = RunControl(time_limit, progress, num_reads, interrupt_function=interrupt_function)  # from now
+        return _sample_streams(self.child, bqm, client, str(self.scheduler), num_reads=num_reads, seed=seed,
+                               control=control, params=params)
 
 
-def _sample_streams(child, bqm: dimod.BinaryQuadraticModel, scheduler, *, num_reads: int, seed: int | None,
-                    target_energy: float | None, time_limit: float | None, progress, params: dict) -> dimod.SampleSet:
-    client = client_for(scheduler)  # first: it says in one line what this machine lacks
-    from distributed import Event, wait
+def _sample_streams(child, bqm: dimod.BinaryQuadraticModel, client, scheduler: str, *, num_reads: int,
+                    seed: int | None, control: RunControl, params: dict) -> dimod.SampleSet:
+    from distributed import Event
 
-    if (id(client), type(child)) not in _WARMED:
-        client.run(_warm_up, child)
-        _WARMED.add((id(client), type(child)))
     workers = sorted(client.scheduler_info()["workers"])
     if not workers:
         raise SamplerUnavailableError(f"the Dask cluster at {scheduler!r} has no workers")
     root = np.random.SeedSequence(seed)
-    shared = client.scatter(bqm, broadcast=True)
+    shared = client.scatter(bqm, broadcast=True, hash=False)  # a key of its own: the last call cancels its own
     variables = list(bqm.variables)
     position = {v: i for i, v in enumerate(variables)}
     samples = np.zeros((num_reads, len(variables)), np.int8)  # in the BQM's vartype, as the streams return them
     to_target, read_s, core_s, stream_s, winners, sweeps = [], [], [], [], [], []
-    control = RunControl(time_limit, progress, num_reads)
     deadline = control.deadline
-    for read in range(num_reads):
+    for read in control.going(range(num_reads)):
         control.reads_done = read
-        left = None if time_limit is None else deadline.left()
-        if read and left is not None and left <= 0:
-            control.timed_out = True
-            break
+        left = None if deadline.time_limit is None else max(deadline.left(), 1e-3)
         stop = Event(f"qpicross-stop-{uuid.uuid4().hex}", client=client)
         seeds = [int(s.generate_state(1)[0] >> 1) for s in root.spawn(len(workers))]
         t0 = time.perf_counter()
         futures = [client.submit(_stream, child, shared, params, seeds[i], stop.name, left, workers=[w], pure=False)
                    for i, w in enumerate(workers)]
-        hit, results = None, {}
-        try:
-            pending = set(futures)
-            while pending:
-                try:
-                    done, pending = wait(pending, timeout=_control.PROGRESS_INTERVAL_S,
-                                         return_when="FIRST_COMPLETED")
-                except TimeoutError:  # none finished meanwhile
-                    done = set()
-                if deadline.left() < -_control.PROGRESS_INTERVAL_S:
-                    stop.set()  # the streams end at their own time limit; this is for those that could not start
-                for future in done:
-                    result = future.result()
-                    results[futures.index(future)] = result
-                    if result.get("reached") and hit is None:
-                        hit = (futures.index(future), time.perf_counter() - t0)
-                        stop.set()
-                if progress is not None:
-                    control.report(min((r["energy"] for r in results.values() if "energy" in r), default=math.inf))
-        except KeyboardInterrupt:
-            control.interrupted = True
-            stop.set()
-            wait(futures, timeout=5)
-            results.update({i: f.result() for i, f in enumerate(futures) if f.done() and f.status == "finished"})
-        finished = {i: r for i, r in results.items() if not r["stopped"]}
-        if not finished:  # every stream was stopped (Ctrl-C before any returned): nothing to report for this read
+        hit, results = _race(futures, stop, control, t0)
+        if not results:  # no stream returned (Ctrl-C as the read began, the workers lost): nothing to keep
             break
-        win = hit[0] if hit is not None else min(finished, key=lambda i: finished[i]["energy"])
-        samples[read, [position[v] for v in finished[win]["variables"]]] = finished[win]["sample"]  # by label
-        control.best = min(control.best, finished[win]["energy"])
+        win = hit[0] if hit is not None else min(results, key=lambda i: results[i]["energy"])
+        samples[read, [position[v] for v in results[win]["variables"]]] = results[win]["sample"]  # by label
+        control.best = min(control.best, results[win]["energy"])
         to_target.append(hit[1] if hit is not None else math.inf)
         read_s.append(time.perf_counter() - t0)
         core_s.append(sum(r["cpu_s"] for r in results.values()))
         stream_s.append(sum(r["seconds"] for r in results.values()))
         winners.append(win if hit is not None else -1)
-        sweeps.append(finished[win]["sweeps"])
-        if control.interrupted:
-            break
+        sweeps.append(results[win]["sweeps"])
     client.cancel(shared)
     drawn = len(read_s)
     sampleset = dimod.SampleSet.from_samples_bqm((samples[:drawn], variables), bqm)
     sampleset.info.update(
         timing={"sample_s": deadline.elapsed()}, sweeps=sweeps, read_s=read_s, core_s=core_s, stream_s=stream_s,
-        winner=winners, streams=len(workers), threads=len(workers), scheduler=str(scheduler),
-        timed_out=control.timed_out, interrupted=control.interrupted)
-    if target_energy is not None:
+        winner=winners, streams=len(workers), threads=len(workers), scheduler=scheduler,
+        timed_out=control.timed_out, interrupted=control.interrupted, halted=control.halted)
+    if params.get("target_energy") is not None:
         sampleset.info["time_to_target_s"] = to_target
     return sampleset
+
+
+def _race(futures, stop, control: RunControl, t0: float):
+    """Wait for a read's streams, the first at the target stopping the others (through ``stop``, their stop
+    input), as do the deadline, Ctrl-C and the run's own stop input; every stream then returns its best state.
+    Returns the winner ``(stream, seconds to target)`` or None, and ``{stream: result}`` of those that returned."""
+    from distributed import wait
+
+    hit, results, pending = None, {}, set(futures)
+    try:
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=_control.PROGRESS_INTERVAL_S, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # none finished meanwhile
+                done = set()
+            if control.deadline.left() < -_control.PROGRESS_INTERVAL_S or control.asked_to_stop():
+                stop.set()  # the streams end at their own time limit; this is for those that could not start
+            for future in done:
+                result = results[futures.index(future)] = future.result()
+                if result["reached"] and hit is None:
+                    hit = (futures.index(future), time.perf_counter() - t0)
+                    stop.set()
+            control.report(min((r["energy"] for r in results.values()), default=math.inf))
+    except KeyboardInterrupt:  # every stream stops within a sweep and returns its best state: the read is kept
+        control.interrupted = True
+        stop.set()
+        try:
+            wait(futures, timeout=_STOP_WAIT_S)
+        except KeyboardInterrupt:  # a second Ctrl-C: keep what has returned
+            pass
+        results.update({i: f.result() for i, f in enumerate(futures) if f.done() and f.status == "finished"})
+    return hit, results
