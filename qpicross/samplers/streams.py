@@ -123,8 +123,11 @@ def client_for(scheduler):
             scratch = tempfile.mkdtemp(prefix="qpicross-dask-")
             try:  # the scheduler's and the workers' scratch spaces (lock files Dask leaves behind) in one folder
                 with dask.config.set({"temporary-directory": scratch}), _workers_ignore_ctrl_c():
+                    # its workers' logs off: a worker whose scheduler left first (this process's exit, a Ctrl-C)
+                    # logged dozens of lines of tracebacks; a stream's own error still comes back with its result
                     cluster = LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, local_directory=scratch)
+                                           dashboard_address=None, local_directory=scratch,
+                                           silence_logs=logging.CRITICAL)
                     client = Client(cluster)
             except BaseException:
                 shutil.rmtree(scratch, ignore_errors=True)
