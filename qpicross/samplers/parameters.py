@@ -39,12 +39,12 @@ from typing import Any
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.names import MAX_READS
+from qpicross.names import EARLY_STOP, MAX_READS
 
-__all__ = ["Parameter", "PARAMETERS", "SHIFT_PARAMETERS", "check_beta_range", "BYTES_PER_READ", "OWN_SETTINGS",
+__all__ = ["Parameter", "PARAMETERS", "SHIFT_PARAMETERS", "SHIFT_BATCHED_PARAMETERS", "check_beta_range", "BYTES_PER_READ", "OWN_SETTINGS",
            "STRUCTURE", "check_sampler_options", "check_parameter", "declared", "settle", "describe", "integer",
            "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object", "numbers_list",
-           "function", "seconds", "inverse_temperatures", "lines_of_groups", "segments", "picross_layout"]
+           "function", "per_model", "seconds", "inverse_temperatures", "lines_of_groups", "segments", "picross_layout"]
 
 #: Most of any count a sampler option holds (replicas, iterations, restarts): far beyond use.
 MAX_COUNT = 1_000_000
@@ -257,6 +257,18 @@ def segments() -> Parameter:
                      python_only=True)
 
 
+def per_model(spec: Parameter) -> Parameter:
+    """What ``spec`` accepts, for every model, or a list of it (or None) with one entry per model (the batched
+    sampler's models; the count is checked against the models).
+
+    >>> per_model(finite()).test(1.0), per_model(finite()).test([1.0, None]), per_model(finite()).test(["x"])
+    (True, True, False)
+    """
+    return Parameter(f"{spec.what}, or a list of one per model",
+                     lambda v: spec.test(v) or (isinstance(v, (list, tuple)) and len(v) > 0
+                                                and all(x is None or spec.test(x) for x in v)), none=True)
+
+
 def picross_layout() -> Parameter:
     """A :class:`~qpicross.model.layout.PicrossLayout` (a formulation's ``layout()``), or None."""
     def test(value):
@@ -293,14 +305,6 @@ _FLAGGED = {
     "chain_strength": number(0, MAX_SCALE, above=True, none=True),
     "profile": text(none=True),
     "token": text(10_000, none=True),
-}
-
-_SHIFT_COMMON = {
-    "num_replicas": integer(1, 4096, none=True),
-    "shift_probability": number(0, 1),
-    "line_moves": number(0, 1),
-    "target_energy": finite(none=True),
-    "return_state": choice("best", "last"),
 }
 
 #: The block-shift sampler's parameters (:class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`), each
@@ -425,6 +429,74 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
 }
 
 
+#: The batched block-shift sampler's parameters (:func:`~qpicross.samplers.blockshift.batched.sample_many`,
+#: ``shift-batched`` and ``shift-batched-cpu``), each declared here once, as :data:`SHIFT_PARAMETERS`.
+SHIFT_BATCHED_PARAMETERS: dict[str, Parameter] = {
+    "num_reads": integer(1, MAX_READS).about(32, (
+        "Ladders per model, run at the same time; each gives one sample.")),
+    "num_sweeps": integer(0, MAX_SWEEPS, none=True).about(None, (
+        "Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.plans.MAX_RESTART_SWEEPS` on "
+        "the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move per "
+        "free line (profile chain), or one move per group and free variable and a line move per line (joint "
+        "chain), for every replica.")),
+    "seed": integer(0, 2**32 - 1, none=True).about(None, (
+        "Random seed (0 <= seed < 2**32): the same seed gives the same samples.")),
+    "beta_range": per_model(inverse_temperatures()).about(None, (
+        "``(hot, cold)`` inverse temperatures, for all models or one per model (default: "
+        ":func:`~qpicross.samplers.blockshift.sampler.default_beta_range` of each).")),
+    "num_replicas": integer(1, 1024).about(4, (
+        "Chains per ladder at temperatures geometric over ``beta_range``, swapped after every sweep; 1: "
+        "annealing from hot to cold over ``num_sweeps``.")),
+    "shift_probability": number(0, 1).about(0.5, (
+        "Chance that a block move shifts the block by one start.")),
+    "line_moves": number(0, 1).about(1.0, (
+        "Chance per sweep that each line is redrawn by a heat-bath line move (0: never, and block moves are "
+        "then not restricted to fitting lines).")),
+    "lines": lines_of_groups().about(None, (
+        "Per model, its lines of one-hot groups of variables (default: from the formulation's labels, "
+        ":func:`~qpicross.samplers.blockshift.sampler.infer_lines`).")),
+    "groups": lines_of_groups("groups").about(None, (
+        "One-hot groups of variables, each its own line (:meth:`BatchedShiftSampler.sample`, one model; "
+        "``lines`` takes precedence).")),
+    "target_energy": per_model(finite(none=True)).about(None, (
+        "Energy that counts as solved, for all models or one per model (None: none).")),
+    "early_stop": choice(*EARLY_STOP, none=True).about("puzzle", (
+        'What reaching the target stops besides the ladder: ``"puzzle"`` (default: its model\'s other '
+        'ladders), ``"read"`` (only that ladder) or ``"none"`` (not even the ladder, which notes its first '
+        "hit and runs its sweeps); see :data:`~qpicross.samplers.control.EARLY_STOP`.")),
+    "backend": choice("cuda", "cpu", none=True).about(None, (
+        '``"cuda"`` or ``"cpu"`` (default: the sampler\'s own; ``"cuda"`` for :func:`sample_many`).')),
+    "sweeps_per_launch": integer(1, MAX_COUNT).about(64, (
+        "Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).")),
+    "threads_per_block": integer(1, 1024).about(128, (
+        "CUDA threads per block (rounded down to a multiple of ``num_replicas``).")),
+    "time_limit": seconds().about(None, (
+        "Wall seconds after which no further launch starts.")),
+    "progress": function().about(None, (
+        "Called as ``progress(ladders_done, ladders, best_energy)`` before the first launch, between launches "
+        "about every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S` and after the last: the ladders "
+        "of every model (``num_reads`` each), those finished (or of a model that has stopped), and the lowest "
+        "energy any ladder has reached. Raising from it ends the run. A Ctrl-C ends the run after the launch "
+        'it arrives in, every ladder keeping its lowest state (``info["interrupted"]``).')),
+    "return_state": choice("best", "last").about("best", (
+        '``"best"``: each ladder\'s lowest-energy state; ``"last"``: its final state at the coldest rung '
+        "(``beta_range[1]``), a draw from the chain's distribution (joint chain only).")),
+    "paints": python_object("a list of paints, one per model").about(None, (
+        "Per model, what each variable paints (a formulation's :meth:`paints`), checked exactly against its "
+        "BQM.")),
+    "layout": python_object("a list of layouts (or None), one per model").about(None, (
+        "Per model, its :class:`~qpicross.model.layout.PicrossLayout` (or None): its lines are the default of "
+        "``lines`` and its board is read, not checked, as in "
+        ":class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`; formulations given as models give "
+        "their own.")),
+    "chain": choice("auto", "profile", "joint").about("auto", (
+        '``"auto"``, ``"profile"`` or ``"joint"``.')),
+    "restart_sweeps": integer(1, MAX_SWEEPS, none=True).about(None, (
+        "The Luby unit of the profile chain's restarts (default "
+        ":data:`~qpicross.samplers.blockshift.plans.RESTART_SWEEPS`).")),
+}
+
+
 #: Sampler registry name -> its parameters (the keys of its ``parameters``), each with what it may hold.
 PARAMETERS: dict[str, dict[str, Parameter]] = {
     "shift": {
@@ -434,14 +506,7 @@ PARAMETERS: dict[str, dict[str, Parameter]] = {
             "Run each read's restart streams on a Dask cluster, one stream per worker: 'local:N' (N local "
             "processes) or a scheduler address (tcp://host:8786); the same as --scheduler.")),
     },
-    "shift-batched": {
-        **_SHIFT_COMMON,
-        "backend": choice("cuda", "cpu"),
-        "sweeps_per_launch": integer(1, MAX_COUNT),
-        "threads_per_block": integer(1, 1024),  # CUDA's most threads per block
-        "chain": choice("auto", "profile", "joint"),
-        "restart_sweeps": integer(1, MAX_SWEEPS),
-    },
+    "shift-batched": SHIFT_BATCHED_PARAMETERS,
     "sa": {
         "num_sweeps_per_beta": integer(1, MAX_COUNT),
         "beta_schedule_type": choice("linear", "geometric", "custom"),

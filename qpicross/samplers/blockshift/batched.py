@@ -52,7 +52,8 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
+from types import SimpleNamespace
 
 import dimod
 import numba
@@ -62,9 +63,8 @@ from qpicross.samplers.blockshift import driver as _driver, launch as _launch
 from qpicross.samplers.blockshift.structure import default_beta_range, infer_lines
 from qpicross.samplers.blockshift.plans import MAX_RESTART_SWEEPS, RESTART_SWEEPS
 from qpicross.exceptions import ModelStructureError, ParameterError, SamplerUnavailableError
-from qpicross.samplers.control import EARLY_STOP, ProgressHook, RunControl, check_early_stop, check_time_limit
-from qpicross.names import MAX_READS
-from qpicross.samplers.parameters import MAX_COUNT, MAX_SWEEPS, integer, number
+from qpicross.samplers.control import EARLY_STOP, RunControl
+from qpicross.samplers.parameters import SHIFT_BATCHED_PARAMETERS, describe, settle
 
 __all__ = ["BatchedShiftSampler", "sample_many", "cuda_available", "BACKENDS", "EARLY_STOP"]
 
@@ -110,84 +110,74 @@ class BatchedShiftSampler(dimod.Sampler):
 
     @property
     def parameters(self) -> dict:
-        return {
-            "num_reads": [],
-            "num_sweeps": [],
-            "seed": [],
-            "beta_range": [],
-            "num_replicas": [],
-            "shift_probability": [],
-            "line_moves": [],
-            "lines": [],
-            "groups": [],
-            "target_energy": [],
-            "early_stop": [],
-            "backend": [],
-            "sweeps_per_launch": [],
-            "threads_per_block": [],
-            "time_limit": [],
-            "progress": [],
-            "return_state": [],
-            "paints": [],
-            "layout": [],
-            "chain": [],
-            "restart_sweeps": [],
-        }
+        return {name: [] for name in SHIFT_BATCHED_PARAMETERS}
 
     @property
     def properties(self) -> dict:
         return {"moves": "one-hot block shift + heat-bath line + single flip", "schedules": ["anneal", "tempering"],
                 "backends": list(BACKENDS), "batched": True, "chains": list(CHAINS)}
 
-    def sample(self, bqm: dimod.BinaryQuadraticModel, *, lines: Sequence | None = None,
-               groups: Sequence[Sequence[Hashable]] | None = None, backend: str | None = None,
-               **parameters) -> dimod.SampleSet:
+    def sample(self, bqm: dimod.BinaryQuadraticModel, **parameters) -> dimod.SampleSet:
         """Sample one BQM: :func:`sample_many` with one model (every parameter is documented there).
 
         Raises:
             ValueError: For a bad parameter.
             SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
         """
-        known = {k: v for k, v in parameters.items() if k in self.parameters}
-        self.remove_unknown_kwargs(**{k: v for k, v in parameters.items() if k not in known})
+        known = self.remove_unknown_kwargs(**parameters)
+        lines, groups = known.pop("lines", None), known.pop("groups", None)
         if groups is not None and lines is None:
             lines = [[list(g)] for g in groups]  # explicit groups: each is its own line
         for name in ("paints", "layout"):
             if known.get(name) is not None:
                 known[name] = [known[name]]
-        return sample_many([bqm], lines=None if lines is None else [lines], backend=backend or self.backend,
-                           **known)[0]
+        known["backend"] = known.get("backend") or self.backend
+        return sample_many([bqm], lines=None if lines is None else [lines], **known)[0]
 
     def sample_many(self, models: Sequence, *, backend: str | None = None, **parameters) -> list[dimod.SampleSet]:
         """Many models in one launch on this sampler's backend: :func:`sample_many`."""
         return sample_many(models, backend=backend or self.backend, **parameters)
 
 
-def sample_many(
-    models: Sequence,
-    *,
-    num_reads: int = 32,
-    num_sweeps: int | None = None,
-    seed: int | None = None,
-    beta_range: tuple[float, float] | Sequence[tuple[float, float] | None] | None = None,
-    num_replicas: int = 4,
-    shift_probability: float = 0.5,
-    line_moves: float = 1.0,
-    lines: Sequence | None = None,
-    target_energy: float | Sequence[float | None] | None = None,
-    early_stop: str | None = "puzzle",
-    backend: str = "cuda",
-    sweeps_per_launch: int = 64,
-    threads_per_block: int = 128,
-    time_limit: float | None = None,
-    progress: ProgressHook | None = None,
-    return_state: str = "best",
-    paints: Sequence | None = None,
-    layout: Sequence | None = None,
-    chain: str = "auto",
-    restart_sweeps: int = RESTART_SWEEPS,
-) -> list[dimod.SampleSet]:
-    """Sample many models in one launch: ``num_reads`` tempering ladders per model.
+def sample_many(models: Sequence, **parameters) -> list[dimod.SampleSet]:
+    s = _settings(parameters)
+    t0 = time.perf_counter()
+    models = list(models)
+    P = len(models)
+    per_model = {name: _per_model(getattr(s, name), P, name, nested=name in ("lines", "paints", "layout"),
+                                  pair=name == "beta_range") for name in ("lines", "beta_range", "target_energy",
+                                                                          "paints", "layout")}
+    if s.backend == "cuda" and not cuda_available():
+        raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
+    picross = None
+    if s.chain != "joint" and s.line_moves > 0 and s.return_state == "best" and s.early_stop != "none":
+        picross = []
+        for i, m in enumerate(models):
+            bqm, layout_i = _picross_parts(m, per_model["layout"][i])
+            picross.append(_launch.prepare_profile(bqm, per_model["lines"][i], per_model["paints"][i],
+                                                   per_model["beta_range"][i], per_model["target_energy"][i],
+                                                   layout=layout_i))
+        if any(m is None for m in picross):
+            picross = None
+    if s.chain == "profile" and picross is None:
+        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with layout= or "
+                                  "paints=) with line_moves > 0, return_state='best' and an early stop (a ladder ends "
+                                  "at its target)")
+    flags = (s.early_stop == "puzzle", s.early_stop != "none", s.return_state == "last")
+    launch = dict(backend=s.backend, sweeps_per_launch=s.sweeps_per_launch, threads_per_block=s.threads_per_block,
+                  time_limit=s.time_limit, progress=s.progress, t0=t0)
+    if picross is not None:  # the CPU sampler's restart plan
+        budget = MAX_RESTART_SWEEPS if s.num_sweeps is None else s.num_sweeps
+        return _sample(picross, s.num_reads, s.seed, budget, s.restart_sweeps, (s.shift_probability, s.line_moves,
+                                                                                  False), flags, **launch)
+    num_sweeps = 1000 if s.num_sweeps is None else s.num_sweeps  # one restart of a fixed schedule
+    prepared = [_fields_model(m, per_model["lines"][i], per_model["layout"][i], per_model["beta_range"][i],
+                              per_model["target_energy"][i], s.num_replicas, num_sweeps) for i, m in enumerate(models)]
+    moves = (s.shift_probability, s.line_moves, s.line_moves < 1)
+    return _sample(prepared, s.num_reads, s.seed, num_sweeps, max(num_sweeps, 1), moves, flags, **launch)
+
+
+sample_many.__doc__ = """Sample many models in one launch: ``num_reads`` tempering ladders per model.
 
     Picross models (formulations, or BQMs with their ``layout`` or ``paints``) run the profile chain on the restart plan
     of the CPU sampler (:mod:`~qpicross.samplers.blockshift.driver`: ``chain="profile"``, the default
@@ -197,44 +187,7 @@ def sample_many(
     Args:
         models: BQMs, or :class:`~qpicross.model.formulation.PicrossFormulation` objects (their
             default-weight BQM and their :meth:`layout` are used).
-        num_reads: Ladders per model, run at the same time; each gives one sample.
-        num_sweeps: Most sweeps per ladder (default: :data:`~qpicross.samplers.blockshift.plans.MAX_RESTART_SWEEPS`
-            on the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move
-            per free line (profile chain), or one move per group and free variable and a line move per line
-            (joint chain), for every replica.
-        seed: Random seed (0 <= seed < 2**32): the same seed gives the same samples.
-        beta_range: ``(hot, cold)`` inverse temperatures, for all models or one per model
-            (default: :func:`~qpicross.samplers.blockshift.sampler.default_beta_range` of each).
-        num_replicas: Chains per ladder at temperatures geometric over ``beta_range``, swapped
-            after every sweep; 1: annealing from hot to cold over ``num_sweeps``.
-        shift_probability: Chance that a block move shifts the block by one start.
-        line_moves: Chance per sweep that each line is redrawn by a heat-bath line move
-            (0: never, and block moves are then not restricted to fitting lines).
-        lines: Per model, its lines of one-hot groups of variables (default: from the
-            formulation's labels, :func:`~qpicross.samplers.blockshift.sampler.infer_lines`).
-        target_energy: Energy that counts as solved, for all models or one per model (None: none).
-        early_stop: What reaching the target stops besides the ladder: ``"puzzle"`` (default: its model's
-            other ladders), ``"read"`` (only that ladder) or ``"none"`` (not even the ladder, which notes
-            its first hit and runs its sweeps); see :data:`~qpicross.samplers.control.EARLY_STOP`.
-        backend: ``"cuda"`` or ``"cpu"``.
-        sweeps_per_launch: Most sweeps per kernel launch (launches grow 1, 2, 4, ... up to it).
-        threads_per_block: CUDA threads per block (rounded down to a multiple of ``num_replicas``).
-        time_limit: Wall seconds after which no further launch starts.
-        progress: Called as ``progress(ladders_done, ladders, best_energy)`` before the first launch, between
-            launches about every :data:`~qpicross.samplers.control.PROGRESS_INTERVAL_S` and after the last: the
-            ladders of every model (``num_reads`` each), those finished (or of a model that has stopped), and the
-            lowest energy any ladder has reached. Raising from it ends the run. A Ctrl-C ends the run after the
-            launch it arrives in, every ladder keeping its lowest state (``info["interrupted"]``).
-        return_state: ``"best"``: each ladder's lowest-energy state; ``"last"``: its final state at
-            the coldest rung (``beta_range[1]``), a draw from the chain's distribution (joint chain only).
-        paints: Per model, what each variable paints (a formulation's :meth:`paints`), checked exactly against
-            its BQM.
-        layout: Per model, its :class:`~qpicross.model.layout.PicrossLayout` (or None): its lines are the
-            default of ``lines`` and its board is read, not checked, as in
-            :class:`~qpicross.samplers.blockshift.sampler.BlockShiftSampler`; formulations given as models
-            give their own.
-        chain: ``"auto"``, ``"profile"`` or ``"joint"``.
-        restart_sweeps: The Luby unit of the profile chain's restarts.
+{args}
 
     Returns:
         One sample set per model, ``num_reads`` samples each (see the module docstring for ``info``).
@@ -242,76 +195,26 @@ def sample_many(
     Raises:
         ValueError: For a bad parameter.
         SamplerUnavailableError: For the CUDA backend without a CUDA GPU.
-    """
-    t0 = time.perf_counter()
-    early_stop = "puzzle" if early_stop is None else early_stop
-    _check_parameters(num_reads=num_reads, num_sweeps=0 if num_sweeps is None else num_sweeps, seed=seed,
-                      num_replicas=num_replicas, shift_probability=shift_probability, line_moves=line_moves,
-                      early_stop=early_stop, backend=backend, sweeps_per_launch=sweeps_per_launch,
-                      threads_per_block=threads_per_block, time_limit=time_limit, return_state=return_state)
-    if chain not in CHAINS:
-        raise ParameterError(f"chain must be one of {', '.join(CHAINS)}, got {chain!r}")
-    if isinstance(restart_sweeps, bool) or not isinstance(restart_sweeps, (int, np.integer)) or restart_sweeps < 1:
-        raise ParameterError(f"restart_sweeps must be an integer >= 1, got {restart_sweeps!r}")
-    models = list(models)
-    P = len(models)
-    per_model_lines = _per_model(lines, P, "lines", nested=True)
-    per_model_beta = _per_model(beta_range, P, "beta_range", pair=True)
-    per_model_target = _per_model(target_energy, P, "target_energy")
-    per_model_paints = _per_model(paints, P, "paints", nested=True)
-    per_model_layout = _per_model(layout, P, "layout", nested=True)
-    if backend == "cuda" and not cuda_available():
-        raise SamplerUnavailableError(f"shift-batched: no CUDA GPU is available to numba here; {_INSTALL_HINT}")
-    picross = None
-    if chain != "joint" and line_moves > 0 and return_state == "best" and early_stop != "none":
-        picross = []
-        for i, m in enumerate(models):
-            bqm, layout_i = _picross_parts(m, per_model_layout[i])
-            picross.append(_launch.prepare_profile(bqm, per_model_lines[i], per_model_paints[i], per_model_beta[i],
-                                                   per_model_target[i], layout=layout_i))
-        if any(m is None for m in picross):
-            picross = None
-    if chain == "profile" and picross is None:
-        raise ModelStructureError("chain='profile' needs Picross models (formulations, or BQMs with layout= or "
-                                  "paints=) with line_moves > 0, return_state='best' and an early stop (a ladder ends at its "
-                                  "target)")
-    moves = (shift_probability, line_moves, False)
-    flags = (early_stop == "puzzle", early_stop != "none", return_state == "last")
-    if picross is not None:  # the CPU sampler's restart plan
-        budget = MAX_RESTART_SWEEPS if num_sweeps is None else num_sweeps
-        return _sample(picross, num_reads, seed, budget, restart_sweeps, moves, flags, backend=backend,
-                       sweeps_per_launch=sweeps_per_launch, threads_per_block=threads_per_block,
-                       time_limit=time_limit, progress=progress, t0=t0)
-    num_sweeps = 1000 if num_sweeps is None else num_sweeps  # one restart of a fixed schedule
-    prepared = [_fields_model(m, per_model_lines[i], per_model_layout[i], per_model_beta[i], per_model_target[i],
-                              num_replicas, num_sweeps) for i, m in enumerate(models)]
-    moves = (shift_probability, line_moves, line_moves < 1)
-    return _sample(prepared, num_reads, seed, num_sweeps, max(num_sweeps, 1), moves, flags, backend=backend,
-                   sweeps_per_launch=sweeps_per_launch, threads_per_block=threads_per_block, time_limit=time_limit,
-                   progress=progress, t0=t0)
+    """.format(args=describe(SHIFT_BATCHED_PARAMETERS, indent=8))
+
+
+def _settings(given: dict) -> SimpleNamespace:
+    """:func:`sample_many`'s settings: every parameter of
+    :data:`~qpicross.samplers.parameters.SHIFT_BATCHED_PARAMETERS` checked by its entry, then its defaults."""
+    unknown = sorted(set(given) - set(SHIFT_BATCHED_PARAMETERS))
+    if unknown:
+        raise ParameterError(f"sample_many takes no parameter {unknown[0]!r}")
+    if given.get("groups") is not None:
+        raise ParameterError("groups= is BatchedShiftSampler.sample's (one model); sample_many takes lines=, one per model")
+    s = SimpleNamespace(**settle(SHIFT_BATCHED_PARAMETERS, given))
+    s.early_stop = "puzzle" if s.early_stop is None else s.early_stop
+    s.backend = "cuda" if s.backend is None else s.backend
+    s.restart_sweeps = RESTART_SWEEPS if s.restart_sweeps is None else s.restart_sweeps
+    s.time_limit = None if s.time_limit is None else float(s.time_limit)
+    return s
 
 
 # -- parameters and sample sets ---------------------------------------------------------------------------------
-
-
-def _check_parameters(*, num_reads, num_sweeps, seed, num_replicas, shift_probability, line_moves, early_stop, backend,
-                      sweeps_per_launch, threads_per_block, time_limit, return_state) -> None:
-    for name, value, low, high in (("num_reads", num_reads, 1, MAX_READS), ("num_sweeps", num_sweeps, 0, MAX_SWEEPS),
-                                   ("num_replicas", num_replicas, 1, 1024),  # one CUDA block
-                                   ("sweeps_per_launch", sweeps_per_launch, 1, MAX_COUNT),
-                                   ("threads_per_block", threads_per_block, 1, 1024)):
-        integer(low, high).check(name, value)
-    for name, value in (("shift_probability", shift_probability), ("line_moves", line_moves)):
-        number(0, 1).check(name, value)
-    if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-                                 and 0 <= seed < 2**32):
-        raise ParameterError(f"seed must be an integer in [0, 2**32), got {seed!r}")
-    check_early_stop(early_stop)
-    if backend not in BACKENDS:
-        raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    check_time_limit(time_limit)
-    if return_state not in ("best", "last"):
-        raise ParameterError(f"return_state must be 'best' or 'last', got {return_state!r}")
 
 
 def _per_model(value, count: int, name: str, *, nested: bool = False, pair: bool = False) -> list:
