@@ -71,8 +71,8 @@ def _broken_read(out: Path) -> Path:
 
 def _tuning(out: Path, workers: int, quick: bool) -> Path:
     from qpicross.puzzle.formats import load_puzzle
-    from qpicross.experiments.tune import grid_points, parse_grid, tune
-    from qpicross.plot import plot_tuning, save_figure
+    from qpicross.experiments.tune import grid_points, parse_grid, plot_tuning, tune
+    from qpicross.plot import save_figure
     from qpicross.pipeline.config import SolverConfig
 
     puzzle = load_puzzle(INSTANCES / "smile7.px")

@@ -53,7 +53,7 @@ class Rung:
         from qpicross import load_puzzle
 
         if self.generated is not None:
-            from qpicross.puzzle.generate import generate_puzzle
+            from qpicross.classical.generate import generate_puzzle
 
             return generate_puzzle(self.generated, density=0.55, seed=self.seed, unique=True, name=self.label).puzzle
         puzzle = load_puzzle(self.path or self.spec)

@@ -65,7 +65,7 @@ def peak_rss(argv: Sequence[str], *, env: dict | None = None, cwd: str | Path | 
 def measure(side: int, options: Sequence[str], config: dict, folder: Path) -> dict:
     """One case: the guard's estimate and the run's peak resident memory."""
     from qpicross import Puzzle, save_puzzle
-    from qpicross.puzzle.generate import random_board
+    from qpicross.classical.generate import random_board
     from qpicross.model.size import estimate_size
     from qpicross.pipeline.config import SolverConfig
     from qpicross.pipeline.run import check_run_size

@@ -153,3 +153,54 @@ def test_the_circle_finder_finds_a_circle(tmp_path):
     (tmp_path / "qpicross" / "b.py").write_text("def f():\n    from . import a\n")
     (tmp_path / "qpicross" / "c.py").write_text("import qpicross.a\n")
     assert _circles(_imports(tmp_path)) == [["qpicross.a", "qpicross.b"]]
+
+
+#: The package's floors, lowest first, as the pipeline runs (puzzle -> model -> samplers -> classical -> decode ->
+#: plot, the pipeline on top, then what runs pipelines and the command line); a module may import its own floor and
+#: those below it, never one above.
+FLOORS = ("names", "exceptions", "_files", "puzzle", "model", "samplers", "classical", "decode", "plot", "pipeline",
+          "experiments", "cli", "__main__")
+
+
+def _upward(graph):
+    """The imports of ``graph`` from a floor of the package to a higher one, as ``(module, imported)``."""
+    def floor(module):
+        parts = module.split(".")
+        return len(FLOORS) if len(parts) == 1 else FLOORS.index(parts[1])  # qpicross itself: the top
+
+    return sorted((m, d) for m, deps in graph.items() if m.startswith("qpicross.")
+                  for d in deps if d.startswith("qpicross") and floor(d) > floor(m))
+
+
+def test_no_module_imports_from_a_floor_above_its_own():
+    modules = {m.split(".")[1] for m in _imports(ROOT) if m.startswith("qpicross.")}
+    assert modules <= set(FLOORS), modules - set(FLOORS)  # every module has a floor
+    assert _upward(_imports(ROOT)) == []
+
+
+def test_the_floor_check_finds_an_upward_import(tmp_path):
+    (tmp_path / "qpicross" / "model").mkdir(parents=True)
+    (tmp_path / "benchmarks").mkdir()
+    for path in ("__init__.py", "model/__init__.py", "model/a.py", "plot.py"):
+        (tmp_path / "qpicross" / path).write_text("")
+    (tmp_path / "qpicross" / "model" / "a.py").write_text("def f():\n    from qpicross.plot import x\n")
+    assert _upward(_imports(tmp_path)) == [("qpicross.model.a", "qpicross.plot")]
+
+
+def test_no_module_below_the_pipeline_imports_the_package_top():
+    """``from qpicross import ...`` loads every floor (the package's top imports the pipeline): a module below the
+    pipeline that does so reaches above its floor, which the import graph (that drops a package's own top) hides."""
+    import ast
+
+    below = FLOORS[:FLOORS.index("pipeline")]
+    found = []
+    for path in (ROOT / "qpicross").rglob("*.py"):
+        parts = path.relative_to(ROOT / "qpicross").with_suffix("").parts
+        if parts[0] not in below:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "qpicross" and node.level == 0:
+                found.append(f"{'/'.join(parts)}:{node.lineno}")
+            if isinstance(node, ast.Import) and any(alias.name == "qpicross" for alias in node.names):
+                found.append(f"{'/'.join(parts)}:{node.lineno}")
+    assert found == []

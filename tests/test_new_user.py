@@ -130,7 +130,7 @@ def test_sb_stops_at_the_first_solution(capsys):
 def test_tune_heatmap_when_nothing_solves_has_a_full_scale_and_no_best(tmp_path):
     from qpicross.experiments.tune import grid_points, parse_grid, tune
     from qpicross.pipeline.config import SolverConfig
-    from qpicross.plot import plot_tuning
+    from qpicross.experiments.tune import plot_tuning
 
     puzzle = load_puzzle(_write(tmp_path, NO_SOLUTION))
     points = grid_points(parse_grid("match=1:2:2,order=1:2:2"))

@@ -4,7 +4,8 @@
 * :mod:`qpicross.classical.exact` -- CP-SAT and SAT with a uniqueness check (:func:`solve_exact`; SAT's
   python-sat is a core dependency, CP-SAT's OR-tools the ``classical`` extra, both imported when called), the SAT
   encoding in :mod:`qpicross.classical.sat`;
-* :mod:`qpicross.classical.presolve` -- fix what logic settles, anneal the rest (:class:`PresolveComposite`).
+* :mod:`qpicross.classical.presolve` -- fix what logic settles, anneal the rest (:class:`PresolveComposite`);
+* :mod:`qpicross.classical.generate` -- random puzzles, with a unique solution where asked (``qpicross generate``).
 """
 
 from qpicross.classical.exact import ExactResult, solve_exact

@@ -81,7 +81,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, several: bool = Fal
                             "default of anneal without --reads), read (the default of anneal --reads and tune), or "
                             "none (batched samplers)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable)")
+                       help="any other sampler parameter, e.g. num_replicas=8 or target_energy=0 (repeatable); "
+                            "--option help lists the sampler's options, with their defaults")
     cloud = parser.add_argument_group("cloud samplers (qpu, hybrid, hybrid-cqm, amplify)")
     cloud.add_argument("--chain-strength", type=_positive(float), default=None,
                        help="qpu: chain coupling, Ising units (default: dwave-system's uniform torque compensation)")
@@ -197,7 +198,7 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
     from qpicross.pipeline.config import SolverConfig
     from qpicross.samplers import SAMPLERS, get_sampler
     from qpicross.samplers.cloud import check_credentials, cloud_options
-    from qpicross.samplers.parameters import check_parameter
+    from qpicross.samplers.parameters import PARAMETERS, check_parameter
 
     samplers = [s.strip() for s in args.sampler.split(",")] if several else [args.sampler]
     if not any(samplers):
@@ -213,6 +214,11 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
         weights = PenaltyWeights.parse(args.weights)
     except ValueError as exc:
         raise UsageError(f"--weights: {exc}") from None
+    if "help" in args.option:  # --option help: what --option may set, from each sampler's table of parameters
+        from qpicross.samplers.parameters import option_help
+
+        print("\n\n".join(option_help(name) for name in samplers))
+        raise SystemExit(0)
     options = dict(parse_option(item) for item in args.option)
     for name in samplers:  # a key with a flag of its own, the puzzle's structure, or a bad value: before any work
         for key, value in options.items():
@@ -249,6 +255,8 @@ def configs_from_args(args: argparse.Namespace, *, several: bool = True) -> list
                              f"{args.encoding}")
         if args.presolve:
             accepted = {**accepted, "known": []}
+        if "scheduler" in PARAMETERS.get(name, {}):  # not the sampler's: the run puts StreamsComposite around it
+            accepted = {**accepted, "scheduler": []}
         for key in sampler_options:
             if key not in accepted:
                 from qpicross.samplers.parameters import STRUCTURE  # the pipeline passes these

@@ -37,7 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from qpicross.classical.exact import require_solver
-    from qpicross.puzzle.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
+    from qpicross.classical.generate import MAX_GENERATE_SIDE, generate_puzzle, parse_size
     from qpicross.puzzle.formats import format_px, save_puzzle
     from qpicross.puzzle.formats.registry import save_format
 

@@ -69,8 +69,7 @@ MAX_RUNS = 1_000_000
 def run(args: argparse.Namespace) -> int:
     from qpicross.experiments.bench import expand_specs
     from qpicross.samplers.workers import default_workers
-    from qpicross.experiments.tune import TuneInterrupted, tune
-    from qpicross.plot import plot_tuning
+    from qpicross.experiments.tune import TuneInterrupted, plot_tuning, tune
     from qpicross.pipeline.run import check_run_size
 
     config = config_from_args(args)

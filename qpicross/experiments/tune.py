@@ -48,6 +48,7 @@ from qpicross.pipeline.run import check_run_size, run
 from qpicross.puzzle import Puzzle
 
 __all__ = [
+    "plot_tuning",
     "WeightRange",
     "parse_grid",
     "grid_points",
@@ -405,3 +406,98 @@ def _formulation(item, bounds, known) -> PicrossFormulation:
         raise ParameterError(f"{formulation.puzzle.name}: the model has no free variables: there are no weights "
                              "to tune")
     return formulation
+
+
+def plot_tuning(result: TuneResult, x: str | None = None, y: str | None = None, *, title: str | None = None):
+    """Success probability over two weights (a heat map for a grid, a scatter otherwise).
+
+    With one varied weight, success probability against it with its Wilson interval.
+    For a sweep over several puzzles, the mean success probability over them.
+
+    Args:
+        result: A finished (or interrupted) sweep.
+        x, y: The weights on the axes; default: the first two varied ones.
+        title: Defaults to the puzzle's name and the reads per point.
+
+    Returns:
+        The :class:`matplotlib.figure.Figure`.
+    """
+    from matplotlib.figure import Figure
+
+    varied = result.varied
+    x = x or (varied[0] if varied else "one_hot")
+    y = y if y is not None else next((v for v in varied if v != x), None)
+    records = result.summary
+    reads = records[0]["num_reads"] if records else 0
+    many = len(result.puzzles) > 1
+    label = "mean success probability" if many else "success probability"
+    if title is None:
+        where = f"{len(result.puzzles)} puzzles" if many else result.puzzle
+        title = f"{where}: {label} ({reads} reads per {'puzzle and ' if many else ''}point)"
+    fig = Figure(figsize=(5.6, 4.4) if y else (5.6, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_title(title, fontsize=10)
+    if not records:
+        ax.text(0.5, 0.5, "no finished point", ha="center", va="center", transform=ax.transAxes)
+        return fig
+    p = np.array([r["success_probability"] for r in records])
+    xs = np.array([r[x] for r in records])
+    if y is None and many:
+        order = np.argsort(xs)
+        ax.plot(xs[order], p[order], marker="o")
+        ax.set_xlabel(f"{x} weight")
+        ax.set_ylabel(label)
+        ax.set_ylim(-0.02, 1.02)
+        return fig
+    if y is None:
+        order = np.argsort(xs)
+        low = p - np.array([r["p_low"] for r in records])
+        high = np.array([r["p_high"] for r in records]) - p
+        ax.errorbar(xs[order], p[order], yerr=[low[order], high[order]], marker="o", capsize=3)
+        ax.set_xlabel(f"{x} weight")
+        ax.set_ylabel("success probability (95 % Wilson)")
+        ax.set_ylim(-0.02, 1.02)
+        return fig
+    ys = np.array([r[y] for r in records])
+    ux, uy = np.unique(xs), np.unique(ys)
+    solved = bool(p.max() > 0)
+    if not solved:  # no best point to mark: say so on the figure
+        ax.text(0.5, 0.5, "no point solved the puzzle", ha="center", va="center", transform=ax.transAxes,
+                fontsize=9, color="#d62728", zorder=5, bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
+    if len(ux) * len(uy) <= 2 * len(records):
+        # A grid: average over any other varied weight, one cell per (x, y).
+        grid = np.full((len(uy), len(ux)), np.nan)
+        for i, vy in enumerate(uy):
+            for j, vx in enumerate(ux):
+                here = (xs == vx) & (ys == vy)
+                if here.any():
+                    grid[i, j] = p[here].mean()
+        top = float(np.nanmax(grid)) if solved else 1.0  # nothing solved: the full scale, not one of 1e-9
+        image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        ax.set_xticks(range(len(ux)), [f"{v:.3g}" for v in ux], fontsize=8)
+        ax.set_yticks(range(len(uy)), [f"{v:.3g}" for v in uy], fontsize=8)
+        best = result.best
+        if best is not None and solved:
+            ax.plot(np.flatnonzero(ux == best[x])[0], np.flatnonzero(uy == best[y])[0], marker="*",
+                    color="#d62728", markersize=14, markeredgecolor="white", linestyle="none", label="best")
+            ax.legend(loc="upper right", fontsize=8, framealpha=0.8)
+    else:
+        image = ax.scatter(xs, ys, c=p, cmap="viridis", vmin=0, vmax=float(p.max()) if solved else 1.0, s=40,
+                           edgecolors="#444444", linewidths=0.4)
+        best = result.best
+        if solved:
+            ax.plot(best[x], best[y], marker="o", markersize=13, markerfacecolor="none",
+                    markeredgecolor="#d62728", markeredgewidth=2, linestyle="none", label="best")
+            ax.legend(loc="best", fontsize=8, framealpha=0.8)
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+        for values, axis, set_scale in ((xs, ax.xaxis, ax.set_xscale), (ys, ax.yaxis, ax.set_yscale)):
+            if values.min() > 0 and values.max() / values.min() >= 8:  # a wide (e.g. --log) range
+                set_scale("log")
+                axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+                axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+                axis.set_minor_formatter(NullFormatter())
+    fig.colorbar(image, ax=ax, label=label)
+    ax.set_xlabel(f"{x} weight")
+    ax.set_ylabel(f"{y} weight")
+    return fig

@@ -1,8 +1,10 @@
 """Puzzles: the clue model with its independent checker, and the file formats.
 
 * :mod:`qpicross.puzzle.puzzle` -- :class:`Puzzle`, :func:`check` (the verifier every read is judged by);
-* :mod:`qpicross.puzzle.formats` -- one module per file format, a registry by extension, :func:`load_puzzle`;
-* :mod:`qpicross.puzzle.generate` -- random puzzles (``qpicross generate``).
+* :mod:`qpicross.puzzle.formats` -- one module per file format, a registry by extension, :func:`load_puzzle`.
+
+Random puzzles (``qpicross generate``) are made by :mod:`qpicross.classical.generate`, beside the exact solvers
+that tell a puzzle with one solution.
 """
 
 from qpicross.puzzle.formats import (

@@ -42,7 +42,7 @@ from qpicross.exceptions import ParameterError
 from qpicross.names import EARLY_STOP, MAX_READS
 
 __all__ = ["Parameter", "PARAMETERS", "SHIFT_PARAMETERS", "SHIFT_BATCHED_PARAMETERS", "check_beta_range", "BYTES_PER_READ", "OWN_SETTINGS",
-           "STRUCTURE", "check_sampler_options", "check_parameter", "declared", "settle", "describe", "integer",
+           "STRUCTURE", "check_sampler_options", "option_help", "check_parameter", "declared", "settle", "describe", "integer",
            "number", "finite", "flag", "choice", "choices", "text", "mapping", "python_object", "numbers_list",
            "function", "per_model", "seconds", "inverse_temperatures", "lines_of_groups", "segments", "picross_layout"]
 
@@ -635,6 +635,30 @@ def check_sampler_options(sampler: str, options: Mapping[str, Any], *, from_text
     """
     for name, value in options.items():
         check_parameter(sampler, name, value, from_text=from_text)
+
+
+def option_help(sampler: str) -> str:
+    """What ``--option KEY=VALUE`` may set for a registered sampler, one parameter a paragraph: its name, what it
+    may hold, its default and its doc, from the sampler's table (``--option help`` prints it).
+
+    >>> print(option_help("shift").splitlines()[0])
+    options of shift (--option KEY=VALUE; the others have flags of their own):
+    >>> "threads (an integer in [1, 256]; default 1)" in option_help("shift")
+    True
+    """
+    import textwrap
+
+    table = PARAMETERS.get(sampler, {})
+    lines = [f"options of {sampler} (--option KEY=VALUE; the others have flags of their own):"]
+    for name, spec in table.items():
+        if name in OWN_SETTINGS or name in STRUCTURE or spec.python_only or spec.settable is not None:
+            continue
+        default = "" if spec.default is None and not spec.doc else f"; default {spec.default!r}"
+        lines.append(textwrap.fill(f"{name} ({spec.what}{default}){': ' + spec.doc if spec.doc else ''}", 110,
+                                   subsequent_indent="    ", break_long_words=False, break_on_hyphens=False))
+    if len(lines) == 1:
+        lines.append("(none declared here: the sampler checks its own)")
+    return "\n".join(lines)
 
 
 def declared(sampler: str) -> Sequence[str]:

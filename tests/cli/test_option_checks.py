@@ -129,3 +129,16 @@ def test_a_bench_where_every_run_failed_exits_2_as_anneal_does(capsys):
     assert main(["anneal", LETTER_A_FILE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
     assert main(["bench", LETTER_A_FILE, "--reads", "2", "--sampler", "tabu", "--option", "tenure=1000000"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith("qpicross: error: every run failed; the first: ")
+
+
+def test_option_help_lists_what_option_may_set_from_the_samplers_table(capsys):
+    """``--option help`` prints each option with what it holds, its default and its doc, from the table that
+    declares the parameter (issue 57, item 1), and runs nothing; a parameter with a flag of its own is not listed."""
+    from qpicross.samplers.parameters import SHIFT_PARAMETERS
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["anneal", str(LETTER_A_FILE), "--option", "help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and out.startswith("options of shift")
+    assert f"threads (an integer in [1, 256]; default 1): {SHIFT_PARAMETERS['threads'].doc.split()[0]}" in out
+    assert "\nseed (" not in out and "\ntime_limit (" not in out and "SOLVED" not in out

@@ -20,9 +20,9 @@ from qpicross.experiments.tune import (
     parse_grid,
     random_points,
     summarize,
+    plot_tuning,
     tune,
 )
-from qpicross.plot import plot_tuning
 from puzzles import LETTER_A_FILE
 
 SMILE7 = INSTANCES / "smile7.px"

@@ -12,7 +12,7 @@ import pytest
 from qpicross import Puzzle
 from qpicross.puzzle import save_puzzle
 from qpicross.cli import main
-from qpicross.puzzle.generate import random_board
+from qpicross.classical.generate import random_board
 from qpicross.model import size
 from qpicross.model.size import (
     ModelTooLargeError,
@@ -122,7 +122,7 @@ def test_presolve_builds_the_model_line_logic_leaves_when_the_whole_one_is_above
     from qpicross.classical.logic import propagate
     from qpicross.pipeline.config import SolverConfig
     from qpicross.pipeline.run import check_run_size, run
-    from qpicross.puzzle.generate import generate_puzzle
+    from qpicross.classical.generate import generate_puzzle
 
     puzzle = generate_puzzle((40, 40), density=0.75, seed=4).puzzle
     logic = propagate(puzzle)

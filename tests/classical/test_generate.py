@@ -3,7 +3,7 @@ import pytest
 
 from qpicross import check, load_puzzle
 from qpicross.classical.sat import solve_sat
-from qpicross.puzzle.generate import generate_puzzle, parse_size, random_board
+from qpicross.classical.generate import generate_puzzle, parse_size, random_board
 
 
 def test_generated_puzzle_is_its_boards_clues_and_reproducible():
@@ -24,7 +24,7 @@ def test_unique_retries_until_the_exact_solver_proves_uniqueness():
 
 
 def test_gives_up_after_max_tries(monkeypatch):
-    import qpicross.puzzle.generate as gen
+    import qpicross.classical.generate as gen
 
     # Every draw is the 2x2 diagonal, whose clues also fit the other diagonal: never unique.
     monkeypatch.setattr(gen, "random_board", lambda shape, density, rng: np.eye(2, dtype=np.uint8))
