@@ -8,13 +8,13 @@ name       extensions   what                                                  wr
 px         .px          Bompol's CP-report format (below)                     yes
 non        .non         Simpson's format as extended by nonogram-db           yes
 nonpack    .nonpack     several ``.non`` puzzles separated by ``====`` lines  no
-tournament .txt [#]_    TAAI/TCGA/ICGA ``$n`` files, 1000 puzzles each        no
-clues      .txt [#]_    row clue lines, a blank line, column clue lines       yes
+tournament .txt [#t]_   TAAI/TCGA/ICGA ``$n`` files, 1000 puzzles each        no
+clues      .txt [#t]_   row clue lines, a blank line, column clue lines       yes
 xml        .xml, .pbn   webpbn XML (``<puzzleset><puzzle><clues ...>``)       no
 json       .json        qpicross JSON (below)                                 yes
 ========== ============ ===================================================== =======
 
-.. [#] a ``.txt`` file is read as a tournament file when its first line starts
+.. [#t] a ``.txt`` file is read as a tournament file when its first line starts
    with ``$``, as a clue-only file (:func:`parse_clues`) when it starts with a number
    and its first 256 bytes hold only numbers, spaces, tabs and line ends; other
    ``.txt`` layouts need an explicit format.
