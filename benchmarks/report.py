@@ -55,6 +55,7 @@ from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
+from benchmarks.survey import SOLVERS, published_for, survey_median
 from benchmarks.tournament import load_passes, passes_compared, tournament_table
 from benchmarks.ratios import geometric_interval, median_time_of_reads, tts99_of_reads
 from qpicross.experiments.survival import MIN_EVENTS, no_event_lower_bound
@@ -63,7 +64,7 @@ from qpicross.puzzle.formats.registry import split_spec
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
            "puzzle_table", "matrix_table", "targets_table", "distribution_line",
            "ratio_line", "geometric_text", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
-           "kernels_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
+           "kernels_table", "fmt_published", "survey_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
            "has_section", "update_page", "SECTIONS", "ARCHIVE_PAGES", "quoted_files", "section_files", "section_text"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1117,6 +1118,78 @@ def _sizes(rows: Sequence[dict]) -> str:
     return low if low == high else f"{low} to {high}"
 
 
+def fmt_published(seconds: float | None) -> str:
+    """A published time: ``< 10 ms`` for the survey's 0 (it gives hundredths), ``+`` not finished, ``–`` not run."""
+    if seconds is None:
+        return "–"
+    if math.isinf(seconds):
+        return "+"
+    return "< 10 ms" if seconds == 0 else fmt_time(seconds)
+
+
+def _ours(row: dict | None) -> tuple[float, str]:
+    """A results row's TTS99 and how the table prints it (``> X`` where no read reached the target)."""
+    if row is None:
+        return math.inf, "—"
+    tts = _number(row["tts99_s"]) if row["num_solved"] else math.inf
+    return tts, fmt_time(tts) if math.isfinite(tts) else f"> {fmt_time(low_end(row))}"
+
+
+def _against(median: float, ours: float) -> str:
+    """The survey's median time over ours (above 1: ours is faster); the survey's 0 is below its 10 ms.
+
+    >>> _against(2.0, 0.5), _against(0.0, 0.005), _against(math.inf, 3.0), _against(1.0, math.inf)
+    ('4×', '< 2×', 'faster (the median solver did not finish)', 'not solved')
+    """
+    if not math.isfinite(ours):
+        return "not solved"
+    if not math.isfinite(median):
+        return "faster (the median solver did not finish)"
+    return f"< {0.01 / ours:.3g}×" if median == 0 else f"{median / ours:.3g}×"
+
+
+def survey_table(rows: Sequence[dict], default: str = "shift", presolve: str = "shift+presolve") -> str:
+    """Our TTS99 (the ``default`` and ``presolve`` configurations of ``make bench-survey``'s files) beside each
+    published solver time, puzzle by puzzle, the survey's median solver over ours, and the issue-58 target: on
+    every puzzle where the fastest survey solver needs more than 1 s, faster than the survey's median solver."""
+    by_config: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        by_config.setdefault(row["config"], {})[row["puzzle"]] = row
+    ours = by_config.get(default, {})
+    lines = ["| puzzle | webpbn | size | ours: default | ours: `--presolve` | " + " | ".join(SOLVERS)
+             + " | survey median | survey median / ours (default) |",
+             "|---|---:|---|---:|---:|" + "---:|" * len(SOLVERS) + "---:|---|"]
+    hard, won, unknown = [], [], []
+    for puzzle, row in ours.items():
+        entry = published_for(puzzle)
+        if entry is None:
+            unknown.append(puzzle)
+            continue
+        tts, shown = _ours(row)
+        median = survey_median(entry.times)
+        lines.append(f"| {entry.name} ({puzzle}) | {entry.webpbn} | {entry.size.replace('x', '×')} | {shown} | "
+                     f"{_ours(by_config.get(presolve, {}).get(puzzle))[1]} | "
+                     + " | ".join(fmt_published(t) for t in entry.times)
+                     + f" | {fmt_published(median)} | {_against(median, tts)} |")
+        if min(t for t in entry.times if t is not None) > 1:
+            hard.append(entry.name)
+            if tts < median:
+                won.append(entry.name)
+    cores = sorted({_threads(r) or 0 for r in ours.values()})
+    on = "/".join(str(c) for c in cores)
+    notes = [f"Ours: TTS99 in wall seconds, each read on {on} core{'s' * (cores != [1])} (intervals in the table "
+             "above); the survey's: its published wall seconds on its own machine (webpbn.com/survey; `+` not "
+             "finished within its limit, `–` not run, `< 10 ms` its 0). Size: width × height. The last column above 1: "
+             "ours is faster than the survey's median solver."]
+    if hard:
+        notes.append(f"Where the fastest survey solver needs more than 1 s ({len(hard)} puzzles: {', '.join(hard)}), "
+                     f"the default is faster than the survey's median solver on {len(won)}"
+                     + (f" ({', '.join(won)})" if won else "") + ".")
+    if unknown:
+        notes.append(f"Not in the survey's table: {', '.join(unknown)}.")
+    return "\n".join(lines) + "\n\n" + " ".join(notes)
+
+
 #: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
 
@@ -1216,6 +1289,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
+    "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

@@ -19,11 +19,11 @@ __all__ = ["add_puzzle_argument", "add_puzzles_argument", "add_force_and_json", 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", metavar="PUZZLE",
-                        help="puzzle file (.px, .non, .xml, .json, tournament .txt); FILE#N picks puzzle N "
+                        help="puzzle file (.px, .non, .xml, .json, tournament or clue-only .txt); FILE#N picks puzzle N "
                              "of a multi-puzzle file")
     parser.add_argument("--format", default=None,
                         help="file format, overriding the extension "
-                             "(px, non, nonpack, tournament, xml, json)")
+                             "(px, non, nonpack, tournament, clues, xml, json)")
 
 
 def add_puzzles_argument(parser: argparse.ArgumentParser, help: str, dest: str = "puzzles") -> None:

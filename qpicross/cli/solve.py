@@ -39,7 +39,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Solve a puzzle with an exact classical solver (SAT or the CP report's CP-SAT model) "
                     "and look for a second solution; or run line logic alone (--method logic).",
     )
-    add_puzzles_argument(p, "puzzle file(s) (.px, .non, .xml, .json, tournament .txt), FILE#N, FILE#a-b or "
+    add_puzzles_argument(p, "puzzle file(s) (.px, .non, .xml, .json, tournament or clue-only .txt), FILE#N, FILE#a-b or "
                             "FILE#a-b/STEP of a multi-puzzle file, or a directory, as bench reads them; several "
                             "are solved in one run (--json then prints a list)", dest="puzzle")
     p.add_argument("--method", choices=METHODS, default="sat",

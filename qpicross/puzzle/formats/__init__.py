@@ -8,13 +8,16 @@ name       extensions   what                                                  wr
 px         .px          Bompol's CP-report format (below)                     yes
 non        .non         Simpson's format as extended by nonogram-db           yes
 nonpack    .nonpack     several ``.non`` puzzles separated by ``====`` lines  no
-tournament .txt [#]_    TAAI/TCGA/ICGA ``$n`` files, 1000 puzzles each        no
+tournament .txt [#t]_   TAAI/TCGA/ICGA ``$n`` files, 1000 puzzles each        no
+clues      .txt [#t]_   row clue lines, a blank line, column clue lines       yes
 xml        .xml, .pbn   webpbn XML (``<puzzleset><puzzle><clues ...>``)       no
 json       .json        qpicross JSON (below)                                 yes
 ========== ============ ===================================================== =======
 
-.. [#] a ``.txt`` file is read as a tournament file when its first line starts
-   with ``$``; other ``.txt`` layouts need an explicit format.
+.. [#t] a ``.txt`` file is read as a tournament file when its first line starts
+   with ``$``, as a clue-only file (:func:`parse_clues`) when it starts with a number
+   and its first 256 bytes hold only numbers, spaces, tabs and line ends; other
+   ``.txt`` layouts need an explicit format.
 
 The ``.px`` format (Bompol's CP report, section I.2)::
 
@@ -71,6 +74,7 @@ from __future__ import annotations
 
 
 from qpicross.puzzle.formats._text import MAX_DIMENSION, MAX_FILE_BYTES, MAX_XML_DEPTH
+from qpicross.puzzle.formats.clues import format_clues, parse_clues
 from qpicross.puzzle.formats.jsonfile import format_json, parse_json
 from qpicross.puzzle.formats.non import format_non, parse_non, parse_nonpack
 from qpicross.puzzle.formats.px import format_px, parse_px
@@ -85,6 +89,7 @@ from qpicross.puzzle.formats.registry import (
     load_puzzles,
     save_puzzle,
     split_spec,
+    txt_format,
 )
 from qpicross.puzzle.formats.tournament import parse_tournament, parse_tournament_solutions
 from qpicross.puzzle.formats.webpbn import parse_xml
@@ -95,6 +100,7 @@ __all__ = [
     "iter_puzzles",
     "expand_puzzle_specs",
     "split_spec",
+    "txt_format",
     "save_puzzle",
     "parse_px",
     "format_px",
@@ -103,6 +109,8 @@ __all__ = [
     "format_non",
     "parse_tournament",
     "parse_tournament_solutions",
+    "parse_clues",
+    "format_clues",
     "parse_xml",
     "parse_json",
     "format_json",

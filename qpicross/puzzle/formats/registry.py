@@ -13,13 +13,14 @@ from qpicross.exceptions import ParameterError
 from qpicross.puzzle.puzzle import Puzzle, PuzzleFormatError
 from qpicross.puzzle.formats._text import _decode_text, _numbered_names, MAX_FILE_BYTES
 
+from qpicross.puzzle.formats.clues import format_clues, parse_clues
 from qpicross.puzzle.formats.jsonfile import format_json, parse_json
 from qpicross.puzzle.formats.non import format_non, parse_non, parse_nonpack
 from qpicross.puzzle.formats.px import format_px, parse_px
 from qpicross.puzzle.formats.tournament import _tournament_solution_file, parse_tournament
 from qpicross.puzzle.formats.webpbn import parse_xml
 
-__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "save_puzzle", "save_format", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
+__all__ = ["load_puzzle", "load_puzzles", "iter_puzzles", "expand_puzzle_specs", "split_spec", "txt_format", "save_puzzle", "save_format", "READERS", "MULTI_READERS", "WRITERS", "EXTENSIONS"]
 
 
 # -- registries ----------------------------------------------------------------------------------
@@ -45,6 +46,7 @@ MULTI_READERS: dict[str, MultiReader] = {
     "non": lambda text, name, path: [(1, parse_non(text, name, path))],
     "nonpack": lambda text, name, path: _numbered_names(name, parse_nonpack(text, name, path)),
     "tournament": lambda text, name, path: parse_tournament(text, name, path),
+    "clues": lambda text, name, path: [(1, parse_clues(text, name, path))],
     "xml": lambda text, name, path: _numbered_names(name, parse_xml(text, name, path)),
     "json": lambda text, name, path: _numbered_names(name, parse_json(text, name, path)),
 }
@@ -52,9 +54,10 @@ MULTI_READERS: dict[str, MultiReader] = {
 READERS: dict[str, Reader] = {fmt: _single(reader) for fmt, reader in MULTI_READERS.items()}
 READERS["px"] = lambda text, name, path: parse_px(text, name, path)
 READERS["non"] = lambda text, name, path: parse_non(text, name, path)
+READERS["clues"] = lambda text, name, path: parse_clues(text, name, path)
 #: Writers by format name.
-WRITERS: dict[str, Writer] = {"px": format_px, "non": format_non, "json": format_json}
-#: File extensions (lower case, with dot) to format names (``.txt`` is sniffed, see above).
+WRITERS: dict[str, Writer] = {"px": format_px, "non": format_non, "json": format_json, "clues": format_clues}
+#: File extensions (lower case, with dot) to format names (``.txt`` is sniffed: :func:`txt_format`).
 EXTENSIONS: dict[str, str] = {".px": "px", ".non": "non", ".nonpack": "nonpack", ".xml": "xml", ".pbn": "xml",
                               ".json": "json"}
 
@@ -66,25 +69,48 @@ def _format_for(path: Path, format: str | None, table: dict) -> str:
                                     str(path))
         return format
     fmt = EXTENSIONS.get(path.suffix.lower())
-    sniff = fmt is None and path.suffix.lower() == ".txt" and table is MULTI_READERS
-    if sniff and _looks_like_tournament(path):
-        fmt = "tournament"
+    if fmt is None and table is MULTI_READERS:
+        fmt = txt_format(path)
     if fmt is None or fmt not in table:
         raise PuzzleFormatError(
             f"cannot tell the format from the extension {path.suffix!r}; "
-            f"use one of {', '.join(sorted(EXTENSIONS))} (or a .txt tournament file starting with '$') "
-            f"or pass --format / format=",
+            f"use one of {', '.join(sorted(EXTENSIONS))} (or a .txt: a tournament file starting with '$', or "
+            f"clue lines starting with a number) or pass --format / format=",
             str(path),
         )
     return fmt
 
 
-def _looks_like_tournament(path: Path) -> bool:
+#: Bytes of a ``.txt`` file :func:`txt_format` reads to tell its layout.
+_SNIFF_BYTES = 256
+#: The head of a clue-only file: a number first, then only numbers, spaces, tabs and line ends.
+_CLUES_HEAD = re.compile(rb"[0-9][0-9 \t\r\n]*")
+
+
+def txt_format(path: str | os.PathLike) -> str | None:
+    """The format of a ``.txt`` puzzle file told from its first :data:`_SNIFF_BYTES` bytes: ``"tournament"`` when
+    its first text starts with ``$``, ``"clues"`` when it starts with a number and holds nothing but numbers,
+    spaces, tabs and line ends, ``None`` otherwise (and for any other extension, or a file that cannot be read).
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, text in (("t.txt", "$1\\n1\\n1\\n"), ("c.txt", "1\\n\\n1\\n"), ("n.txt", "notes\\n"), ("c.px", "1\\n")):
+    ...     _ = (folder / name).write_text(text)
+    >>> [txt_format(folder / name) for name in ("t.txt", "c.txt", "n.txt", "c.px")]
+    ['tournament', 'clues', None, None]
+    """
+    return _sniff(Path(path)) if Path(path).suffix.lower() == ".txt" else None
+
+
+def _sniff(path: Path) -> str | None:
+    """``"tournament"``, ``"clues"`` or ``None`` from the head of a file, whatever its extension."""
     try:
-        head = read_bounded(path, 64, head=True)
+        head = read_bounded(path, _SNIFF_BYTES, head=True).removeprefix(b"\xef\xbb\xbf")
     except UnreadableFileError:
-        return False
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\r\n").startswith(b"$")
+        return None
+    if head.lstrip(b"\r\n").startswith(b"$"):
+        return "tournament"
+    return "clues" if _CLUES_HEAD.fullmatch(head) else None
 
 
 def _read_text(path: Path) -> str:
@@ -244,17 +270,10 @@ def _directory_files(directory: Path, format: str | None) -> list[Path]:
     for child in sorted(directory.iterdir()):
         if not child.is_file() or child.name.startswith("."):
             continue
-        if format is not None:
-            if child.suffix.lower() in EXTENSIONS and EXTENSIONS[child.suffix.lower()] != format:
-                continue
-            if format != "tournament" and child.suffix.lower() not in EXTENSIONS:
-                continue
-            if format == "tournament" and not _looks_like_tournament(child):
-                continue
-            files.append(child)
-        elif child.suffix.lower() in EXTENSIONS:
-            files.append(child)
-        elif child.suffix.lower() == ".txt" and _looks_like_tournament(child):
+        known = EXTENSIONS.get(child.suffix.lower())
+        if known is None and (format is not None or child.suffix.lower() == ".txt"):  # a named format: any extension
+            known = _sniff(child)
+        if known is not None and (format is None or known == format):
             files.append(child)
     return files
 
@@ -264,7 +283,7 @@ def expand_puzzle_specs(specs: Iterable[str | os.PathLike], format: str | None =
 
     A spec is a file (all its puzzles), ``FILE#N``, ``FILE#a-b``, or a
     directory (every puzzle file directly in it, sorted by name; ``.txt`` files
-    only when they look like tournament files; sub-directories are not
+    only when they look like tournament or clue files; sub-directories are not
     entered).
 
     Raises:

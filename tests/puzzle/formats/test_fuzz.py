@@ -21,6 +21,7 @@ VALID = {
     "non": 'title "t"\nwidth 3\nheight 3\n\nrows\n1\n1,1\n3\n\ncolumns\n2\n1\n3\n\ngoal "010101111"\n',
     "nonpack": "width 1\nheight 1\nrows\n1\ncolumns\n1\n====\nwidth 1\nheight 1\nrows\n0\ncolumns\n\n",
     "tournament": "$1\n2\n1\n3\n1\n1\t1\n3\n$2\n1\n1\n1\n1\n1\n1\n",
+    "clues": "1\n1 1\n3\n\n2\n1\n3\n",
     "xml": ('<?xml version="1.0"?>\n<puzzleset><puzzle type="grid" defaultcolor="black">\n'
             '<color name="white" char=".">FFFFFF</color>\n<clues type="columns">\n'
             "<line><count>2</count></line>\n<line><count>1</count></line>\n<line><count>3</count></line>\n"
@@ -38,6 +39,7 @@ VOCAB = {
             "catalogue \"x\"", "width 0", "height -1", "\t", " "],
     "nonpack": ["width 1", "height 1", "rows", "columns", "1", "0", "====", "\n", "goal \"1\""],
     "tournament": ["$1", "$2", "$", "1", "2", "0", "\t", "1\t1", "\n", "\r\n", "-3", "x", "99999999999"],
+    "clues": ["1", "2", "3", "0", " ", "\t", "1 1", "\n", "\n\n", "\r\n", "-1", "x", ",", "99999999999", "\ufeff"],
     "xml": ["<puzzleset>", "</puzzleset>", "<puzzle>", "</puzzle>", '<clues type="rows">',
             '<clues type="columns">', "</clues>", "<line>", "</line>", "<line/>", "<count>", "</count>",
             "1", "2", "0", '<count color="red">', "<solution>", "<image>", "</image>", "</solution>",
