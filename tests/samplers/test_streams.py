@@ -52,9 +52,12 @@ def test_a_stream_stops_when_the_reads_stop_event_is_set(client):
 def test_a_budget_ends_a_read_that_never_reaches_the_target(client):
     f = build_formulation(KNIFE)
     ss = dask_streams.StreamsComposite(BlockShiftSampler(), client).sample(f.bqm(), lines=f.one_hot_lines(), paints=f.paints(), num_reads=2, seed=4,
-                                    target_energy=-1.0, time_limit=2.0)
+                                    target_energy=-1.0, time_limit=2.0,
+        num_sweeps=10**9)  # the time limit, not the sweeps, ends it (200 000 take under 2 s here)
     assert ss.info["time_to_target_s"][0] == math.inf and ss.info["winner"][0] == -1
-    assert ss.info["stream_s"][0] >= 2 * 1.5  # both streams ran for the whole budget
+    # the read lasted its budget; its streams ran for it (a stream a loaded machine starts late is stopped half a
+    # polling interval after the read's deadline, so their sum is not twice the budget on a busy machine)
+    assert ss.info["read_s"][0] >= 1.9 and ss.info["stream_s"][0] >= 1.5
     # CPU seconds counted in whichever of its worker's threads the restarts ran: not the near nothing of a clock
     # read in another thread, and never more than the streams' wall seconds. How close to the wall's they come
     # depends on what else the machine runs (at load 3 on 2 cores, 0.14 of it: issue 59, item 3), so the
