@@ -1,13 +1,14 @@
 """The block-shift annealer: one engine, two chains, every backend.
 
 * :mod:`~qpicross.samplers.blockshift.sampler` -- :class:`BlockShiftSampler` (``shift``): reads of
-  restart streams on threads (:mod:`~.restarts`), processes or a Dask cluster (:mod:`qpicross.samplers.streams`, around the sampler);
+  restart streams on threads (:mod:`~.restarts`), or on processes or a Dask cluster
+  (:mod:`qpicross.samplers.streams`, around the sampler);
 * :mod:`~qpicross.samplers.blockshift.batched` -- :class:`BatchedShiftSampler` (``shift-batched``):
   many ladders of many puzzles in one launch, on a CUDA GPU or on the CPU (:mod:`~.driver`);
 * the engine, written once: :mod:`~.layouts` (every kernel's data), :mod:`~.engine` (random streams,
   proposals, line draws, replica exchange, the restart), the chains :mod:`~.profile` (rows sampled,
-  columns minimised out) and :mod:`~.joint` (every line sampled, on local fields or on the board of
-  :mod:`~.board`), population annealing (:mod:`~.population`), compiled for each chain and target by
+  columns minimised out) and :mod:`~.joint` (every line sampled, on the local fields of :mod:`~.fields` or on
+  the board of :mod:`~.board`), population annealing (:mod:`~.population`), compiled for each chain and target by
   :func:`~.compile_targets.build` (:mod:`~.chains`: the CPU builds).
 
 Examples:

@@ -3,7 +3,7 @@
 * :data:`PROFILE` -- the profile chain (:mod:`~.profile`), also its population annealing
   (:func:`~.population.population_read`);
 * :data:`BOARD` -- the joint chain on a Picross BQM's boards (:mod:`~.board`);
-* :data:`FIELDS` -- the joint chain on any one-hot BQM's local fields (:mod:`~.joint`).
+* :data:`FIELDS` -- the joint chain (:mod:`~.joint`) on any one-hot BQM's local fields (:mod:`~.fields`).
 
 Each is a namespace of kernels; ``read`` runs one restart in one call
 (:func:`~qpicross.samplers.blockshift.engine.read`), ``restart_begin`` / ``restart_sweeps`` run it in
@@ -37,7 +37,7 @@ import numpy as np  # noqa: F401 - the examples use it
 
 from qpicross.samplers.blockshift import population as _population  # noqa: F401 - its kernels join the builds
 from qpicross.samplers.blockshift.board import BOARD as _BOARD
-from qpicross.samplers.blockshift.joint import FIELDS as _FIELDS
+from qpicross.samplers.blockshift.fields import FIELDS as _FIELDS
 from qpicross.samplers.blockshift.profile import PROFILE as _PROFILE
 from qpicross.samplers.blockshift.compile_targets import build, cached
 

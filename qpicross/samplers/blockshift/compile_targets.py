@@ -96,15 +96,15 @@ class OpenName:
 # Moves (layouts.py). Who calls each, and which bindings (the dicts handed to build) bind it:
 #
 #   open name       called by                                      bound by
-#   chain_start     engine.restart_begin                           profile.PROFILE, board.BOARD, joint.FIELDS
+#   chain_start     engine.restart_begin                           profile.PROFILE, board.BOARD, fields.FIELDS
 #   chain_sweep     engine.restart_sweeps                          the same
 #   chain_save      engine.keep_best, restart_begin, read;         the same
 #                   driver._keep_lowest
 #   chain_sample    engine.read, driver._keep_lowest               the same
 #   chain_views     driver.ladder_run, driver.ladder_close         driver.PROFILE_LAUNCH, driver.FIELDS_LAUNCH
-#   layout_*        joint.line_move, joint_start, joint_sweep      board.BOARD, joint.FIELDS
+#   layout_*        joint.line_move, joint_start, joint_sweep      board.BOARD, fields.FIELDS
 #
-# (driver.*_LAUNCH are profile.PROFILE and joint.FIELDS with chain_views added; population.population_read calls
+# (driver.*_LAUNCH are profile.PROFILE and fields.FIELDS with chain_views added; population.population_read calls
 # the profile chain's kernels directly, and keep_best's chain_save.)
 chain_start = OpenName("chain_start", "chain_start(r, moves, work, data) -> energy",
                        "replica r at a random state")

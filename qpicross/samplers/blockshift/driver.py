@@ -42,7 +42,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from qpicross.samplers.blockshift import joint as _joint, profile as _profile
+from qpicross.samplers.blockshift import fields as _fields, profile as _profile
 from qpicross.samplers.blockshift.engine import coldest, reached, restart_begin, restart_of, restart_sweeps
 from qpicross.samplers.blockshift.layouts import (Board, FieldsWork, Params, Profile, ProfileWork, Signals, Sizes,
                                                   Structure, make_flags, make_moves)
@@ -227,7 +227,7 @@ def close_ladders(flags, pz, ld):
 
 #: The bindings of a launch of each chain (:func:`~.compile_targets.build`).
 PROFILE_LAUNCH = dict(_profile.PROFILE, chain_views=profile_views)
-FIELDS_LAUNCH = dict(_joint.FIELDS, chain_views=fields_views)
+FIELDS_LAUNCH = dict(_fields.FIELDS, chain_views=fields_views)
 _CPU = {}
 _CUDA = {}
 

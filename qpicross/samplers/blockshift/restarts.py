@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from qpicross.samplers.blockshift import board as _board, chains as _chains, joint as _joint, profile as _profile
+from qpicross.samplers.blockshift import board as _board, chains as _chains, fields as _fields, profile as _profile
 from qpicross.samplers.blockshift.engine import restart_of
 from qpicross.samplers.blockshift.layouts import Params, Signals
 from qpicross.samplers.blockshift.plans import LeadThenLong, tagged
@@ -142,7 +142,7 @@ class ReadRunner:
         if key not in self._work and self.board is not None:
             self._work[key] = _board.board_work(replicas, self.model, self.board[0])
         if key not in self._work:
-            self._work[key] = _joint.fields_work(replicas, self.model)
+            self._work[key] = _fields.fields_work(replicas, self.model)
         return self._work[key]
 
     def warm_up(self, out, seed, betas, sweeps) -> None:
