@@ -439,16 +439,14 @@ SHIFT_BATCHED_PARAMETERS: dict[str, Parameter] = {
         "the profile chain, all its restarts together; 1000 on the joint chain); a sweep is a line move per "
         "free line (profile chain), or one move per group and free variable and a line move per line (joint "
         "chain), for every replica.")),
-    "seed": integer(0, 2**32 - 1, none=True).about(None, (
-        "Random seed (0 <= seed < 2**32): the same seed gives the same samples.")),
+    "seed": SHIFT_PARAMETERS["seed"],
     "beta_range": per_model(inverse_temperatures()).about(None, (
         "``(hot, cold)`` inverse temperatures, for all models or one per model (default: "
         ":func:`~qpicross.samplers.blockshift.sampler.default_beta_range` of each).")),
     "num_replicas": integer(1, 1024).about(4, (
         "Chains per ladder at temperatures geometric over ``beta_range``, swapped after every sweep; 1: "
         "annealing from hot to cold over ``num_sweeps``.")),
-    "shift_probability": number(0, 1).about(0.5, (
-        "Chance that a block move shifts the block by one start.")),
+    "shift_probability": SHIFT_PARAMETERS["shift_probability"],
     "line_moves": number(0, 1).about(1.0, (
         "Chance per sweep that each line is redrawn by a heat-bath line move (0: never, and block moves are "
         "then not restricted to fitting lines).")),
