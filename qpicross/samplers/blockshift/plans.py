@@ -12,6 +12,7 @@ sweeps, level and free axis from one kernel, :func:`~qpicross.samplers.blockshif
 
 from __future__ import annotations
 
+import functools
 import time
 
 import numpy as np
@@ -94,6 +95,13 @@ def ladder(beta_range: tuple[float, float], level: int) -> np.ndarray:
     [1.0, 1.258, 1.584, 1.993, 2.508, 3.157, 3.973, 5.0]
     """
     hot, cold = beta_range
+    return _ladder(float(hot), float(cold), int(level)).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _ladder(hot: float, cold: float, level: int) -> np.ndarray:
+    """:func:`ladder`, made once per ladder: the restarts share it (no kernel writes its ``betas``), and a
+    read of an easy puzzle takes little more than the two ``np.geomspace`` calls it would otherwise pay."""
     return np.geomspace(hot / (1 + level / 2), cold, min(4 + 2 * level, MAX_RUNGS))
 
 
@@ -166,10 +174,11 @@ class LubyRestarts:
 
     def __iter__(self):
         used, k = 0, 1
+        hot, cold = (float(beta) for beta in self.beta_range)
         while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
             sweeps, level, _ = _engine.restart_of(k, 0, self.unit, self.total_sweeps - used, 1)
             level = level if self.fixed_level is None else self.fixed_level
-            yield (ladder(self.beta_range, level) if self.betas is None else self.betas), int(sweeps)
+            yield (_ladder(hot, cold, int(level)) if self.betas is None else self.betas), int(sweeps)
             used += sweeps
             k += 1
 

@@ -284,13 +284,13 @@ def test_a_reads_restarts_take_rows_and_columns_in_turn_each_stream_from_its_own
     assert ss.info["profile_lines"] == "alternate"
     restarts = len(structured.restart_plan(300, 10, (2.0, 5.0)))
     ran = [(thread, free) for chain, thread, _, _, free in chain_runs if chain == "profile" and thread != main]
-    if threads == 1:  # each restart in a thread of its own, one after the other; each read starts on rows
+    if threads == 1:  # each restart in the runner's thread, one after the other; each read starts on rows
         assert [axis for _, axis in ran] == 2 * _turns("rows", restarts)
-    else:  # a stream is one thread: stream 0 starts on rows, stream 1 on columns, each read anew
+    else:  # stream i runs in the runner's thread i: stream 0 starts on rows, stream 1 on columns, each read anew
         streams = {}
         for thread, axis in ran:
             streams.setdefault(thread, []).append(axis)
-        assert sorted(streams.values()) == sorted([_turns("rows", restarts), _turns("columns", restarts)] * 2)
+        assert sorted(streams.values()) == sorted([2 * _turns("rows", restarts), 2 * _turns("columns", restarts)])
     for lines in ("rows", "columns"):  # asked for: every restart on that axis
         chain_runs.clear()
         ss = BlockShiftSampler().sample(bqm, profile_lines=lines, **kwargs)
@@ -304,3 +304,48 @@ def test_profile_lines_is_checked_and_is_none_on_the_joint_chain(grid):
         BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, profile_lines="diagonals", **structure)
     ss = BlockShiftSampler().sample(bqm, num_reads=1, num_sweeps=2, chain="joint", **structure)
     assert ss.info["profile_lines"] is None
+
+
+def _restart_threads():
+    return [t for t in threading.enumerate() if t.name.startswith("qpicross-restarts-")]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_calls_restart_threads_serve_all_its_reads_and_end_with_it(streams_always, grid, chain_runs, threads):
+    """The runner starts its threads once (one per stream), not one per restart, and they end when the call
+    returns: a process that samples many puzzles keeps no thread of the calls before."""
+    f, bqm, structure = grid
+    before = set(_restart_threads())
+    BlockShiftSampler().sample(bqm, num_reads=3, num_sweeps=200, restart_sweeps=50, target_energy=-1, seed=5,
+                               threads=threads, **structure)
+    ran = {thread for _, thread, _, sweeps, _ in chain_runs if sweeps} - {threading.main_thread().name}
+    assert len(ran) == threads and all(name.startswith("qpicross-restarts-") for name in ran)
+    deadline = time.monotonic() + 10
+    while set(_restart_threads()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not set(_restart_threads()) - before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_compiled_read_that_raises_fails_the_call_with_its_error(monkeypatch, streams_always, grid, threads):
+    f, bqm, structure = grid
+    real = _reads.ReadRunner._kernel
+
+    def kernel(self, out, seed, betas, sweeps, work, **kwargs):
+        if threading.current_thread() is not threading.main_thread():  # the warm-up, in the caller's, compiles
+            raise MemoryError("a kernel's failure")
+        return real(self, out, seed, betas, sweeps, work, **kwargs)
+
+    monkeypatch.setattr(_reads.ReadRunner, "_kernel", kernel)
+    with pytest.raises(RuntimeError, match="read failed") as raised:
+        BlockShiftSampler().sample(bqm, num_reads=2, num_sweeps=200, restart_sweeps=50, target_energy=-1, seed=5,
+                                   threads=threads, **structure)
+    assert isinstance(raised.value.__cause__, MemoryError)
+
+
+def test_the_ladders_restarts_share_are_not_the_ones_ladder_hands_out():
+    first = _plans.ladder((2.0, 5.0), 1)
+    first[:] = 0
+    assert _plans.ladder((2.0, 5.0), 1).min() > 0
+    betas = [b for b, _ in _plans.LubyRestarts(3000, 1000, (2.0, 5.0))]
+    assert betas[0] is betas[1] and np.array_equal(betas[0], _plans.ladder((2.0, 5.0), 0))
