@@ -186,6 +186,11 @@ def _tournament(args: argparse.Namespace, configs: list) -> int:
           f"on {cores} core{'s' if cores > 1 else ''} (limit {limit:g} s); per puzzle median {s['median_s']:.3g} s, "
           f"99th percentile {s['p99_s']:.3g} s, slowest {s['slowest_s']:.3g} s ({printable(str(s['slowest_puzzle']))}); "
           f"compiling before the clock {result.setup_s:.3g} s")
+    if "cells_settled" in s:  # --presolve: what line logic did before the annealer
+        share = s["cells_settled"] / s["cells"] if s["cells"] else 0.0
+        print(f"presolve: line logic settled {s['cells_settled']} of {s['cells']} cells ({100 * share:.1f}%) and "
+              f"solved {s['solved_by_logic']} of {s['run']} puzzles alone; the annealer found the other "
+              f"{s['cells'] - s['cells_settled']} cells")
     if s["unsolved"]:
         print("not solved: " + ", ".join(printable(u) for u in s["unsolved"]))
     if args.json:

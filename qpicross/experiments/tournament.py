@@ -61,6 +61,10 @@ class TournamentEntry:
         reads: Reads drawn (the last one solved it, when it is solved).
         total_s: The running total after this puzzle.
         timed_out: Whether what was left of the total ran out during this puzzle.
+        cells_settled: With ``presolve``, the cells line logic settled before annealing (of ``rows * cols``);
+            None without.
+        solved_by_logic: With ``presolve``, whether line logic settled every cell (nothing was annealed); None
+            without.
     """
 
     puzzle: str
@@ -72,6 +76,8 @@ class TournamentEntry:
     reads: int
     total_s: float
     timed_out: bool = False
+    cells_settled: int | None = None
+    solved_by_logic: bool | None = None
 
 
 @dataclasses.dataclass
@@ -115,9 +121,15 @@ class TournamentResult:
             entry.timed_out for entry in self.entries)
 
     def summary(self) -> dict:
-        """Solved count, total time and the per-puzzle median, 99th percentile and slowest."""
+        """Solved count, total time and the per-puzzle median, 99th percentile and slowest; with ``presolve``,
+        also the cells line logic settled (``cells_settled`` of ``cells``) and the puzzles it solved alone."""
         seconds = np.array([entry.seconds for entry in self.entries]) if self.entries else np.zeros(0)
         slowest = max(self.entries, key=lambda entry: entry.seconds) if self.entries else None
+        logic = {}
+        if self.config.presolve:
+            logic = {"cells": sum(entry.rows * entry.cols for entry in self.entries),
+                     "cells_settled": sum(entry.cells_settled or 0 for entry in self.entries),
+                     "solved_by_logic": sum(bool(entry.solved_by_logic) for entry in self.entries)}
         return {
             "puzzles": self.num_puzzles,
             "run": len(self.entries),
@@ -129,6 +141,7 @@ class TournamentResult:
             "slowest_s": float(slowest.seconds) if slowest else math.nan,
             "slowest_puzzle": slowest.puzzle if slowest else None,
             "unsolved": [entry.puzzle for entry in self.entries if not entry.solved],
+            **logic,
         }
 
     def to_dict(self) -> dict:
@@ -196,9 +209,12 @@ def run_tournament(
                 raise KeyboardInterrupt
             seconds = time.perf_counter() - start
             total += seconds
+            logic = run_result.presolve or {}
             entry = TournamentEntry(str(puzzle.name), source, *puzzle.shape, run_result.solved,
                                     seconds, run_result.num_reads, total,
-                                    timed_out=run_result.stopped_by_budget and not run_result.solved)
+                                    timed_out=run_result.stopped_by_budget and not run_result.solved,
+                                    cells_settled=logic.get("cells_settled"),
+                                    solved_by_logic=logic.get("solved_by_logic"))
             result.entries.append(entry)
             if progress is not None:
                 progress(entry, len(puzzles))

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from qpicross.classical.logic import propagate
 from qpicross.cli import main
 from qpicross.exceptions import ParameterError
 from qpicross.experiments.tournament import MAX_READS, run_tournament
@@ -61,3 +62,20 @@ def test_cli_tournament_writes_every_puzzle_and_the_running_total(tmp_path, caps
 def test_cli_tournament_refuses_what_it_cannot_do(flags, says, capsys):
     assert main(["bench", LETTER_A_FILE, "--tournament", *flags]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_a_presolve_run_says_what_line_logic_settled_and_what_was_annealed(capsys):
+    result = run_tournament(SET, SolverConfig(seed=1, presolve=True), time_limit=120)
+    assert all(e.solved for e in result.entries)
+    for entry, (_, puzzle) in zip(result.entries, SET):
+        logic = propagate(puzzle)
+        assert (entry.cells_settled, entry.solved_by_logic) == (logic.num_settled, logic.solved)
+    summary = result.summary()
+    assert summary["cells"] == sum(p.num_rows * p.num_cols for _, p in SET)
+    assert summary["cells_settled"] == sum(propagate(p).num_settled for _, p in SET) < summary["cells"]
+    assert 1 <= summary["solved_by_logic"] == sum(propagate(p).solved for _, p in SET) < len(SET)
+    plain = run_tournament(SET, SolverConfig(seed=1), time_limit=120)
+    assert {e.cells_settled for e in plain.entries} == {None} and "cells_settled" not in plain.summary()
+    assert main(["bench", LETTER_A_FILE, "--tournament", "--presolve", "--seed", "3"]) == 0
+    assert "presolve: line logic settled 25 of 25 cells (100.0%) and solved 1 of 1 puzzles alone" in (
+        capsys.readouterr().out)
