@@ -117,9 +117,16 @@ def test_presolve_composite_returns_full_size_samples_with_the_full_models_energ
     ss = PresolveComposite(dimod.SimulatedAnnealingSampler()).sample(bqm, formulation=f, num_reads=20, seed=1)
     assert set(ss.variables) == set(bqm.variables)
     dimod.testing.assert_sampleset_energies(ss, bqm)
-    for label, value in found.fixed.items():
-        assert (ss.record.sample[:, ss.variables.index(label)] == value).all()
-    assert ss.info["presolve"]["variables_annealed"] == bqm.num_variables - len(found.fixed)
+    ruled_out = [label for label, value in found.fixed.items() if value == 0]
+    forced = [label for label, value in found.fixed.items() if value == 1]
+    assert ruled_out and forced
+    ground = ss.record.energy == 0
+    assert ground.any()
+    for label in ruled_out:  # gone from the annealed model: 0 in every read
+        assert (ss.record.sample[:, ss.variables.index(label)] == 0).all()
+    for label in forced:  # kept, the one start left in its group: 1 in every read at the ground state
+        assert (ss.record.sample[ground, ss.variables.index(label)] == 1).all()
+    assert ss.info["presolve"]["variables_annealed"] == bqm.num_variables - len(ruled_out)
 
 
 def test_fix_variables_matches_dimods_own():
