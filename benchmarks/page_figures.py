@@ -9,6 +9,8 @@
 * ``ttt_hard.png``, ``ttt_parallel.png`` -- time-to-target curves, the fraction of reads that reached the ground
   state by each time, reads cut by the budget censored (:func:`time_to_target_curves`);
 * ``ablation.png`` -- what each part of the annealer buys: each configuration's TTS99 per puzzle (:func:`ablation`);
+* ``stall.png`` -- why large puzzles stall: restarts watched sweep by sweep, energy and exchange acceptance
+  (:func:`stall`);
 * ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
 * ``embedding_chains.png`` -- the longest chain of each embedded model against its variables, by encoding and graph;
 * ``tournament_long.png`` -- the full runs' TTS99 of each puzzle through both tournament files (the archive);
@@ -31,7 +33,7 @@ from benchmarks.report import load_rows
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
+           "stall", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -182,6 +184,42 @@ def ablation(out: Path) -> Path:
     return _save(fig, out / "ablation.png")
 
 
+def stall(out: Path) -> Path:
+    """``make bench-stall``: each watched restart's lowest energy against sweeps (left), and each neighbouring pair's
+    exchange acceptance along the ladder (right), a line a puzzle, the short restarts' ladder solid, the long ones'
+    dashed."""
+    import matplotlib.pyplot as plt
+
+    from benchmarks.stall import _name
+
+    rows = _rows("stall.json")
+    fig, (energy, exchange) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig.suptitle(f"A default read's first restart, watched sweep by sweep (commit {_commits('stall.json')})",
+                 fontsize=10)
+    puzzles = list(dict.fromkeys(r["puzzle"] for r in rows))
+    colours = dict(zip(puzzles, plt.get_cmap("tab10").colors))
+    for r in rows:
+        style = "-" if r["level"] == 0 else "--"
+        label = f"{_name(r).split(' (')[0]} {r['cols']}×{r['rows']}" if r["level"] == 0 else None  # width × height
+        points = r["checkpoints"]
+        energy.plot([c["sweep"] for c in points], [c["best"] for c in points], style, color=colours[r["puzzle"]],
+                    label=label)
+        exchange.plot(range(1, r["rungs"]), r["exchange_acceptance"], style, marker=".", color=colours[r["puzzle"]])
+    energy.set_xscale("log")
+    energy.set_yscale("symlog", linthresh=1)
+    energy.set_ylim(bottom=-0.2)
+    energy.set_xlabel("sweeps")
+    energy.set_ylabel("lowest energy so far (0: solved)")
+    energy.legend(fontsize=7, loc="lower left", title="puzzle, width × height", title_fontsize=7)
+    exchange.set_xlabel("neighbouring pair, hot (1) to cold")
+    exchange.set_ylabel("exchange acceptance")
+    exchange.set_ylim(-0.02, 1.02)
+    for ax in (energy, exchange):
+        ax.grid(True, which="both", alpha=0.3)
+    exchange.set_title("solid: 4 rungs (level 0), dashed: 8 (level 2)", fontsize=8)
+    return _save(fig, out / "stall.png")
+
+
 def frontier_sizes(out: Path) -> Path:
     """Plain SA on the thermometer encoding on random boards: the fraction of each size's boards solved, alone and
     after line logic (``make schedule-random``)."""
@@ -287,6 +325,7 @@ PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
               for k, label in (("1", "1 stream"), ("2", "2 streams"))],
         "A read's restart streams on 1 and 2 processes: time to target", "ttt_parallel.png")),
     ("ablation.png", ablation),
+    ("stall.png", stall),
     ("frontier_sizes.png", frontier_sizes),
     ("embedding_chains.png", embedding_chains),
     ("tournament_long.png", tournament_long),

@@ -55,6 +55,7 @@ from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
+from benchmarks.stall import stall_table
 from benchmarks.survey import SOLVERS, published_for, survey_median
 from benchmarks.tournament import load_passes, passes_compared, tournament_table
 from benchmarks.ratios import geometric_interval, median_time_of_reads, tts99_of_reads
@@ -1290,6 +1291,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
+    "stall": (_results("stall.json"), stall_table),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

@@ -38,13 +38,8 @@ import time
 import numpy as np
 
 from qpicross import build_formulation, load_puzzle
-from qpicross.samplers.blockshift.chains import PROFILE
-from qpicross.samplers.blockshift.layouts import Signals
-from qpicross.samplers.blockshift.plans import ladder
-from qpicross.samplers.blockshift.sampler import _Model, _settings
-from qpicross.samplers.control import RunControl, stop_flag
 
-__all__ = ["watch_restart", "exchanges", "main"]
+__all__ = ["watch_restart", "exchanges", "stall_table", "main"]
 
 #: The ladders watched (levels of :func:`~qpicross.samplers.blockshift.plans.ladder`) and their sweeps: the restart
 #: unit's 8 000 and the long restarts' unit, 8 000 at level 2 (``LONG_SWEEPS``), each four times over.
@@ -85,6 +80,12 @@ def _holders(slot_of: np.ndarray) -> np.ndarray:
 def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0) -> dict:
     """The first restart of a default read of ``puzzle`` on the ladder of ``level``, ``sweeps`` sweeps without a
     target, one sweep a call: what the module docstring lists, as a JSON-ready dict."""
+    from qpicross.samplers.blockshift.chains import PROFILE  # the kernels: only where a restart is watched
+    from qpicross.samplers.blockshift.layouts import Signals
+    from qpicross.samplers.blockshift.plans import ladder
+    from qpicross.samplers.blockshift.sampler import _Model, _settings
+    from qpicross.samplers.control import RunControl, stop_flag
+
     f = build_formulation(puzzle)
     bqm = f.bqm()
     settings = _settings(bqm, {"layout": f.layout(), "seed": seed, "threads": 1})
@@ -137,6 +138,48 @@ def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0) -> dict:
             "exchange_acceptance": (accepted / sweeps).tolist(), "round_trips": trips,
             "replica_sweep_s": replica_sweep_s, "replica_sweep_per_cell_s": replica_sweep_s / cells,
             "watched_s": watched_s, "free_lines": "rows" if data[2].prof_stride != 1 else "columns"}
+
+
+def _name(row: dict) -> str:
+    from benchmarks.survey import published_for
+
+    entry = published_for(row["puzzle"])
+    return row["puzzle"] if entry is None else f"{entry.name} ({row['puzzle']})"
+
+
+def stall_table(rows: list[dict]) -> str:
+    """Markdown: each watched restart (:func:`watch_restart`'s rows of ``make bench-stall``) in a row, then what the
+    rows say about the ladders as puzzles grow.
+
+    >>> row = {"puzzle": "x", "rows": 2, "cols": 3, "cells": 6, "variables": 9, "level": 0, "rungs": 4,
+    ...        "betas": [1.0, 2.0, 3.0, 4.0], "sweeps": 8, "best_energy": 0.0, "last_improvement_sweep": 3,
+    ...        "exchange_acceptance": [0.5, 0.25, 0.125], "round_trips": 1, "replica_sweep_s": 2e-6}
+    >>> print(stall_table([row]).splitlines()[2])
+    | x | 3×2 | 9 | 0: 4 rungs, β 1 → 4 | 0 | 3 of 8 | 0.50, 0.25, 0.12 | 1 | 2 µs (333 ns a cell) |
+    """
+    lines = ["| puzzle | width × height | variables | ladder (level: rungs, β hot → cold) | lowest energy | last fell after sweep "
+             "| exchange acceptance, hot pair → cold pair | round trips | a replica-sweep |",
+             "|---|---|---:|---|---:|---:|---|---:|---:|"]
+    for r in rows:
+        betas = r["betas"]
+        lines.append(f"| {_name(r)} | {r['cols']}×{r['rows']} | {r['variables']:,} | {r['level']}: {r['rungs']} rungs, "
+                     f"β {betas[0]:.3g} → {betas[-1]:.3g} | {r['best_energy']:g} | {r['last_improvement_sweep']:,} of "
+                     f"{r['sweeps']:,} | " + ", ".join(f"{a:.2f}" for a in r["exchange_acceptance"])
+                     + f" | {r['round_trips']:,} | {1e6 * r['replica_sweep_s']:.3g} µs "
+                       f"({1e9 * r['replica_sweep_s'] / r['cells']:.3g} ns a cell) |")
+    sweeps = sorted({r["sweeps"] for r in rows})
+    notes = [f"Each row: the first restart of a default read (seed {rows[0].get('seed', 0)}), "
+             f"{' or '.join(f'{n:,}' for n in sweeps)} sweeps without a target; energy: the BQM's (0 at a "
+             "solution). Lowest energy and the sweep after which it last fell: over the whole restart."]
+    for level in sorted({r["level"] for r in rows}):
+        mine = sorted((r for r in rows if r["level"] == level), key=lambda r: r["cells"])
+        if len(mine) > 1:
+            worst = [min(r["exchange_acceptance"]) for r in mine]
+            notes.append(f"Level {level}: the same {mine[0]['rungs']} inverse temperatures on every puzzle; the "
+                         f"least-accepted pair's acceptance goes from {worst[0]:.2f} on the smallest "
+                         f"({_name(mine[0])}, {mine[0]['cells']:,} cells) to {worst[-1]:.2f} on the largest "
+                         f"({_name(mine[-1])}, {mine[-1]['cells']:,} cells).")
+    return "\n".join(lines) + "\n\n" + " ".join(notes)
 
 
 def main(argv: list[str] | None = None) -> int:
