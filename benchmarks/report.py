@@ -1193,6 +1193,8 @@ def survey_table(rows: Sequence[dict], default: str = "shift", presolve: str = "
 
 #: The tournament passes (``make bench-tournament-pass``), one results file per tournament file.
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
+#: The same passes with ``--presolve`` (``make bench-tournament-presolve``), where they have been run.
+_PRESOLVE_PASSES = ("tournament_taai2011_presolve.json", "tournament_tcga2012_presolve.json")
 
 
 def overview_table(rows: Sequence[dict]) -> str:
@@ -1203,8 +1205,9 @@ def overview_table(rows: Sequence[dict]) -> str:
     def pick(config: str, *collections: str) -> list[dict]:
         return [r for r in rows if r["config"] == config and collection(r) in collections]
 
-    passes = load_passes([p for p in _results(*_PASSES) if p.is_file()])
-    tournaments = [(f"{name} ({event})", passes.get(name), pick("shift+presolve", f"{name}.txt#1-100"),
+    passes = load_passes([p for p in _results(*_PASSES, *_PRESOLVE_PASSES) if p.is_file()])
+    tournaments = [(f"{name} ({event})", passes.get(name),
+                    passes.get(f"{name}_presolve") or pick("shift+presolve", f"{name}.txt#1-100"),
                     pick("baseline", f"{name}.txt#1-20"), f"champion {fmt_time(PASS_TARGETS[name][0])} in all")
                    for name, event in (("taai2011", "TAAI 2011"), ("tcga2012", "TCGA 2012"))]
     lines = ["| puzzles | default (pure annealing) | `--presolve` | plain SA on the QUBO | published |",
@@ -1222,7 +1225,9 @@ def overview_table(rows: Sequence[dict]) -> str:
             whole = default["summary"]["puzzles"] if default else 0
             puzzles, first = (default or {}).get("results", []), _pass_cell(default)
 
-        def part(cells: Sequence[dict]) -> str:  # a cell of runs on part of the collection says so
+        def part(cells: Sequence[dict] | dict) -> str:  # a cell of runs on part of the collection says so
+            if isinstance(cells, dict):  # a pass with --presolve
+                return _pass_cell(cells)
             return _solved_cell(cells) + ("" if not cells or len(cells) == whole else f" (first {len(cells)})")
 
         size = f"{whole:,}".replace(",", " ")
@@ -1282,7 +1287,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
                  lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
     "tournament-pass": (_results(*_PASSES),
-                        lambda rows: tournament_table([p for p in _results(*_PASSES) if p.is_file()])),
+                        lambda rows: tournament_table([p for p in _results(*_PASSES, *_PRESOLVE_PASSES)
+                                                       if p.is_file()])),
     "tournament-pass-compared": (_results(*_PASSES_COMPARED),
                                  lambda rows: "The taai2011 pass, " + passes_compared(
                                      *(json.loads(p.read_text()) for p in _results(*_PASSES_COMPARED))) + "."),
@@ -1305,7 +1311,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 
 #: Results files a section reads besides its own: the targets table gathers every headline run.
 _ALSO_READ: dict[str, list[Path]] = {
-    "overview": _results("survey.json", "survey_presolve.json", *_PASSES),
+    "overview": _results("survey.json", "survey_presolve.json", *_PASSES, *_PRESOLVE_PASSES),
+    "tournament-pass": _results(*_PRESOLVE_PASSES),
     "targets": _results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json", "bench_hybrid.json",
                         "ablation_shift.json", "ablation_shift_fixed.json", *_PASSES),
 }

@@ -57,14 +57,29 @@ def load_passes(paths) -> dict[str, dict]:
 
 
 def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> str:
-    """Markdown: for each puzzle file, the anchors (taai2011 only) and qpicross's pass, one row each."""
+    """Markdown: for each puzzle file, the anchors (taai2011 only) and qpicross's pass, one row each; a pass with
+    ``--presolve`` (``make bench-tournament-presolve``: ``FILE_presolve``) is a row of its file's table, with a line
+    on what line logic settled.
+
+    >>> pass_ = {"meta": {"cores": 1, "commit": "abc1234", "config": {"sampler": "shift", "presolve": True}},
+    ...          "summary": {"puzzles": 2, "run": 2, "solved": 2, "total_s": 3.5, "median_s": 1.75, "p99_s": 2.0,
+    ...                      "slowest_s": 2.0, "slowest_puzzle": "t#2", "within_limit": True, "cells": 1250,
+    ...                      "cells_settled": 250, "solved_by_logic": 0}, "results": []}
+    >>> print(tournament_table({"t_presolve": pass_}))  # doctest: +NORMALIZE_WHITESPACE
+    **t** (2 puzzles, every one run):
+    <BLANKLINE>
+    | program | machine | solved | total | median | 99th percentile | slowest | within 2 h |
+    |---|---|---|---|---|---|---|---|
+    | qpicross `shift --presolve` (commit abc1234) | this project's 2-core machine, 1 core | 2 of 2 | 3.5 s | 1.75 s | 2 s | 2 s (t#2) | yes |
+    <BLANKLINE>
+    With `--presolve`, line logic settled 250 of 1 250 cells (20 %) and solved 0 of 2 puzzles alone; the annealer found the other 1 000.
+    """
     if not isinstance(passes, Mapping):
         passes = load_passes(passes)
     lines = []
-    for name, data in passes.items():
-        meta, s = data["meta"], data["summary"]
-        cores = meta["cores"]
-        sampler = meta.get("config", {}).get("sampler", "shift")
+    for name in dict.fromkeys(key.removesuffix("_presolve") for key in passes):
+        first = passes.get(name) or passes[f"{name}_presolve"]
+        s = first["summary"]
         ran = "every one run" if s["run"] == s["puzzles"] else f"{s['run']} run"
         lines.append(f"**{name}** ({s['puzzles']} puzzles, {ran}):\n")
         lines.append("| " + " | ".join(_HEADER) + " |")
@@ -73,18 +88,46 @@ def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> st
             for program, machine, solved, total, median, p99, slowest, within, _source in ANCHORS:
                 lines.append(f"| {program} | {machine} | {solved} | {total} | {median or '–'} | {p99 or '–'} | "
                              f"{slowest or '–'} | {within} |")
-        slowest = f"{_seconds(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else "–"
-        load = meta.get("load_average"), meta.get("load_average_after")
-        load = f", load average {load[0][0]:g} → {load[1][0]:g}" if all(load) else ""
-        lines.append(f"| qpicross `{sampler}` (commit {meta.get('commit') or '?'}) | this project's 2-core machine, "
-                     f"{cores} core{'s' if cores > 1 else ''}{load} | {s['solved']} of {s['puzzles']} | "
-                     f"{_seconds(s['total_s'])} | {_seconds(s['median_s'])} | {_seconds(s['p99_s'])} | {slowest} | "
-                     f"{'yes' if s['within_limit'] else 'no'} |")
-        lines.append("")
-        share = tail_line(data.get("results", []), s["total_s"])
-        if share:
-            lines += [share, ""]
+        runs = [passes[key] for key in (name, f"{name}_presolve") if key in passes]
+        lines += [_pass_row(data) for data in runs] + [""]
+        for data in runs:
+            share = tail_line(data.get("results", []), data["summary"]["total_s"])
+            logic = _logic_line(data["summary"])
+            if share and len(runs) > 1:  # which pass the line is about
+                share = ("With `--presolve`: " if data["meta"].get("config", {}).get("presolve") else
+                         "The default: ") + share[0].lower() + share[1:]
+            if logic:
+                logic = (f"Line logic {logic}" if share else f"With `--presolve`, line logic {logic}")
+            lines += [" ".join(line for line in (share, logic) if line)] + [""] if share or logic else []
     return "\n".join(lines).rstrip()
+
+
+def _pass_row(data: dict) -> str:
+    meta, s = data["meta"], data["summary"]
+    cores = meta["cores"]
+    config = meta.get("config", {})
+    sampler = config.get("sampler", "shift") + (" --presolve" if config.get("presolve") else "")
+    slowest = f"{_seconds(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else "–"
+    load = meta.get("load_average"), meta.get("load_average_after")
+    load = f", load average {load[0][0]:g} → {load[1][0]:g}" if all(load) else ""
+    return (f"| qpicross `{sampler}` (commit {meta.get('commit') or '?'}) | this project's 2-core machine, "
+            f"{cores} core{'s' if cores > 1 else ''}{load} | {s['solved']} of {s['puzzles']} | "
+            f"{_seconds(s['total_s'])} | {_seconds(s['median_s'])} | {_seconds(s['p99_s'])} | {slowest} | "
+            f"{'yes' if s['within_limit'] else 'no'} |")
+
+
+def _logic_line(s: Mapping) -> str:
+    """What line logic did in a ``--presolve`` pass (its summary's cells, from "settled"), or ``""``."""
+    if "cells_settled" not in s:
+        return ""
+    cells, settled = s["cells"], s["cells_settled"]
+
+    def count(n: int) -> str:
+        return f"{n:,}".replace(",", " ")
+
+    return (f"settled {count(settled)} of {count(cells)} cells "
+            f"({100 * settled / cells:.0f} %) and solved {s['solved_by_logic']} of {s['run']} puzzles alone; the "
+            f"annealer found the other {count(cells - settled)}.")
 
 
 def tail_line(results, total_s: float, slowest: int = 10) -> str:
