@@ -1282,6 +1282,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "time-breakdown": (_results(*_BREAKDOWNS), lambda rows: _by_commit(breakdown_table, *_BREAKDOWNS)),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
+    "no-slowdown-d7e996d": (_results("noslow_head_session17.json", "noslow_d7e996d_session17.json"), _engine_ratios),
     "no-slowdown-runcontrol": (_results("noslow_head_runcontrol.json", "noslow_abf5b8b_runcontrol.json"),
                                _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
