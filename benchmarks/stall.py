@@ -12,7 +12,7 @@ ladder`: level 0, the short restarts' 4 rungs, level 2, the long restarts' 8), w
 * each neighbouring pair's replica-exchange acceptance, counted exactly from the rungs' replicas before and after
   each sweep's exchange pass (the pass swaps pairs hot to cold in turn, so rung ``i`` ends with a new replica
   exactly when pair ``i`` swapped);
-* round trips: replicas that went from the hottest rung to the coldest and back;
+* round trips: the times a replica reached the hottest rung with the coldest as the last end it had visited;
 * the cost of a replica-sweep (a compiled read of a few hundred sweeps, timed apart) and per cell.
 
 Move acceptance is not measured: the kernels keep no counters of their moves, and adding them would change the

@@ -5,7 +5,7 @@ core) by a stated rule, every puzzle whose time exceeded ``--above`` seconds, sl
 file, its commit and the rule, so the list can be written again from the same file and checked against it
 (``tests/benchmarks/test_tail_set.py`` does). ``make bench-tail-set`` benches the puzzles of the lists::
 
-    python -m benchmarks.tail_set write results/tournament_taai2011.json --above 10 -o benchmarks/tail_sets/taai2011.txt
+    python -m benchmarks.tail_set write results/tournament_taai2011_9ebc4c0.json --above 10 -o benchmarks/tail_sets/taai2011.txt
     python -m benchmarks.tail_set specs benchmarks/tail_sets/taai2011.txt --dir ../shared/instances/external/NonogramRecord/question
 
 A list's lines after its ``#`` header are ``FILE.txt#N SECONDS``: the puzzle's spec (as ``qpicross bench`` takes it,

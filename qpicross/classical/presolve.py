@@ -277,7 +277,7 @@ def presolve_model(bqm: dimod.BinaryQuadraticModel, formulation: PicrossFormulat
     binary = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
     # the starts logic rules out go; a forced start stays, the one start left in its block's group: fixed too, its
     # line's paints would no longer cover the board, and the block-shift annealer would lose its board and profile
-    # chains for the generic BQM kernel (3-4 times slower a read on a tournament puzzle)
+    # chains for the generic BQM kernel (two to three times slower on tournament puzzles)
     reduced = fix_variables(binary, {v: x for v, x in found.fixed.items() if x == 0})
     report["variables_annealed"] = reduced.num_variables
     report["interactions_annealed"] = reduced.num_interactions

@@ -305,9 +305,9 @@ class ReadRunner:
         else:
             index, reached = min(range(len(streams)), key=lambda i: streams[i].kept.energy), -1
         kept = streams[index].kept
-        if kept.energy == math.inf:  # no stream finished a restart: the compiled reads raised
-            raise RuntimeError("the structured annealer's read failed") from next(
-                (error for outcome in outcomes for error in outcome if isinstance(error, BaseException)), None)
+        failed = next((error for outcome in outcomes for error in outcome if isinstance(error, BaseException)), None)
+        if failed is not None or kept.energy == math.inf:  # a stream's compiled read raised: a bug, never a result
+            raise RuntimeError("the structured annealer's read failed") from failed
         out[:] = kept.out
         self.control.best = min(self.control.best, kept.energy + self.offset)
         return done, reached
