@@ -60,6 +60,10 @@ MAX_POPULATION_STEPS = 100_000
 #: The block-shift sampler's population defaults: members, and inverse temperatures a run steps through.
 POPULATION = 250
 POPULATION_STEPS = 100
+#: The block-shift sampler's Luby ladders: replicas of the shortest restarts' ladder (its default), and the most any
+#: ladder's ``rungs`` may ask for (:func:`~qpicross.samplers.blockshift.plans.ladder`).
+RUNGS = 8
+MAX_LADDER_RUNGS = 64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -359,6 +363,10 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
     "restart_sweeps": integer(1, MAX_SWEEPS, none=True).about(None, (
         "The Luby unit: the length of the shortest restarts (default :data:`RESTART_SWEEPS`; with "
         '``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of the whole population).')),
+    "rungs": integer(2, MAX_LADDER_RUNGS).about(RUNGS, (
+        'With ``schedule="luby"``: the replicas of the shortest restarts\' tempering ladder; a restart ``2^j`` '
+        "units long gets ``rungs * (1 + j / 2)`` of them, at most ``max(rungs, 12)`` (see :func:`restart_plan`), "
+        "over the same inverse temperatures: more rungs, closer together, swap more often and cost more a sweep.")),
     "progress": function().about(None, (
         "Called about twice a second while a read runs, as ``progress(reads_done, num_reads, best_energy)`` "
         "(the reads finished so far and the best energy of the call so far).")),

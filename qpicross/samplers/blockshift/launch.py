@@ -29,10 +29,13 @@ from qpicross.samplers.blockshift.layouts import Board, Sizes, Structure
 from qpicross.samplers.blockshift.plans import MAX_RUNGS, ladder
 from qpicross.samplers.blockshift.structure import default_beta_range, read_structure
 
-__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "LEVELS", "MAX_RUNGS"]
+__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "LEVELS", "MAX_RUNGS", "BATCHED_RUNGS"]
 
 #: Luby levels whose ladders a profile launch carries (a restart of a higher level runs the last one's).
 LEVELS = 24
+#: The batched ladders' level-0 replicas: every restart runs :func:`~.plans.ladder` of its level with this ``rungs``
+#: (the CPU sampler's plan with ``rungs=4``; its denser default is not on the device yet).
+BATCHED_RUNGS = 4
 
 
 @dataclasses.dataclass
@@ -88,7 +91,7 @@ def prepare_profile(bqm, lines, paints, beta_range, target_energy, layout=None) 
     if any(p is None for p in profiles):
         return None
     hot_cold = default_beta_range(binary) if beta_range is None else beta_range
-    levels = [ladder(tuple(float(b) for b in hot_cold), level) for level in range(LEVELS)]
+    levels = [ladder(tuple(float(b) for b in hot_cold), level, BATCHED_RUNGS) for level in range(LEVELS)]
     return LaunchModel(bqm, variables, structure, board, w, constant, profiles, levels, [len(b) for b in levels],
                        _target(binary, target_energy), float(binary.offset))
 

@@ -311,11 +311,11 @@ class _Model:
 def _plans(s: SimpleNamespace, beta_range) -> tuple:
     """The restart plan of a read's first stream, and the plans of its streams (cycled)."""
     if s.schedule == "luby":
-        plan = LubyRestarts(s.num_sweeps, s.restart_sweeps, beta_range)  # lazily: a budget may be huge
+        plan = LubyRestarts(s.num_sweeps, s.restart_sweeps, beta_range, rungs=s.rungs)  # lazily: a budget may be huge
         if s.stream_plans == "long":  # no lead: the same restarts for the same seed on one thread
-            plan = long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, lead_s=0)
+            plan = long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, lead_s=0, rungs=s.rungs)
         elif s.stream_plans == "mixed":
-            return plan, [plan, long_restarts(s.num_sweeps, s.restart_sweeps, beta_range)]
+            return plan, [plan, long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, rungs=s.rungs)]
     elif s.schedule == "population":
         plan = population_restarts(s.num_sweeps, s.restart_sweeps, beta_range, int(s.population_steps))
     else:

@@ -203,16 +203,21 @@ def test_long_budgets_reach_the_wide_ladders_of_high_levels():
 def test_one_restart_plan_for_the_cpu_sampler_the_read_runner_and_the_ladders():
     """Restart k's sweeps, level (its ladder) and free axis come from one kernel, engine.restart_of: the CPU
     sampler's plan (plans.LubyRestarts) runs the ladders the batched driver's restarts run, and a stream's
-    restarts take the free axes in turn as the ladders do (restart k of stream i: axis (i + k - 1) % 2)."""
+    restarts take the free axes in turn as the ladders do (restart k of stream i: axis (i + k - 1) % 2), with
+    the batched ladders' rungs (the CPU plan's default differs only in its rungs after the first restart)."""
     from qpicross.samplers.blockshift.engine import restart_of
-    from qpicross.samplers.blockshift.plans import LubyRestarts, ladder
+    from qpicross.samplers.blockshift.launch import BATCHED_RUNGS
+    from qpicross.samplers.blockshift.plans import FIRST_RUNGS, LubyRestarts, ladder
 
-    plan = list(LubyRestarts(40 * 7, 7, (2.0, 5.0)))
+    default = list(LubyRestarts(40 * 7, 7, (2.0, 5.0)))
+    assert len(default[0][0]) == FIRST_RUNGS and [len(b) for b, _ in default[1:3]] == [8, 12]
+    plan = list(LubyRestarts(40 * 7, 7, (2.0, 5.0), rungs=BATCHED_RUNGS))
+    assert [s for _, s in plan] == [s for _, s in default]
     assert [sweeps for _, sweeps in plan] == [7 * m for m in _luby_plan(40)]
     for k, (betas, sweeps) in enumerate(plan, 1):
         for stream in (0, 1):
             s, level, axis = restart_of(k, stream, 7, 10**9, 2)
-            assert np.array_equal(betas, ladder((2.0, 5.0), level)) and axis == (stream + k - 1) % 2
+            assert np.array_equal(betas, ladder((2.0, 5.0), level, BATCHED_RUNGS)) and axis == (stream + k - 1) % 2
             assert s == 7 * luby(k) and (sweeps == s or k == len(plan))
 
 
