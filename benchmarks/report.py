@@ -1064,6 +1064,17 @@ def _engine_ratios(rows: Sequence[dict]) -> str:
     return summary_table(rows, by=by_collection) + "\n\n" + ";\n".join(lines) + "."
 
 
+def _ladder_ablation(rows: Sequence[dict]) -> str:
+    """``make bench-rungs``: this tree (``shift``) against the 4-rung plan's tree (``shift-REV``) on the same tail
+    puzzles, interleaved: puzzle by puzzle, then the geometric-mean ratios earlier / this tree of TTS99 and of the
+    median time to target (above 1: the denser ladder is faster), with their puzzle-bootstrap intervals."""
+    other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
+    medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in rows]
+    return (puzzle_table(rows, [other, "shift"], baseline=other) + "\n\n- " + ratio_line(rows, other, "shift")
+            + ";\n- median time to target: "
+            + ratio_line(medians, other, "shift", median_time_of_reads).replace("TTS99 ", "", 1) + ".")
+
+
 def _by_commit(table: Callable[[dict], str], *names: str) -> str:
     """``table`` of whole results files (``make bench-breakdown``'s, ``make campaign``'s), each named by its commit."""
     runs = [json.loads(path.read_text()) for path in _results(*names)]
@@ -1282,7 +1293,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tournament-long": (_LONG_RUNS, lambda rows: _collections_summary(widest_per_file(*_long_runs()))),
     "time-breakdown": (_results(*_BREAKDOWNS), lambda rows: _by_commit(breakdown_table, *_BREAKDOWNS)),
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
-    "no-slowdown-d7e996d": (_results("noslow_head_session17.json", "noslow_d7e996d_session17.json"), _engine_ratios),
+    "no-slowdown-d7e996d": (_results("noslow_head_session18.json", "noslow_d7e996d_session18.json"), _engine_ratios),
     "no-slowdown-runcontrol": (_results("noslow_head_runcontrol.json", "noslow_abf5b8b_runcontrol.json"),
                                _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
@@ -1299,6 +1310,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
     "stall": (_results("stall.json"), stall_table),
+    "rungs": (_results("rungs_head.json", "rungs_293ae61.json"), _ladder_ablation),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

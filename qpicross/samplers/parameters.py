@@ -400,7 +400,7 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
     "stream_plans": choice("mixed", "same", "long").about("mixed", (
         'With ``threads > 1`` and the Luby schedule: ``"mixed"`` (default), the odd-numbered streams run '
         ":func:`~qpicross.samplers.blockshift.plans.long_restarts` (for their first second the restarts of "
-        ":func:`restart_plan`, then Luby restarts of 32 000 sweeps on the 8-replica ladder) against the even "
+        ":func:`restart_plan`, then Luby restarts of 32 000 sweeps on the level-2 ladder) against the even "
         'ones\' :func:`restart_plan`, a portfolio of a short-restart and a long-run strategy; ``"same"``: '
         'every stream runs :func:`restart_plan`; ``"long"``: every stream (one thread included) runs only the '
         "long restarts of :func:`~qpicross.samplers.blockshift.plans.long_restarts`, with no lead.")),

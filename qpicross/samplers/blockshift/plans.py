@@ -38,7 +38,7 @@ RESTART_SWEEPS = 8000
 #: Default sweep budget of one read under the Luby schedule (all its restarts together; 25 units).
 MAX_RESTART_SWEEPS = 200_000
 #: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
-#: first stream's unit), on the ladder of this level (8 replicas, the hot end halved): long runs of a wide
+#: first stream's unit), on the ladder of this level (12 replicas after the first, the hot end halved): long runs of a wide
 #: ladder, raced against the first stream's Luby plan.
 LONG_SWEEPS = 32_000
 LONG_LEVEL = 2
