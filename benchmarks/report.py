@@ -1311,6 +1311,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
     "stall": (_results("stall.json"), stall_table),
     "rungs": (_results("rungs_head.json", "rungs_293ae61.json"), _ladder_ablation),
+    "rungs-survey": (_results("rungs_head_survey.json", "rungs_293ae61_survey.json"), _ladder_ablation),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),
