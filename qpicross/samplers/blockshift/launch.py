@@ -29,7 +29,8 @@ from qpicross.samplers.blockshift.layouts import Board, Sizes, Structure
 from qpicross.samplers.blockshift.plans import MAX_RUNGS, ladder
 from qpicross.samplers.blockshift.structure import default_beta_range, read_structure
 
-__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "LEVELS", "MAX_RUNGS", "BATCHED_RUNGS"]
+__all__ = ["LaunchModel", "prepare_profile", "prepare_fields", "pack", "memory_bytes", "LEVELS", "MAX_RUNGS",
+           "BATCHED_RUNGS"]
 
 #: Luby levels whose ladders a profile launch carries (a restart of a higher level runs the last one's).
 LEVELS = 24

@@ -28,7 +28,7 @@ __all__ = ["LubyRestarts", "LeadThenLong", "population_restarts", "ladder", "lon
 #: Most replicas of a plan's first restart (:class:`LubyRestarts`), whatever its ``rungs``.
 FIRST_RUNGS = 4
 #: Rungs of the widest ladder (:func:`ladder`) of ``rungs`` up to 12, the batched driver's too (whose ladders
-#: have the default :data:`RUNGS`).
+#: have 4 rungs at level 0: ``launch.BATCHED_RUNGS``).
 MAX_RUNGS = 12
 #: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
 #: bench-unit``, the docs' results pages): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
@@ -38,8 +38,8 @@ RESTART_SWEEPS = 8000
 #: Default sweep budget of one read under the Luby schedule (all its restarts together; 25 units).
 MAX_RESTART_SWEEPS = 200_000
 #: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
-#: first stream's unit), on the ladder of this level (12 replicas after the first, the hot end halved): long runs of a wide
-#: ladder, raced against the first stream's Luby plan.
+#: first stream's unit), on the ladder of this level (12 replicas after the first, the hot end halved): long
+#: runs of a wide ladder, raced against the first stream's Luby plan.
 LONG_SWEEPS = 32_000
 LONG_LEVEL = 2
 #: Seconds of restarts of the Luby plan the second stream runs before its long restarts
