@@ -77,14 +77,14 @@ def _holders(slot_of: np.ndarray) -> np.ndarray:
     return holders
 
 
-def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int = 4) -> dict:
+def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | None = None) -> dict:
     """The first restart of a default read of ``puzzle`` on the ladder of ``level`` (:func:`~qpicross.samplers.
-    blockshift.plans.ladder` with ``rungs``: by default 4, a read's first restart's, the plan's before issue 58
+    blockshift.plans.ladder` with ``rungs``: by default ``FIRST_RUNGS``, a read's first restart's, the plan's before issue 58
     gave its later restarts 8), ``sweeps`` sweeps without a target, one sweep a call: what the module docstring
     lists, as a JSON-ready dict."""
     from qpicross.samplers.blockshift.chains import PROFILE  # the kernels: only where a restart is watched
     from qpicross.samplers.blockshift.layouts import Signals
-    from qpicross.samplers.blockshift.plans import ladder
+    from qpicross.samplers.blockshift.plans import FIRST_RUNGS, ladder
     from qpicross.samplers.blockshift.sampler import _Model, _settings
     from qpicross.samplers.control import RunControl, stop_flag
 
@@ -93,7 +93,7 @@ def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int = 4
     settings = _settings(bqm, {"layout": f.layout(), "seed": seed, "threads": 1})
     model = _Model(bqm, settings)
     runner = model.runner(RunControl())
-    betas = ladder(model.beta_range, level, rungs)
+    betas = ladder(model.beta_range, level, FIRST_RUNGS if rungs is None else rungs)
     rungs = len(betas)
     data = (runner.model, runner.board[0], runner._chain_of(0))
     params = runner.board_params._replace(target=-math.inf)

@@ -364,7 +364,8 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
         "The Luby unit: the length of the shortest restarts (default :data:`RESTART_SWEEPS`; with "
         '``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of the whole population).')),
     "rungs": integer(2, MAX_LADDER_RUNGS).about(RUNGS, (
-        'With ``schedule="luby"``: the replicas of the shortest restarts\' tempering ladder; a restart ``2^j`` '
+        'With ``schedule="luby"``: the replicas of the shortest restarts\' tempering ladder from a read\'s second '
+        "restart on (its first runs at most 4, as typical puzzles are solved within it); a restart ``2^j`` "
         "units long gets ``rungs * (1 + j / 2)`` of them, at most ``max(rungs, 12)`` (see :func:`restart_plan`), "
         "over the same inverse temperatures: more rungs, closer together, swap more often and cost more a sweep.")),
     "progress": function().about(None, (
