@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test install docs figures clean stale-results
+.PHONY: help demo test install docs figures clean stale-results upgrade-fingerprints
 
 help: ## this list
 	@echo "qpicross: Picross puzzles as QUBO / Ising problems, solved by annealing. Targets:"
@@ -66,6 +66,9 @@ figures: $(VENV)/.installed-test ## the README's and the docs' figures from resu
 # are compiled) and each file listed as current (same samples from the same seeds) or changed (re-run it).
 stale-results: $(VENV)/.installed-test ## list every results/*.json as current or changed (under a minute)
 	$(BIN)/python -m benchmarks.stale results
+
+upgrade-fingerprints: $(VENV)/.installed-test ## stamp results files an older probe version stamped, at their commits
+	$(BIN)/python -m benchmarks.stale results --upgrade
 
 clean: ## remove the environment, builds and caches
 	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/api docs/jupyter_execute

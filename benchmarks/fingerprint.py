@@ -16,7 +16,10 @@ same function serves a file written today and one written before fingerprints we
 
 A generic sampler (SA, tabu, the peers) reaches the ground states of those small puzzles at its own defaults
 whatever its moves do, so it is also drawn for :data:`FEW_SWEEPS` sweeps, where its reads stop short of them
-(probe version 2). What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read
+(probe version 2). The block-shift sampler solves them within a read's first restart, so under a restart schedule
+it is also drawn for :data:`SPAN_SWEEPS` sweeps of one-sweep restarts aimed at an energy no board has, each read
+returning its last state: some thirty restarts a read, up to ``2^4`` units long, and the long restarts' ladder
+(probe version 3). What a probe cannot see, and says: with ``threads > 1`` which restart stream ends a read
 depends on timing, so a block-shift family is drawn on one stream, on each chain the streams run (the profile chain, and the
 joint chain of the long restarts); the CUDA kernels are drawn through their CPU backend (the test suite holds
 them to the same samples); times are never part of a digest. A family whose two draws from the same seed
@@ -52,16 +55,23 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "probe_version", "family_key",
+__all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "SPAN_SWEEPS", "probe_version",
+           "family_key",
            "parse_family", "families_of", "fingerprint", "fingerprints", "main"]
 
 #: What the probes draw, by version; a digest is salted with its family's version (:func:`probe_version`), so
 #: digests of another version differ. 1: every family on :data:`PROBE_PUZZLES` from :data:`SEED`; 2: a generic
 #: sampler (any but the block-shift ones) is also run for :data:`FEW_SWEEPS` sweeps, since at its own defaults it
-#: reaches the ground states of those small puzzles whatever its moves, which a digest of ground states cannot see.
-VERSION = 2
+#: reaches the ground states of those small puzzles whatever its moves, which a digest of ground states cannot see;
+#: 3: a block-shift sampler under a restart schedule is also run past its first restart (:data:`SPAN_SWEEPS`), since
+#: it solves those puzzles within it, which a digest cannot see past (the ladders of the later restarts).
+VERSION = 3
 #: The sweeps of a generic sampler's short run (version 2).
 FEW_SWEEPS = 10
+#: The sweeps of a block-shift read's run of one-sweep restarts (version 3): Luby lengths up to 16 units.
+SPAN_SWEEPS = 64
+#: The target energy of those runs: below every model's ground state, so that no read stops early.
+_NEVER = -1e9
 _BLOCK_SHIFT = ("shift", "shift-batched", "shift-batched-cpu", "gpu-shift")
 #: The shipped puzzles every sampler family is drawn on (small: the draws take seconds, compiled).
 PROBE_PUZZLES = ("5x5", "smile7", "house8", "star10")
@@ -216,18 +226,44 @@ def _anneal(puzzle, family: dict, **changes):
     return anneal(puzzle, **{**run, **changes}, **options)
 
 
-def probe_version(key: str) -> int:
-    """The probe version of a family (see :data:`VERSION`): 2 for a generic sampler's, else 1.
+def probe_version(key: str, rules: int = VERSION) -> int:
+    """The probe version of a family (see :data:`VERSION`) as the probes of version ``rules`` drew it: 2 for a
+    generic sampler's, 3 for a block-shift sampler's under a restart schedule, else 1.
 
     >>> probe_version("sa@one_hot"), probe_version("shift@one_hot threads=1"), probe_version("model@one_hot")
-    (2, 1, 1)
+    (2, 3, 1)
+    >>> probe_version("shift@one_hot threads=1", rules=2), probe_version("shift@one_hot num_replicas=8")
+    (1, 1)
     """
     sampler = key.partition("@")[0]
-    return 1 if "@" not in key or sampler in _BLOCK_SHIFT + ("model", "embedding") else VERSION
+    if "@" not in key or sampler in ("model", "embedding"):
+        return 1
+    if sampler in _BLOCK_SHIFT:
+        return 3 if rules >= 3 and _restarts(parse_family(key)["options"]) else 1
+    return min(rules, 2)
 
 
-def _draw(key: str, digest) -> None:
-    """Hash what ``key`` draws on every probe puzzle into ``digest``."""
+def _restarts(options: dict) -> bool:
+    """Whether a block-shift family's reads run restarts (``schedule`` Luby or population, as ``"auto"`` gives)."""
+    schedule = options.get("schedule", "auto")
+    return schedule in ("luby", "population") or (schedule == "auto" and not {"num_replicas", "beta_range"} & set(options))
+
+
+def _spans(family: dict) -> list[dict]:
+    """The options of a block-shift family's runs past its first restart (version 3): one-sweep restarts, and for
+    the sampler with threads the long restarts' plan (its second stream's, on one thread), each aimed at
+    :data:`_NEVER` and returning each read's last state."""
+    never = {"target_energy": _NEVER, "return_state": "last"}
+    runs = [{**never, "restart_sweeps": 1}]
+    options = family["options"]
+    if family["sampler"] == "shift" and options.get("schedule", "auto") != "population" and \
+            options.get("stream_plans", "mixed") == "mixed":
+        runs.append({**never, "stream_plans": "long"})
+    return runs
+
+
+def _draw(key: str, digest, rules: int = VERSION) -> None:
+    """Hash what ``key`` draws on every probe puzzle into ``digest``, as the probes of version ``rules`` draw."""
     if key == "cli":
         return _draw_cli(digest)
     if key == "shift-kernels":
@@ -243,12 +279,16 @@ def _draw(key: str, digest) -> None:
                 _hash_embedding(digest, bqm)
             continue
         _hash_sampleset(digest, _anneal(puzzle, family).sampleset)
-        if probe_version(key) >= 2:  # a generic sampler, stopped before the ground state
+        version = probe_version(key, rules)
+        if version == 2:  # a generic sampler, stopped before the ground state
             _hash_sampleset(digest, _anneal(puzzle, family, num_sweeps=FEW_SWEEPS).sampleset)
         options = family["options"]
         if family["sampler"] == "shift" and options.get("threads", 2) != 1 and "chain" not in options and \
                 options.get("schedule") != "population":  # the long restarts' chain of the second stream
             _hash_sampleset(digest, _anneal(puzzle, family, options={"chain": "joint"}).sampleset)
+        if version >= 3:  # a block-shift sampler past its first restart
+            for options in _spans(family):
+                _hash_sampleset(digest, _anneal(puzzle, family, num_sweeps=SPAN_SWEEPS, options=options).sampleset)
 
 
 def _hash_embedding(digest, bqm) -> None:
@@ -305,35 +345,37 @@ def _draw_cli(digest) -> None:
             _update(digest, [name, argv, code, first])
 
 
-def fingerprint(key: str) -> str:
+def fingerprint(key: str, rules: int = VERSION) -> str:
     """The digest of what family ``key`` draws (two draws, which must agree: else :data:`UNREPEATABLE`), or
-    ``unavailable: why`` when it cannot be drawn here."""
+    ``unavailable: why`` when it cannot be drawn here; ``rules``: as the probes of that version drew it."""
     digests = []
     for _ in range(2):
-        digest = hashlib.sha256(f"fingerprint v{probe_version(key)} {key}".encode())
+        digest = hashlib.sha256(f"fingerprint v{probe_version(key, rules)} {key}".encode())
         try:
-            _draw(key, digest)
+            _draw(key, digest, rules)
         except Exception as error:  # an extra not installed, a sampler or option this code does not have
             return f"unavailable: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
         digests.append(digest.hexdigest())
     return digests[0] if digests[0] == digests[1] else UNREPEATABLE
 
 
-#: What this process has drawn: the code it imported does not change under it, so neither do the digests.
-_DRAWN: dict[str, str] = {}
+#: What this process has drawn, by family and probe rules: the code it imported does not change under it, so
+#: neither do the digests.
+_DRAWN: dict[tuple[str, int], str] = {}
 
 
-def fingerprints(keys: Iterable[str]) -> dict[str, str]:
+def fingerprints(keys: Iterable[str], rules: int = VERSION) -> dict[str, str]:
     """:func:`fingerprint` of each family, quietly (the samplers' progress lines and warnings are not shown), each
     drawn once in a process (a study that writes its file after every puzzle draws them at its first write)."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for key in sorted(set(keys) - set(_DRAWN)):
-            with contextlib.redirect_stderr(io.StringIO()):
-                _DRAWN[key] = fingerprint(key)
-    return {key: _DRAWN[key] for key in sorted(set(keys))}
+        for key in sorted(set(keys)):
+            if (key, rules) not in _DRAWN:
+                with contextlib.redirect_stderr(io.StringIO()):
+                    _DRAWN[key, rules] = fingerprint(key, rules)
+    return {key: _DRAWN[key, rules] for key in sorted(set(keys))}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -342,11 +384,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("families", nargs="*", help="family keys (default: those of --file)")
     parser.add_argument("--file", action="append", default=[], help="a results file whose families to draw")
     parser.add_argument("--json", action="store_true", help="print one JSON object, family -> digest")
+    parser.add_argument("--version", type=int, default=VERSION, choices=range(1, VERSION + 1),
+                        help=f"draw as the probes of this version did (default: {VERSION}, today's)")
     args = parser.parse_args(argv)
     keys = list(args.families)
     for path in args.file:
         keys += families_of(json.loads(Path(path).read_text()))
-    digests = fingerprints(keys)
+    digests = fingerprints(keys, args.version)
     if args.json:
         print(json.dumps(digests, indent=1, sort_keys=True))
     else:

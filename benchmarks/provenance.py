@@ -14,7 +14,12 @@ puzzles (:func:`benchmarks.fingerprint.fingerprint`), drawn by the code that ran
   figure of the file holds today; its times are those of the commit it names (a change that keeps the samples
   but may change the speed is what ``make bench-no-slowdown`` measures, in the commit that makes it);
 * ``changed``: some family draws other samples, cannot be drawn here, does not repeat its samples from a seed,
+  was fingerprinted by an older probe version that drew it differently (:func:`~benchmarks.fingerprint.probe_version`),
   or the file records no fingerprint: re-run it (``detail`` says which family, and why).
+
+When the probes change (:data:`~benchmarks.fingerprint.VERSION`), a file need not be re-run to be checked by the new
+ones: :func:`upgrade` draws its families again by the package of the commit it names, under the old probes and the
+new, and takes the new digests only where the old ones match what the file recorded (``make upgrade-fingerprints``).
 
 Nothing is acknowledged by hand: what decides is the samples. ``make stale-results`` (:mod:`benchmarks.stale`)
 prints the listing.
@@ -24,8 +29,9 @@ Examples:
     >>> from benchmarks.fingerprint import fingerprint
     >>> folder = Path(tempfile.mkdtemp())
     >>> key = "sa@one_hot"
-    >>> _ = (folder / "now.json").write_text(json.dumps({"meta": {"fingerprints": {key: fingerprint(key)}}}))
-    >>> _ = (folder / "old.json").write_text(json.dumps({"meta": {"fingerprints": {key: "0" * 64}}}))
+    >>> for name, digest in (("now.json", fingerprint(key)), ("old.json", "0" * 64)):
+    ...     meta = {"fingerprints": {key: digest}, "fingerprint_version": VERSION}
+    ...     _ = (folder / name).write_text(json.dumps({"meta": meta}))
     >>> [(name, status) for name, status, _ in results_status(folder)]
     [('now.json', 'current'), ('old.json', 'changed')]
 """
@@ -38,10 +44,10 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from benchmarks.fingerprint import VERSION, families_of, fingerprints
+from benchmarks.fingerprint import VERSION, families_of, fingerprints, probe_version
 
 __all__ = ["ROOT", "repository_state", "run_meta", "write_results", "stamp", "stamp_meta", "tree_fingerprints",
-           "results_status"]
+           "results_status", "outdated_families", "upgrade"]
 
 #: The repository (the folder above benchmarks/).
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,15 +125,51 @@ def stamp(path: str | Path, families: Iterable[str] | None = None, state: Mappin
     return write_results(path, data, families, tree)["meta"]
 
 
-def tree_fingerprints(tree: Path, families: Iterable[str]) -> dict[str, str]:
+def tree_fingerprints(tree: Path, families: Iterable[str], rules: int = VERSION) -> dict[str, str]:
     """The fingerprints of ``families`` drawn by another checkout's package (``make bench-no-slowdown``'s base
-    trees): :mod:`benchmarks.fingerprint` run as a script with ``tree`` first on the path."""
+    trees): :mod:`benchmarks.fingerprint` run as a script with ``tree`` first on the path (``rules``: under the
+    probes of that version)."""
     import os
 
     script = Path(__file__).with_name("fingerprint.py")
-    out = subprocess.run([sys.executable, str(script), "--json", *sorted(set(families))], cwd=tree,
-                         env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, str(script), "--json", "--version", str(rules), *sorted(set(families))],
+                         cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
+                         check=True)
     return json.loads(out.stdout)
+
+
+def outdated_families(meta: Mapping) -> list[str]:
+    """The families of a results file's ``meta`` that today's probes draw otherwise than those that stamped it.
+
+    >>> outdated_families({"fingerprint_version": 2, "fingerprints": {"sa@one_hot": "", "shift@one_hot": ""}})
+    ['shift@one_hot']
+    """
+    rules = int(meta.get("fingerprint_version") or 1)
+    return sorted(k for k in meta.get("fingerprints") or {} if probe_version(k, rules) != probe_version(k))
+
+
+def upgrade(path: str | Path, tree: str | Path) -> str:
+    """Stamp the results file ``path`` with today's probes (:data:`~benchmarks.fingerprint.VERSION`) for its
+    :func:`outdated_families`, drawn by the package of ``tree``, a checkout of the commit the file names: first
+    under the probes that stamped it, and only if those draws give the digests it recorded (else the file is left
+    as it is). Returns what was done, in words."""
+    path, tree = Path(path), Path(tree).resolve()
+    data = json.loads(path.read_text())
+    meta = data["meta"]
+    families = outdated_families(meta)
+    if not families:
+        return "already stamped by today's probes"
+    then = tree_fingerprints(tree, families, int(meta.get("fingerprint_version") or 1))
+    differ = [k for k in families if then[k] != meta["fingerprints"][k]]
+    if differ:
+        return f"left as it is: {', '.join(differ)} draw other samples at {tree.name} than the file recorded"
+    now = tree_fingerprints(tree, families)
+    data["meta"] = {**meta, "fingerprints": {**meta["fingerprints"], **now}, "fingerprint_version": VERSION,
+                    "fingerprinted": f"{meta.get('fingerprinted', 'stamped')}; {', '.join(families)} drawn again "
+                                     f"under probe version {VERSION} by the package of its commit, whose earlier "
+                                     "digests it gave again"}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return f"stamped by probe version {VERSION}: {', '.join(families)}"
 
 
 def results_status(folder: str | Path, today: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:
@@ -145,9 +187,13 @@ def results_status(folder: str | Path, today: Mapping[str, str] | None = None) -
         why = []
         if not prints:
             why.append("no samples fingerprint recorded")
+        outdated = outdated_families(meta)
         for key, digest in sorted(prints.items()):
             now = today.get(key, "not drawn")
-            if len(digest) != 64:
+            if key in outdated:
+                why.append(f"{key}: stamped by probe version {meta.get('fingerprint_version') or 1}, which draws it "
+                           f"otherwise than today's {VERSION} (or make upgrade-fingerprints)")
+            elif len(digest) != 64:
                 why.append(f"{key}: {digest} when it ran")
             elif now != digest:
                 why.append(f"{key}: " + ("draws other samples" if len(now) == 64 else now))

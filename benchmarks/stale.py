@@ -3,18 +3,24 @@
 ``python -m benchmarks.stale [FOLDER]`` draws today's samples fingerprints, prints each file's status with the
 commit it names and, for a changed file, which family changed and why, then how many of each the README and the
 current docs pages quote and how many only the archive pages do. ``--stamp FILE...`` stamps files instead
-(``--tree DIR``: drawn by another checkout's package); ``--check`` exits 1 when a file is changed.
+(``--tree DIR``: drawn by another checkout's package); ``--check`` exits 1 when a file is changed;
+``--upgrade [FILE...]`` stamps files (default: every one of the folder that needs it) with today's probes where an
+older probe version stamped them (:func:`benchmarks.provenance.upgrade`), each drawn by the package of the commit
+it names, checked out in a temporary git worktree (one for every commit whose ``qpicross/`` differs).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.provenance import ROOT, results_status, stamp
+from benchmarks.provenance import ROOT, outdated_families, results_status, stamp, upgrade
 
 __all__ = ["main"]
 
@@ -30,7 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stamp", nargs="+", metavar="FILE", help="stamp these results files with fingerprints")
     parser.add_argument("--tree", type=Path, help="with --stamp: the checkout whose package ran (default: this one)")
     parser.add_argument("--check", action="store_true", help="exit 1 when some file is changed")
+    parser.add_argument("--upgrade", nargs="*", metavar="FILE", help="stamp these results files (default: every one "
+                        "of the folder an older probe version stamped) with today's probes, at their commits")
     args = parser.parse_args(argv)
+    if args.upgrade is not None:
+        return _upgrade(args.upgrade or sorted(Path(args.folder).glob("*.json")))
     if args.stamp:
         for path in args.stamp:
             meta = stamp(path, tree=args.tree)
@@ -51,6 +61,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             mine = [status for name, status, _ in rows if name in quoted]
             print(f"quoted by {where}: " + ", ".join(f"{mine.count(s)} {s}" for s in counts))
     return 1 if args.check and counts["changed"] else 0
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _upgrade(paths) -> int:
+    """``--upgrade``: each file an older probe version stamped, drawn again at its commit (:func:`upgrade`)."""
+    by_package: dict[str, list[Path]] = {}
+    for path in map(Path, paths):
+        meta = json.loads(path.read_text()).get("meta") or {}
+        if not outdated_families(meta):
+            continue
+        if meta.get("dirty") or not meta.get("commit"):
+            print(f"{path.name}: left as it is: {'uncommitted changes ran it' if meta.get('commit') else 'no commit'}")
+            continue
+        try:
+            package = _git("rev-parse", f"{meta['commit']}:qpicross")
+        except subprocess.CalledProcessError:
+            print(f"{path.name}: left as it is: commit {meta['commit']} is not in this repository")
+            continue
+        by_package.setdefault(package, []).append(path)
+    for files in by_package.values():
+        commit = json.loads(files[0].read_text())["meta"]["commit"]
+        with tempfile.TemporaryDirectory(prefix=f"fingerprint-{commit}-") as folder:
+            tree = Path(folder) / commit
+            _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
+            try:
+                for path in files:
+                    print(f"{path.name}: {upgrade(path, tree)}", flush=True)
+            finally:
+                _git("worktree", "remove", "--force", str(tree))
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -59,29 +59,64 @@ def test_a_seed_offset_in_the_block_shift_sampler_changes_exactly_the_files_that
     assert f"{SHIFT}: draws other samples" in rows["both.json"][1] and "sa@one_hot" not in rows["both.json"][1]
 
 
-def test_a_docstring_edit_changes_no_file(results, tmp_path_factory):
-    """The package copied, a docstring of the block-shift sampler and of the pipeline edited, and the families drawn
-    by that copy in a process of its own: the same digests as this tree's."""
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory):
+    """The package and the shipped puzzles copied (``__pycache__`` too: numba's cache serves the copy), a docstring of
+    the block-shift sampler and of the pipeline edited."""
     tree = tmp_path_factory.mktemp("tree")
-    shutil.copytree(ROOT / "qpicross", tree / "qpicross")  # __pycache__ too: numba's cache serves the copy
+    shutil.copytree(ROOT / "qpicross", tree / "qpicross")
     shutil.copytree(ROOT / "instances", tree / "instances")
     for module in ("samplers/blockshift/sampler.py", "pipeline/run.py"):
         path = tree / "qpicross" / module
         text = path.read_text()
         head, quote, rest = text.partition('"""')
         path.write_text(head + quote + "Edited. " + rest)
+    return tree
+
+
+def test_a_docstring_edit_changes_no_file(results, package_copy):
+    """The families drawn by the edited copy in a process of its own: the same digests as this tree's."""
     families = ["sa@one_hot", SHIFT]
-    assert provenance.tree_fingerprints(tree, families) == fingerprint.fingerprints(families)
-    today = provenance.tree_fingerprints(tree, families)
+    assert provenance.tree_fingerprints(package_copy, families) == fingerprint.fingerprints(families)
+    today = provenance.tree_fingerprints(package_copy, families)
     assert _status(results) == {"both.json": "current", "sa.json": "current", "shift.json": "current"}
     assert {name: s for name, s, _ in provenance.results_status(results, today)} == _status(results)
+
+
+def test_a_denser_ladder_after_the_first_restart_changes_the_block_shift_files(results, fresh_draws, monkeypatch):
+    """Every probe puzzle is solved within a read's first restart: the probes of version 2 could not see a change to
+    the later restarts' ladders, today's do (version 3)."""
+    from qpicross.samplers.blockshift import plans
+
+    before = fingerprint.fingerprint(SHIFT, rules=2)
+    ladder = plans._ladder
+    monkeypatch.setattr(plans, "_ladder", lambda hot, cold, level, rungs: ladder(hot, cold, level, rungs + (rungs > 4)))
+    assert fingerprint.fingerprint(SHIFT, rules=2) == before
+    assert _status(results) == {"both.json": "changed", "sa.json": "current", "shift.json": "changed"}
+
+
+def test_an_upgrade_stamps_a_file_with_todays_probes_only_where_its_earlier_digests_are_drawn_again(tmp_path,
+                                                                                                    package_copy):
+    old = {"sampler": "sa", "fingerprint_version": 2}
+    for name, digest in (("same.json", fingerprint.fingerprint(SHIFT, rules=2)), ("other.json", "0" * 64)):
+        meta = {"commit": "abc1234", "fingerprint_version": 2, "fingerprints": {"sa@one_hot": "1" * 64, SHIFT: digest}}
+        (tmp_path / name).write_text(json.dumps({"meta": meta, "results": [old]}))
+    detail = dict((name, d) for name, _, d in provenance.results_status(tmp_path))
+    assert "stamped by probe version 2" in detail["same.json"] and "sa@one_hot: draws other samples" in detail["same.json"]
+    assert provenance.upgrade(tmp_path / "same.json", package_copy) == f"stamped by probe version 3: {SHIFT}"
+    assert provenance.upgrade(tmp_path / "other.json", package_copy).startswith(f"left as it is: {SHIFT}")
+    meta = json.loads((tmp_path / "same.json").read_text())["meta"]
+    assert meta["fingerprints"] == {"sa@one_hot": "1" * 64, SHIFT: fingerprint.fingerprint(SHIFT)}
+    assert meta["fingerprint_version"] == 3 and json.loads((tmp_path / "other.json").read_text())["meta"]["fingerprint_version"] == 2
+    assert provenance.upgrade(tmp_path / "same.json", package_copy) == "already stamped by today's probes"
 
 
 def test_a_file_with_no_fingerprint_or_a_family_that_cannot_be_drawn_is_changed(tmp_path):
     (tmp_path / "old.json").write_text(json.dumps({"meta": {"commit": "abc"}, "results": []}))
     gone = {"sa@one_hot": "unavailable: ModuleNotFoundError: No module named 'x'"}
     (tmp_path / "gone.json").write_text(json.dumps({"meta": {"commit": "abc", "fingerprints": gone}}))
-    (tmp_path / "later.json").write_text(json.dumps({"meta": {"fingerprints": {"sa@thermometer_cells": "0" * 64}}}))
+    (tmp_path / "later.json").write_text(json.dumps({"meta": {"fingerprints": {"sa@thermometer_cells": "0" * 64},
+                                                             "fingerprint_version": fingerprint.VERSION}}))
     rows = {name: (status, detail) for name, status, detail in provenance.results_status(tmp_path)}
     assert {name: status for name, (status, _) in rows.items()} == {
         "gone.json": "changed", "later.json": "changed", "old.json": "changed"}
