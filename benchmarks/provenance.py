@@ -148,28 +148,39 @@ def outdated_families(meta: Mapping) -> list[str]:
     return sorted(k for k in meta.get("fingerprints") or {} if probe_version(k, rules) != probe_version(k))
 
 
-def upgrade(path: str | Path, tree: str | Path) -> str:
-    """Stamp the results file ``path`` with today's probes (:data:`~benchmarks.fingerprint.VERSION`) for its
-    :func:`outdated_families`, drawn by the package of ``tree``, a checkout of the commit the file names: first
-    under the probes that stamped it, and only if those draws give the digests it recorded (else the file is left
-    as it is). Returns what was done, in words."""
-    path, tree = Path(path), Path(tree).resolve()
-    data = json.loads(path.read_text())
-    meta = data["meta"]
-    families = outdated_families(meta)
-    if not families:
-        return "already stamped by today's probes"
-    then = tree_fingerprints(tree, families, int(meta.get("fingerprint_version") or 1))
-    differ = [k for k in families if then[k] != meta["fingerprints"][k]]
-    if differ:
-        return f"left as it is: {', '.join(differ)} draw other samples at {tree.name} than the file recorded"
-    now = tree_fingerprints(tree, families)
-    data["meta"] = {**meta, "fingerprints": {**meta["fingerprints"], **now}, "fingerprint_version": VERSION,
-                    "fingerprinted": f"{meta.get('fingerprinted', 'stamped')}; {', '.join(families)} drawn again "
-                                     f"under probe version {VERSION} by the package of its commit, whose earlier "
-                                     "digests it gave again"}
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return f"stamped by probe version {VERSION}: {', '.join(families)}"
+def upgrade(paths: Iterable[str | Path], tree: str | Path) -> dict[str, str]:
+    """Stamp the results files ``paths`` with today's probes (:data:`~benchmarks.fingerprint.VERSION`) for their
+    :func:`outdated_families`, drawn by the package of ``tree``, a checkout of the commit they name: first under the
+    probes that stamped each, and only where those draws give the digests it recorded (else the file is left as it
+    is). Each family is drawn once for all of them. Returns what was done to each file, in words, by its name."""
+    tree = Path(tree).resolve()
+    files = {Path(path): json.loads(Path(path).read_text()) for path in paths}
+    rules = {path: int(data["meta"].get("fingerprint_version") or 1) for path, data in files.items()}
+    outdated = {path: outdated_families(data["meta"]) for path, data in files.items()}
+    then = {version: tree_fingerprints(tree, {k for path in files if rules[path] == version for k in outdated[path]},
+                                       version) for version in {rules[path] for path in files if outdated[path]}}
+    everything = {k for families in outdated.values() for k in families}
+    now = tree_fingerprints(tree, everything) if everything else {}
+    done = {}
+    for path, data in files.items():
+        meta, families = data["meta"], outdated[path]
+        differ = [k for k in families if then[rules[path]][k] != meta["fingerprints"][k]]
+        undrawn = [k for k in families if len(meta["fingerprints"][k]) != 64]
+        if not families:
+            done[path.name] = "already stamped by today's probes"
+        elif undrawn:
+            done[path.name] = f"left as it is: {', '.join(undrawn)} could not be drawn when it ran"
+        elif differ:
+            done[path.name] = f"left as it is: {', '.join(differ)} draw other samples there than the file recorded"
+        else:
+            data["meta"] = {**meta, "fingerprints": {**meta["fingerprints"], **{k: now[k] for k in families}},
+                            "fingerprint_version": VERSION,
+                            "fingerprinted": f"{meta.get('fingerprinted', 'stamped')}; {', '.join(families)} drawn "
+                                             f"again under probe version {VERSION} by the package of its commit, "
+                                             "whose earlier digests it gave again"}
+            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            done[path.name] = f"stamped by probe version {VERSION}: {', '.join(families)}"
+    return done
 
 
 def results_status(folder: str | Path, today: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:

@@ -89,8 +89,8 @@ def _upgrade(paths) -> int:
             tree = Path(folder) / commit
             _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
             try:
-                for path in files:
-                    print(f"{path.name}: {upgrade(path, tree)}", flush=True)
+                for name, done in upgrade(files, tree).items():
+                    print(f"{name}: {done}", flush=True)
             finally:
                 _git("worktree", "remove", "--force", str(tree))
     return 0
