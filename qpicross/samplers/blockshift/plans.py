@@ -128,8 +128,6 @@ def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float],
     [(8, 32000), (12, 32000), (12, 64000), (12, 32000), (12, 32000), (12, 8000)]
     >>> [(len(b), s) for b, s in long_restarts(24_000, 8000, (2.0, 5.0), lead_s=60)]  # all within the lead
     [(4, 8000), (8, 8000), (12, 8000)]
-    >>> [(len(b), s) for b, s in long_restarts(72_000, 8000, (2.0, 5.0), lead_s=1e-9)]  # one restart of lead
-    [(4, 8000), (12, 32000), (12, 32000)]
     """
     return LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s, rungs)
 
@@ -156,7 +154,7 @@ class LeadThenLong:
                     break
         if used < self.total_sweeps or self.lead_s <= 0:  # (a budget of 0: the lead's one empty restart)
             for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
-                                              fixed_level=LONG_LEVEL, rungs=self.rungs, first=self.lead_s <= 0):
+                                              fixed_level=LONG_LEVEL, rungs=self.rungs):
                 yield betas, sweeps, True
 
 
@@ -172,9 +170,8 @@ class LubyRestarts:
     With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length; with
     ``betas``, every restart runs those. ``rungs``: the level-0 ladder's replicas (:func:`ladder`) from the
     second restart on; the first runs at most :data:`FIRST_RUNGS` (typical puzzles are solved within it, where
-    a denser ladder only costs more a sweep), unless ``first`` is False (its first restart is not the read's: the
-    long restarts after a lead, :class:`LeadThenLong`). A budget of 0 sweeps is one restart of 0 sweeps (a read
-    of the random initial states).
+    a denser ladder only costs more a sweep). A budget of 0 sweeps is one restart of 0 sweeps (a read of the
+    random initial states).
 
     >>> import itertools
     >>> plan = LubyRestarts(10**12, 1000, (2.0, 5.0))
@@ -187,9 +184,9 @@ class LubyRestarts:
     """
 
     def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None,
-                 betas: np.ndarray | None = None, rungs: int = RUNGS, first: bool = True):
+                 betas: np.ndarray | None = None, rungs: int = RUNGS):
         self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
-        self.fixed_level, self.betas, self.rungs, self.first = fixed_level, betas, int(rungs), first
+        self.fixed_level, self.betas, self.rungs = fixed_level, betas, int(rungs)
 
     def __iter__(self):
         used, k = 0, 1
@@ -197,7 +194,7 @@ class LubyRestarts:
         while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
             sweeps, level, _ = _engine.restart_of(k, 0, self.unit, self.total_sweeps - used, 1)
             level = level if self.fixed_level is None else self.fixed_level
-            rungs = min(self.rungs, FIRST_RUNGS) if k == 1 and self.first else self.rungs
+            rungs = min(self.rungs, FIRST_RUNGS) if k == 1 else self.rungs
             yield (_ladder(hot, cold, int(level), rungs) if self.betas is None else self.betas), int(sweeps)
             used += sweeps
             k += 1

@@ -212,8 +212,7 @@ def test_the_second_streams_lead_ends_at_the_first_restart_past_its_time(monkeyp
     monkeypatch.setattr(_reads.time, "perf_counter", lambda: float(next(clock)))
     plan = [(len(b), s) for b, s in _plans.long_restarts(10**6, 10, (2.0, 5.0), lead_s=2.5)]
     assert plan[:3] == [(4, 10), (8, 10), (12, 20)]  # begun at 0, 1 and 2 s; the third ends past 2.5 s
-    # the long restarts: the widest ladder from the first (the read's first restart was the lead's)
-    assert [n for n, _ in plan[3:]] == [12] * (len(plan) - 3) and plan[3][1] == _plans.LONG_SWEEPS
+    assert [n for n, _ in plan[3:]] == [8] + [12] * (len(plan) - 4) and plan[3][1] == _plans.LONG_SWEEPS
     assert sum(s for _, s in plan) == 10**6
 
 
