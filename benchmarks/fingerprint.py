@@ -56,8 +56,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["PROBE_PUZZLES", "SEED", "READS", "UNREPEATABLE", "VERSION", "FEW_SWEEPS", "SPAN_SWEEPS", "probe_version",
-           "family_key",
-           "parse_family", "families_of", "fingerprint", "fingerprints", "main"]
+           "family_key", "parse_family", "families_of", "fingerprint", "fingerprints", "main"]
 
 #: What the probes draw, by version; a digest is salted with its family's version (:func:`probe_version`), so
 #: digests of another version differ. 1: every family on :data:`PROBE_PUZZLES` from :data:`SEED`; 2: a generic
@@ -246,7 +245,8 @@ def probe_version(key: str, rules: int = VERSION) -> int:
 def _restarts(options: dict) -> bool:
     """Whether a block-shift family's reads run restarts (``schedule`` Luby or population, as ``"auto"`` gives)."""
     schedule = options.get("schedule", "auto")
-    return schedule in ("luby", "population") or (schedule == "auto" and not {"num_replicas", "beta_range"} & set(options))
+    fixed = {"num_replicas", "beta_range"} & set(options)
+    return schedule in ("luby", "population") or (schedule == "auto" and not fixed)
 
 
 def _spans(family: dict) -> list[dict]:
@@ -287,8 +287,8 @@ def _draw(key: str, digest, rules: int = VERSION) -> None:
                 options.get("schedule") != "population":  # the long restarts' chain of the second stream
             _hash_sampleset(digest, _anneal(puzzle, family, options={"chain": "joint"}).sampleset)
         if version >= 3:  # a block-shift sampler past its first restart
-            for options in _spans(family):
-                _hash_sampleset(digest, _anneal(puzzle, family, num_sweeps=SPAN_SWEEPS, options=options).sampleset)
+            for span in _spans(family):
+                _hash_sampleset(digest, _anneal(puzzle, family, num_sweeps=SPAN_SWEEPS, options=span).sampleset)
 
 
 def _hash_embedding(digest, bqm) -> None:

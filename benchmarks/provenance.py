@@ -109,8 +109,12 @@ def write_results(path: str | Path, data: dict, families: Iterable[str] | None =
     meta = {k: v for k, v in (data.get("meta") or {}).items() if k != "fingerprints"}
     families = families_of({**data, "meta": meta}) if families is None else families
     data = {**data, "meta": stamp_meta(meta, families, tree)}
-    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_json(path, data)
     return data
+
+
+def _write_json(path: str | Path, data: dict) -> None:
+    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def stamp(path: str | Path, families: Iterable[str] | None = None, state: Mapping | None = None,
@@ -178,7 +182,7 @@ def upgrade(paths: Iterable[str | Path], tree: str | Path) -> dict[str, str]:
                             "fingerprinted": f"{meta.get('fingerprinted', 'stamped')}; {', '.join(families)} drawn "
                                              f"again under probe version {VERSION} by the package of its commit, "
                                              "whose earlier digests it gave again"}
-            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            _write_json(path, data)
             done[path.name] = f"stamped by probe version {VERSION}: {', '.join(families)}"
     return done
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.provenance import ROOT, outdated_families, results_status, stamp, upgrade
+from benchmarks.provenance import ROOT, _git, outdated_families, results_status, stamp, upgrade
 
 __all__ = ["main"]
 
@@ -63,13 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if args.check and counts["changed"] else 0
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-
-
 def _upgrade(paths) -> int:
     """``--upgrade``: each file an older probe version stamped, drawn again at its commit (:func:`upgrade`)."""
-    by_package: dict[str, list[Path]] = {}
+    by_package: dict[str, tuple[str, list[Path]]] = {}  # qpicross/'s tree -> a commit that has it, its files
     for path in map(Path, paths):
         meta = json.loads(path.read_text()).get("meta") or {}
         if not outdated_families(meta):
@@ -77,17 +72,18 @@ def _upgrade(paths) -> int:
         if meta.get("dirty") or not meta.get("commit"):
             print(f"{path.name}: left as it is: {'uncommitted changes ran it' if meta.get('commit') else 'no commit'}")
             continue
-        try:
-            package = _git("rev-parse", f"{meta['commit']}:qpicross")
-        except subprocess.CalledProcessError:
+        package = _git("rev-parse", f"{meta['commit']}:qpicross")
+        if package is None:
             print(f"{path.name}: left as it is: commit {meta['commit']} is not in this repository")
             continue
-        by_package.setdefault(package, []).append(path)
-    for files in by_package.values():
-        commit = json.loads(files[0].read_text())["meta"]["commit"]
+        by_package.setdefault(package, (meta["commit"], []))[1].append(path)
+    for commit, files in by_package.values():
         with tempfile.TemporaryDirectory(prefix=f"fingerprint-{commit}-") as folder:
             tree = Path(folder) / commit
-            _git("worktree", "add", "--detach", "--quiet", str(tree), commit)
+            if _git("worktree", "add", "--detach", "--quiet", str(tree), commit) is None:
+                names = ", ".join(path.name for path in files)
+                print(f"{names}: left as it is: commit {commit} could not be checked out")
+                continue
             try:
                 for name, done in upgrade(files, tree).items():
                     print(f"{name}: {done}", flush=True)
