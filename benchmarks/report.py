@@ -1065,10 +1065,10 @@ def _engine_ratios(rows: Sequence[dict]) -> str:
 
 
 def _interleaved(rows: Sequence[dict]) -> str:
-    """An interleaved run (``make bench-rungs``, ``bench-tail-target``, ``bench-long-ladder``): this tree (``shift``)
-    against an earlier one (``shift-REV``) on the same puzzles, puzzle by puzzle, then the geometric-mean ratios
-    earlier / this tree of TTS99 and of the median time to target (above 1: this tree is faster), with their
-    puzzle-bootstrap intervals."""
+    """An interleaved run (``make bench-rungs``, ``bench-tail-target``, ``bench-long-ladder``, ``bench-size-unit``):
+    this tree (``shift``) against an earlier one (``shift-REV``) on the same puzzles, puzzle by puzzle, then the
+    geometric-mean ratios earlier / this tree of TTS99 and of the median time to target (above 1: this tree is
+    faster), with their puzzle-bootstrap intervals."""
     other = next(c for c in dict.fromkeys(r["config"] for r in rows) if c != "shift")
     medians = [{**r, "tts99_s": r.get("ttt_median_s", "inf")} for r in rows]
     return (puzzle_table(rows, [other, "shift"], baseline=other) + "\n\n- " + ratio_line(rows, other, "shift")
@@ -1315,6 +1315,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "rungs-survey": (_results("rungs_head_survey.json", "rungs_293ae61_survey.json"), _interleaved),
     "tail-target-75s": (_results("tail_target_head_75s.json", "tail_target_d7e996d_75s.json"), _interleaved),
     "long-ladder": (_results("long_ladder_head.json", "long_ladder_06de9bf.json"), _interleaved),
+    "size-unit": (_results("size_unit_head.json", "size_unit_fbedce9.json"), _interleaved),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

@@ -319,7 +319,7 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
         "Independent reads (restarts).")),
     "num_sweeps": integer(0, MAX_SWEEPS, none=True).about(None, (
         'Sweeps per read (with ``schedule="luby"`` or ``"population"``: in all its restarts together; default '
-        '1000 for ``"fixed"``, 25 units for ``"luby"`` and ``"population"``); a '
+        '1000 for ``"fixed"``, :data:`MAX_RESTART_SWEEPS` for ``"luby"``, 25 units for ``"population"``); a '
         "sweep proposes one move per group and free variable, then line moves (per replica with tempering, "
         "per member of the population).")),
     "seed": integer(0, 2**32 - 1, none=True).about(None, (
@@ -361,8 +361,7 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
         '``population`` members along ``population_steps`` temperatures; ``"auto"`` (default): ``"luby"`` '
         "unless ``num_replicas`` or ``beta_range`` is given.")),
     "restart_sweeps": integer(1, MAX_SWEEPS, none=True).about(None, (
-        "The Luby unit: the length of the shortest restarts (default :data:`RESTART_SWEEPS` on boards up to "
-        "25x25, in proportion to the cells on larger ones: :func:`~qpicross.samplers.blockshift.plans.unit_of`; with "
+        "The Luby unit: the length of the shortest restarts (default :data:`RESTART_SWEEPS`; with "
         '``schedule="population"``, :data:`POPULATION_SWEEPS` sweeps of the whole population).')),
     "rungs": integer(2, MAX_LADDER_RUNGS).about(RUNGS, (
         'With ``schedule="luby"``: the replicas of the shortest restarts\' tempering ladder from a read\'s second '

@@ -23,8 +23,7 @@ from qpicross.samplers.blockshift import engine as _engine
 
 __all__ = ["LubyRestarts", "LeadThenLong", "population_restarts", "ladder", "long_restarts", "luby", "restart_plan",
            "tagged", "MAX_RUNGS", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "LONG_SWEEPS", "LONG_LEVEL", "LEAD_S",
-           "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS", "RUNGS", "FIRST_RUNGS", "UNIT_CELLS", "BUDGET_UNITS",
-           "unit_of"]
+           "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS", "RUNGS", "FIRST_RUNGS"]
 
 #: Most replicas of a plan's first restart (:class:`LubyRestarts`), whatever its ``rungs``.
 FIRST_RUNGS = 4
@@ -36,12 +35,8 @@ MAX_RUNGS = 12
 #: over 40 tournament puzzles, kabuki and phantom (phantom 6.3 s against 20.2 s), and even on easy puzzles
 #: (solved within their first restart, whatever its length).
 RESTART_SWEEPS = 8000
-#: Cells of the boards :data:`RESTART_SWEEPS` was measured on (25x25, the tournaments'): the default unit of a larger
-#: board grows in proportion to its cells (:func:`unit_of`).
-UNIT_CELLS = 625
-#: Default sweep budget of one read under the Luby schedule (all its restarts together): 25 units.
-BUDGET_UNITS = 25
-MAX_RESTART_SWEEPS = BUDGET_UNITS * RESTART_SWEEPS
+#: Default sweep budget of one read under the Luby schedule (all its restarts together; 25 units).
+MAX_RESTART_SWEEPS = 200_000
 #: The second stream's plan (:func:`long_restarts`): Luby restarts with this unit (sweeps, whatever the
 #: first stream's unit), on the ladder of this level (12 replicas after the first, the hot end halved): long
 #: runs of a wide ladder, raced against the first stream's Luby plan.
@@ -57,19 +52,6 @@ LEAD_S = 1.0
 #: members did as well as any), not tuned further: ``make bench-population`` measures the schedule as it stands.
 POPULATION_SWEEPS = 500
 
-
-
-def unit_of(cells: int | None) -> int:
-    """The default Luby unit of a board of ``cells`` cells (``None``: a model with no board): :data:`RESTART_SWEEPS`
-    up to :data:`UNIT_CELLS` (25x25), in proportion to the cells beyond, to the nearest 1 000 sweeps.
-
-    A sweep moves every line once, so a larger board needs more sweeps before a restart can settle it (issue 58's
-    stall study: on Merka, 55x60, the lowest energy still falls when the 8 000-sweep restart ends).
-
-    >>> unit_of(None), unit_of(25 * 25), unit_of(47 * 47), unit_of(99 * 59)
-    (8000, 8000, 28000, 75000)
-    """
-    return RESTART_SWEEPS if cells is None else max(RESTART_SWEEPS, int(round(RESTART_SWEEPS * cells / UNIT_CELLS, -3)))
 
 
 def luby(k: int) -> int:

@@ -98,9 +98,8 @@ from qpicross.samplers.blockshift import board as _board, profile as _profile
 from qpicross.samplers.blockshift.layouts import make_params
 from qpicross.samplers.blockshift.structure import (beta_range_of, default_beta_range, infer_groups, infer_lines,
                                                   read_structure)
-from qpicross.samplers.blockshift.plans import (BUDGET_UNITS, MAX_RESTART_SWEEPS, POPULATION_SWEEPS, RESTART_SWEEPS,
-                                                LubyRestarts, long_restarts, luby, population_restarts, restart_plan,
-                                                unit_of)
+from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION_SWEEPS, RESTART_SWEEPS, LubyRestarts,
+                                                long_restarts, luby, population_restarts, restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import RunControl
 from qpicross.samplers.parameters import BYTES_PER_READ, SHIFT_PARAMETERS, describe, settle
@@ -221,10 +220,10 @@ def _settings(bqm, given: dict) -> SimpleNamespace:
     s = SimpleNamespace(**settle(SHIFT_PARAMETERS, given))
     if s.schedule == "auto":
         s.schedule = "fixed" if s.num_replicas is not None or s.beta_range is not None else "luby"
-    if s.restart_sweeps is None and s.schedule == "population":
-        s.restart_sweeps = POPULATION_SWEEPS
-    if s.num_sweeps is None and s.schedule != "luby":  # the Luby budget: BUDGET_UNITS of the board's unit (_Model)
-        s.num_sweeps = BUDGET_UNITS * s.restart_sweeps if s.schedule == "population" else 1000
+    if s.restart_sweeps is None:
+        s.restart_sweeps = POPULATION_SWEEPS if s.schedule == "population" else RESTART_SWEEPS
+    if s.num_sweeps is None:
+        s.num_sweeps = {"luby": MAX_RESTART_SWEEPS, "population": 25 * s.restart_sweeps}.get(s.schedule, 1000)
     s.num_replicas = 4 if s.num_replicas is None else s.num_replicas
     s.block_moves = s.line_moves < 1 if s.block_moves is None else s.block_moves
     if not s.block_moves and s.line_moves == 0:
@@ -259,10 +258,6 @@ class _Model:
         self.board = None if s.line_moves == 0 else _board.picross_board(variables, self.model, self.couplings,
                                                                          paints=s.paints, layout=s.layout)
         self.profile = self._profile(s)
-        if s.schedule == "luby":  # the unit grows with the board (unit_of), the budget with the unit
-            s.restart_sweeps = unit_of(None if self.board is None else int(self.board[0].n_cells)) \
-                if s.restart_sweeps is None else s.restart_sweeps
-            s.num_sweeps = BUDGET_UNITS * s.restart_sweeps if s.num_sweeps is None else s.num_sweeps
         self.plan, self.stream_plans = _plans(s, self.beta_range)
 
     @staticmethod
