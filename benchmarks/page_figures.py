@@ -9,6 +9,8 @@
 * ``ttt_hard.png``, ``ttt_parallel.png`` -- time-to-target curves, the fraction of reads that reached the ground
   state by each time, reads cut by the budget censored (:func:`time_to_target_curves`);
 * ``ablation.png`` -- what each part of the annealer buys: each configuration's TTS99 per puzzle (:func:`ablation`);
+* ``survey.png`` -- Wolter's survey puzzles: our TTS99 beside the survey's fastest and median solver
+  (:func:`survey_figure`);
 * ``stall.png`` -- why large puzzles stall: restarts watched sweep by sweep, energy and exchange acceptance
   (:func:`stall`);
 * ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
@@ -33,7 +35,7 @@ from benchmarks.report import load_rows
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "stall", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
+           "stall", "survey_figure", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -220,6 +222,60 @@ def stall(out: Path) -> Path:
     return _save(fig, out / "stall.png")
 
 
+#: Where :func:`survey_figure` draws what has no time: not solved within the budget (ours), not finished (theirs).
+_NOT_FINISHED_S = 2000.0
+#: Where it draws the survey's 0 (its times are in hundredths: below 10 ms).
+_BELOW_10_MS_S = 0.005
+
+
+def survey_figure(out: Path) -> Path:
+    """Wolter's survey puzzles (``make bench-survey``), one line each, slowest survey median at the top: our TTS99
+    with its interval, the default and ``--presolve`` (each read on one core), beside the survey's fastest and
+    median solver (its published seconds, on its own machine); ``×`` at the right: not solved within the budget,
+    or not finished within the survey's limit."""
+    from benchmarks.survey import published_for, survey_median
+
+    files = ["survey.json", "survey_presolve.json"]
+    rows = _rows(*files)
+    by_config: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        by_config.setdefault(row["config"], {})[row["puzzle"]] = row
+    entries = [(puzzle, published_for(puzzle)) for puzzle in by_config.get("shift", {})]
+    entries = sorted(((p, e) for p, e in entries if e is not None),
+                     key=lambda pe: (survey_median(pe[1].times), pe[1].name))
+
+    def shown(seconds: float) -> float:
+        return _NOT_FINISHED_S if not math.isfinite(seconds) else max(seconds, _BELOW_10_MS_S)
+
+    fig, ax = _figure(f"Wolter's survey: our TTS99 beside the survey's solvers (commit {_commits(*files)})",
+                      size=(7.5, 6.4))
+    ys = range(len(entries))
+    for offset, (config, label, marker) in enumerate((("shift", "qpicross, default", "o"),
+                                                       ("shift+presolve", "qpicross, --presolve", "s"))):
+        mine = [(y, by_config.get(config, {}).get(puzzle)) for y, (puzzle, _) in zip(ys, entries)]
+        solved = [(y, r) for y, r in mine if r and r["num_solved"] and math.isfinite(_number(r["tts99_s"]))]
+        tts = [_number(r["tts99_s"]) for _, r in solved]
+        low = [t - _number(r["tts99_low_s"]) for t, (_, r) in zip(tts, solved)]
+        high = [shown(_number(r["tts99_high_s"])) - t for t, (_, r) in zip(tts, solved)]
+        shift = 0.18 * (offset * 2 - 1)
+        line = ax.errorbar(tts, [y + shift for y, _ in solved], xerr=[low, high], fmt=marker, markersize=4,
+                           capsize=2, linewidth=0.8, label=f"{label}: {len(solved)} of {len(mine)} solved, 1 core")
+        missed = [y + shift for y, r in mine if r is not None and (y, r) not in solved]
+        ax.scatter([_NOT_FINISHED_S] * len(missed), missed, marker="x", color=line[0].get_color(), s=22)
+    fastest = [shown(min(t for t in e.times if t is not None)) for _, e in entries]
+    median = [shown(survey_median(e.times)) for _, e in entries]
+    ax.scatter(fastest, list(ys), marker="^", color="tab:grey", s=20, zorder=3, label="the survey's fastest solver")
+    ax.scatter(median, list(ys), marker="|", color="black", s=90, zorder=3, label="the survey's median solver")
+    ax.axvline(_NOT_FINISHED_S, color="tab:red", linewidth=0.6, linestyle=":")
+    ax.set_yticks(list(ys), [f"{e.name} {e.size.replace('x', '×')}" for _, e in entries], fontsize=7.5)
+    ax.set_xscale("log")
+    ax.set_xlim(1e-3, _NOT_FINISHED_S * 2)
+    ax.set_xlabel("seconds (ours: TTS99, 95 % interval; theirs: published, their 0 (< 10 ms) drawn at 5 ms; "
+                  f"at {_NOT_FINISHED_S:.0f} s: not solved / not finished)", fontsize=8)
+    ax.legend(fontsize=7, loc="lower right")
+    return _save(fig, out / "survey.png")
+
+
 def frontier_sizes(out: Path) -> Path:
     """Plain SA on the thermometer encoding on random boards: the fraction of each size's boards solved, alone and
     after line logic (``make schedule-random``)."""
@@ -326,6 +382,7 @@ PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
         "A read's restart streams on 1 and 2 processes: time to target", "ttt_parallel.png")),
     ("ablation.png", ablation),
     ("stall.png", stall),
+    ("survey.png", survey_figure),
     ("frontier_sizes.png", frontier_sizes),
     ("embedding_chains.png", embedding_chains),
     ("tournament_long.png", tournament_long),
