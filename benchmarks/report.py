@@ -1076,6 +1076,39 @@ def _interleaved(rows: Sequence[dict]) -> str:
             + ratio_line(medians, other, "shift", median_time_of_reads).replace("TTS99 ", "", 1) + ".")
 
 
+def _passes_before_ladder() -> str:
+    """Each tournament pass before the denser ladder against today's (:func:`benchmarks.tournament.passes_compared`),
+    one line a file, where both files are committed."""
+    lines = []
+    for name, before in _PASSES_BEFORE_LADDER.items():
+        paths = _results(before, f"tournament_{name}.json")
+        if all(p.is_file() for p in paths):
+            lines.append(f"- {name}: " + passes_compared(*(json.loads(p.read_text()) for p in paths)))
+    return ";\n".join(lines) + "."
+
+
+def machine_clock(before: Sequence[dict], after: Sequence[dict], config: str = "baseline") -> str:
+    """How fast the machine ran on two days, by a sampler whose code did not change: ``config``'s time per read
+    (plain SA of dwave-samplers, a fixed number of sweeps: ``make bench-pure``'s baseline) in an earlier run over
+    a later one, the geometric mean over the puzzles both ran, with its puzzle-bootstrap interval. Below 1: the
+    machine was slower in the later run, and totals measured on the two days do not compare code.
+
+    >>> row = lambda p, t: {"puzzle": p, "config": "baseline", "t_read_s": t}
+    >>> machine_clock([row("a", 1.0), row("b", 2.0)], [row("a", 2.0), row("b", 4.0)])
+    'plain SA (baseline) per read, earlier run / later run over 2 puzzles: geometric mean 0.5× [0.5, 0.5]'
+    """
+    old = {r["puzzle"]: _number(r["t_read_s"]) for r in before if r["config"] == config and r.get("t_read_s")}
+    pairs = [(old[r["puzzle"]], _number(r["t_read_s"])) for r in after
+             if r["config"] == config and r.get("t_read_s") and r["puzzle"] in old]
+    ratios = [a / b for a, b in pairs if a > 0 and b > 0]
+    if not ratios:
+        return ""
+    geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    low, high = geometric_interval(ratios) or (geo, geo)
+    return (f"plain SA ({config}) per read, earlier run / later run over {len(ratios)} puzzles: geometric mean "
+            f"{geo:.3g}× [{low:.3g}, {high:.3g}]")
+
+
 def _by_commit(table: Callable[[dict], str], *names: str) -> str:
     """``table`` of whole results files (``make bench-breakdown``'s, ``make campaign``'s), each named by its commit."""
     runs = [json.loads(path.read_text()) for path in _results(*names)]
@@ -1254,7 +1287,9 @@ _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 #: before the set-up was cut.
 _BREAKDOWNS = ("breakdown_head.json", "breakdown_eaedf94.json", "breakdown_53ebd6e.json")
 #: The taai2011 pass on the code before the kernels ran without reference counting, and today's (same seed).
-_PASSES_COMPARED = ("tournament_taai2011_a4104df.json", "tournament_taai2011.json")
+_PASSES_COMPARED = ("tournament_taai2011_a4104df.json", "tournament_taai2011_004b518.json")
+#: The passes before the denser ladder of 6da2fd9 (004b518's taai2011, 23ef9f2's tcga2012) and today's, by file.
+_PASSES_BEFORE_LADDER = {"taai2011": "tournament_taai2011_004b518.json", "tcga2012": "tournament_tcga2012_23ef9f2.json"}
 
 #: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
@@ -1305,6 +1340,12 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tournament-pass-compared": (_results(*_PASSES_COMPARED),
                                  lambda rows: "The taai2011 pass, " + passes_compared(
                                      *(json.loads(p.read_text()) for p in _results(*_PASSES_COMPARED))) + "."),
+    "tournament-pass-ladder": (_results(*_PASSES_BEFORE_LADDER.values(), *_PASSES),
+                               lambda rows: _passes_before_ladder()),
+    "machine-clock": (_results("bench_pure_23ef9f2.json", "bench_pure.json"),
+                      lambda rows: "`make bench-pure` at 23ef9f2 against today's: " + machine_clock(
+                          *(load_rows([path]) for path in _results("bench_pure_23ef9f2.json", "bench_pure.json")))
+                      + "."),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
