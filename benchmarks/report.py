@@ -1286,7 +1286,7 @@ _LONG_RUNS = long_run_files() or _results("bench_tournament_long.json")
 #: make bench-breakdown's files: this tree, the tree before the kernels ran without reference counting, and the tree
 #: before the set-up was cut.
 _BREAKDOWNS = ("breakdown_head.json", "breakdown_eaedf94.json", "breakdown_53ebd6e.json")
-#: The taai2011 pass on the code before the kernels ran without reference counting, and today's (same seed).
+#: The taai2011 pass on the code before the kernels ran without reference counting, and 004b518's (same seed).
 _PASSES_COMPARED = ("tournament_taai2011_a4104df.json", "tournament_taai2011_004b518.json")
 #: The passes before the denser ladder of 6da2fd9 (004b518's taai2011, 23ef9f2's tcga2012) and today's, by file.
 _PASSES_BEFORE_LADDER = {"taai2011": "tournament_taai2011_004b518.json", "tcga2012": "tournament_tcga2012_23ef9f2.json"}
