@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from benchmarks.report import load_rows
+from benchmarks.report import load_rows, rows_by_config
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
@@ -236,10 +236,7 @@ def survey_figure(out: Path) -> Path:
     from benchmarks.survey import published_for, survey_median
 
     files = ["survey.json", "survey_presolve.json"]
-    rows = _rows(*files)
-    by_config: dict[str, dict[str, dict]] = {}
-    for row in rows:
-        by_config.setdefault(row["config"], {})[row["puzzle"]] = row
+    by_config = rows_by_config(_rows(*files))
     entries = [(puzzle, published_for(puzzle)) for puzzle in by_config.get("shift", {})]
     entries = sorted(((p, e) for p, e in entries if e is not None),
                      key=lambda pe: (survey_median(pe[1].times), pe[1].name))

@@ -64,7 +64,7 @@ from qpicross.puzzle.formats.registry import split_spec
 
 __all__ = ["fmt_time", "fmt_tts", "low_end", "cores_used", "core_note", "load_rows", "summary_table",
            "puzzle_table", "matrix_table", "targets_table", "distribution_line",
-           "ratio_line", "geometric_text", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
+           "ratio_line", "geometric_text", "rows_by_config", "widest_per_file", "long_run_files", "trend_line", "unsolved_specs", "retry_line",
            "kernels_table", "fmt_published", "survey_table", "parallel_table", "parallel_summary", "collection", "replace_section", "pages",
            "has_section", "update_page", "SECTIONS", "ARCHIVE_PAGES", "quoted_files", "section_files", "section_text"]
 
@@ -1103,10 +1103,8 @@ def machine_clock(before: Sequence[dict], after: Sequence[dict], config: str = "
     ratios = [a / b for a, b in pairs if a > 0 and b > 0]
     if not ratios:
         return ""
-    geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-    low, high = geometric_interval(ratios) or (geo, geo)
     return (f"plain SA ({config}) per read, earlier run / later run over {len(ratios)} puzzles: geometric mean "
-            f"{geo:.3g}× [{low:.3g}, {high:.3g}]")
+            f"{geometric_text(ratios)}")
 
 
 def _by_commit(table: Callable[[dict], str], *names: str) -> str:
@@ -1194,13 +1192,23 @@ def _against(median: float, ours: float) -> str:
     return f"< {0.01 / ours:.3g}×" if median == 0 else f"{median / ours:.3g}×"
 
 
+def rows_by_config(rows: Sequence[dict]) -> dict[str, dict[str, dict]]:
+    """Results rows by configuration, then puzzle (a later row of the same pair replaces an earlier one).
+
+    >>> rows_by_config([{"config": "a", "puzzle": "p"}, {"config": "b", "puzzle": "p"}])["b"]
+    {'p': {'config': 'b', 'puzzle': 'p'}}
+    """
+    by_config: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        by_config.setdefault(row["config"], {})[row["puzzle"]] = row
+    return by_config
+
+
 def survey_table(rows: Sequence[dict], default: str = "shift", presolve: str = "shift+presolve") -> str:
     """Our TTS99 (the ``default`` and ``presolve`` configurations of ``make bench-survey``'s files) beside each
     published solver time, puzzle by puzzle, the survey's median solver over ours, and the issue-58 target: on
     every puzzle where the fastest survey solver needs more than 1 s, faster than the survey's median solver."""
-    by_config: dict[str, dict[str, dict]] = {}
-    for row in rows:
-        by_config.setdefault(row["config"], {})[row["puzzle"]] = row
+    by_config = rows_by_config(rows)
     ours = by_config.get(default, {})
     lines = ["| puzzle | webpbn | size | ours: default | ours: `--presolve` | " + " | ".join(SOLVERS)
              + " | survey median | survey median / ours (default) |",
@@ -1290,6 +1298,8 @@ _BREAKDOWNS = ("breakdown_head.json", "breakdown_eaedf94.json", "breakdown_53ebd
 _PASSES_COMPARED = ("tournament_taai2011_a4104df.json", "tournament_taai2011_004b518.json")
 #: The passes before the denser ladder of 6da2fd9 (004b518's taai2011, 23ef9f2's tcga2012) and today's, by file.
 _PASSES_BEFORE_LADDER = {"taai2011": "tournament_taai2011_004b518.json", "tcga2012": "tournament_tcga2012_23ef9f2.json"}
+#: make bench-pure's run before this day's and today's: the machine's clock (:func:`machine_clock`).
+_CLOCK_RUNS = ("bench_pure_23ef9f2.json", "bench_pure.json")
 
 #: Generated sections of the README and the docs: name -> (results files, function of their rows -> markdown).
 SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
@@ -1342,10 +1352,9 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
                                      *(json.loads(p.read_text()) for p in _results(*_PASSES_COMPARED))) + "."),
     "tournament-pass-ladder": (_results(*_PASSES_BEFORE_LADDER.values(), *_PASSES),
                                lambda rows: _passes_before_ladder()),
-    "machine-clock": (_results("bench_pure_23ef9f2.json", "bench_pure.json"),
+    "machine-clock": (_results(*_CLOCK_RUNS),
                       lambda rows: "`make bench-pure` at 23ef9f2 against today's: " + machine_clock(
-                          *(load_rows([path]) for path in _results("bench_pure_23ef9f2.json", "bench_pure.json")))
-                      + "."),
+                          *(load_rows([path]) for path in _results(*_CLOCK_RUNS))) + "."),
     "tournament-retry": (_results("bench_tournament_retry.json"),
                          lambda rows: summary_table(rows) + "\n\nSolved: " + retry_line(rows) + "."),
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
