@@ -1065,7 +1065,8 @@ def _engine_ratios(rows: Sequence[dict]) -> str:
 
 
 def _interleaved(rows: Sequence[dict]) -> str:
-    """An interleaved run (``make bench-rungs``, ``bench-tail-target``, ``bench-long-ladder``, ``bench-size-unit``):
+    """An interleaved run (``make bench-rungs``, ``bench-tail-target``, ``bench-long-ladder``, ``bench-size-unit``,
+    ``bench-size-rungs``):
     this tree (``shift``) against an earlier one (``shift-REV``) on the same puzzles, puzzle by puzzle, then the
     geometric-mean ratios earlier / this tree of TTS99 and of the median time to target (above 1: this tree is
     faster), with their puzzle-bootstrap intervals."""
@@ -1366,6 +1367,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tail-target-75s": (_results("tail_target_head_75s.json", "tail_target_d7e996d_75s.json"), _interleaved),
     "long-ladder": (_results("long_ladder_head.json", "long_ladder_06de9bf.json"), _interleaved),
     "size-unit": (_results("size_unit_head.json", "size_unit_fbedce9.json"), _interleaved),
+    "size-rungs": (_results("size_rungs_head.json", "size_rungs_fbedce9.json"), _interleaved),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

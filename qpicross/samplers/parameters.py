@@ -368,10 +368,6 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
         "restart on (its first runs at most 4, as typical puzzles are solved within it); a restart ``2^j`` "
         "units long gets ``rungs * (1 + j / 2)`` of them, at most ``max(rungs, 12)`` (see :func:`restart_plan`), "
         "over the same inverse temperatures: more rungs, closer together, swap more often and cost more a sweep.")),
-    "rungs_follow_size": flag().about(True, (
-        "On a Picross board above 25x25: whether the ladders after a read's first restart get more rungs, in "
-        "proportion to the square root of the board's cells (:func:`~qpicross.samplers.blockshift.plans.rungs_scale`"
-        "), their cap too; ``False``: the same ladders on every board.")),
     "progress": function().about(None, (
         "Called about twice a second while a read runs, as ``progress(reads_done, num_reads, best_energy)`` "
         "(the reads finished so far and the best energy of the call so far).")),

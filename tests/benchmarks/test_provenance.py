@@ -90,8 +90,7 @@ def test_a_denser_ladder_after_the_first_restart_changes_the_block_shift_files(r
 
     before = fingerprint.fingerprint(SHIFT, rules=2)
     ladder = plans._ladder
-    monkeypatch.setattr(plans, "_ladder", lambda hot, cold, level, rungs, scale=1.0:
-                        ladder(hot, cold, level, rungs + (rungs > 4), scale))
+    monkeypatch.setattr(plans, "_ladder", lambda hot, cold, level, rungs: ladder(hot, cold, level, rungs + (rungs > 4)))
     assert fingerprint.fingerprint(SHIFT, rules=2) == before
     assert _status(results) == {"both.json": "changed", "sa.json": "current", "shift.json": "changed"}
 

@@ -18,23 +18,18 @@ import time
 import numpy as np
 
 from qpicross.exceptions import ParameterError
-from qpicross.samplers.parameters import MAX_LADDER_RUNGS, POPULATION, POPULATION_STEPS, RUNGS
+from qpicross.samplers.parameters import POPULATION, POPULATION_STEPS, RUNGS
 from qpicross.samplers.blockshift import engine as _engine
 
 __all__ = ["LubyRestarts", "LeadThenLong", "population_restarts", "ladder", "long_restarts", "luby", "restart_plan",
            "tagged", "MAX_RUNGS", "RESTART_SWEEPS", "MAX_RESTART_SWEEPS", "LONG_SWEEPS", "LONG_LEVEL", "LEAD_S",
-           "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS", "RUNGS", "FIRST_RUNGS", "RUNGS_CELLS", "rungs_scale"]
+           "POPULATION", "POPULATION_STEPS", "POPULATION_SWEEPS", "RUNGS", "FIRST_RUNGS"]
 
 #: Most replicas of a plan's first restart (:class:`LubyRestarts`), whatever its ``rungs``.
 FIRST_RUNGS = 4
 #: Rungs of the widest ladder (:func:`ladder`) of ``rungs`` up to 12, the batched driver's too (whose ladders
 #: have 4 rungs at level 0: ``launch.BATCHED_RUNGS``).
 MAX_RUNGS = 12
-#: Cells of the boards the ladders were tuned on (25x25). On a larger board an energy difference between two
-#: replicas grows with the cells, and neighbouring rungs swap less (the stall study, the docs' results pages): its
-#: ladders get more rungs over the same inverse temperatures, in proportion to the square root of its cells
-#: (:func:`rungs_scale`), as a ladder of constant exchange acceptance needs.
-RUNGS_CELLS = 625
 #: The Luby schedule's default unit (sweeps of its shortest restarts). Measured, not argued (``make
 #: bench-unit``, the docs' results pages): 8 000 was 1.41x faster than the earlier 1 000 in geometric mean
 #: over 40 tournament puzzles, kabuki and phantom (phantom 6.3 s against 20.2 s), and even on easy puzzles
@@ -75,18 +70,8 @@ def luby(k: int) -> int:
     return int(_engine.luby(k))
 
 
-def rungs_scale(cells: int) -> float:
-    """How many times more rungs the ladders of a board of ``cells`` cells get: ``sqrt(cells / RUNGS_CELLS)``,
-    at least 1 (:data:`RUNGS_CELLS`: 25x25; smaller boards keep the tuned ladders).
-
-    >>> rungs_scale(625), rungs_scale(400), round(rungs_scale(3300), 2)
-    (1.0, 1.0, 2.3)
-    """
-    return max(1.0, (max(int(cells), 0) / RUNGS_CELLS) ** 0.5)
-
-
 def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float],
-                 rungs: int = RUNGS, scale: float = 1.0) -> list[tuple[np.ndarray, int]]:
+                 rungs: int = RUNGS) -> list[tuple[np.ndarray, int]]:
     """The self-tuning schedule of one read: ``(betas, sweeps)`` of each restart, within ``total_sweeps``.
 
     Restart ``k`` runs ``unit * luby(k)`` sweeps of parallel tempering. The first
@@ -97,9 +82,7 @@ def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float],
     more replicas (at most ``max(rungs, 12)``) and a hotter top,
     ``beta_range[0] / (1 + j / 2)``, so the rare long restarts are the wide
     ladders hard puzzles need while easy puzzles are solved by the many short
-    ones. ``scale`` (:func:`rungs_scale` of the board, 1 up to 25x25) multiplies every ladder's rungs after
-    the first restart, its cap too (at most :data:`~qpicross.samplers.parameters.MAX_LADDER_RUNGS`). Nothing is
-    tuned to a puzzle: the user never picks the temperatures.
+    ones. Nothing is tuned to a puzzle: the user never picks the temperatures.
 
     >>> [(len(b), s) for b, s in restart_plan(2000, 250, (2.0, 5.0))]
     [(4, 250), (8, 250), (12, 500), (8, 250), (8, 250), (12, 500)]
@@ -109,37 +92,31 @@ def restart_plan(total_sweeps: int, unit: int, beta_range: tuple[float, float],
     >>> [len(b) for b, _ in restart_plan(10**4, 250, (2.0, 5.0), rungs=4)][:7]  # the plan before issue 58
     [4, 4, 6, 4, 4, 6, 8]
     """
-    return list(LubyRestarts(total_sweeps, unit, beta_range, rungs=rungs, scale=scale))
+    return list(LubyRestarts(total_sweeps, unit, beta_range, rungs=rungs))
 
 
-def ladder(beta_range: tuple[float, float], level: int, rungs: int = RUNGS, scale: float = 1.0) -> np.ndarray:
+def ladder(beta_range: tuple[float, float], level: int, rungs: int = RUNGS) -> np.ndarray:
     """The tempering ladder of a restart ``2^level`` units long: ``rungs * (1 + level / 2)`` replicas (rounded
-    down; at most ``max(rungs, 12)``), times ``scale`` (rounded; at most
-    :data:`~qpicross.samplers.parameters.MAX_LADDER_RUNGS`), geometric from ``beta_range[0] / (1 + level / 2)``
-    to ``beta_range[1]``.
+    down; at most ``max(rungs, 12)``), geometric from ``beta_range[0] / (1 + level / 2)`` to ``beta_range[1]``.
 
     >>> [round(float(b), 3) for b in ladder((2.0, 5.0), 2, rungs=4)]
     [1.0, 1.258, 1.584, 1.993, 2.508, 3.157, 3.973, 5.0]
     >>> len(ladder((2.0, 5.0), 0, rungs=8)), len(ladder((2.0, 5.0), 1, rungs=8)), len(ladder((2.0, 5.0), 4, rungs=16))
     (8, 12, 16)
-    >>> len(ladder((2.0, 5.0), 0, rungs=8, scale=2.3)), len(ladder((2.0, 5.0), 2, rungs=8, scale=2.3))
-    (18, 28)
     """
     hot, cold = beta_range
-    return _ladder(float(hot), float(cold), int(level), int(rungs), float(scale)).copy()
+    return _ladder(float(hot), float(cold), int(level), int(rungs)).copy()
 
 
 @functools.lru_cache(maxsize=256)
-def _ladder(hot: float, cold: float, level: int, rungs: int = RUNGS, scale: float = 1.0) -> np.ndarray:
+def _ladder(hot: float, cold: float, level: int, rungs: int = RUNGS) -> np.ndarray:
     """:func:`ladder`, made once per ladder: the restarts share it (no kernel writes its ``betas``), and a
     read of an easy puzzle takes little more than the two ``np.geomspace`` calls it would otherwise pay."""
-    count = min(rungs * (2 + level) // 2, max(rungs, MAX_RUNGS))
-    count = count if scale == 1.0 else min(round(count * scale), MAX_LADDER_RUNGS)
-    return np.geomspace(hot / (1 + level / 2), cold, count)
+    return np.geomspace(hot / (1 + level / 2), cold, min(rungs * (2 + level) // 2, max(rungs, MAX_RUNGS)))
 
 
 def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float], lead_s: float | None = None,
-                  rungs: int = RUNGS, scale: float = 1.0):
+                  rungs: int = RUNGS):
     """The plan of the second stream of a read with threads: for its first ``lead_s`` seconds (default
     :data:`LEAD_S`) the restarts of :func:`restart_plan`, then Luby restarts of unit :data:`LONG_SWEEPS`
     sweeps (whatever ``unit``), all on the ladder :func:`restart_plan` gives restarts 4 units long.
@@ -152,16 +129,16 @@ def long_restarts(total_sweeps: int, unit: int, beta_range: tuple[float, float],
     >>> [(len(b), s) for b, s in long_restarts(24_000, 8000, (2.0, 5.0), lead_s=60)]  # all within the lead
     [(4, 8000), (8, 8000), (12, 8000)]
     """
-    return LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s, rungs, scale)
+    return LeadThenLong(total_sweeps, unit, beta_range, LEAD_S if lead_s is None else lead_s, rungs)
 
 
 class LeadThenLong:
     """:func:`long_restarts`: the Luby plan's restarts begun within ``lead_s`` of the iteration's start,
     then the long restarts, within ``total_sweeps`` together."""
 
-    def __init__(self, total_sweeps, unit, beta_range, lead_s, rungs=RUNGS, scale=1.0):
+    def __init__(self, total_sweeps, unit, beta_range, lead_s, rungs=RUNGS):
         self.total_sweeps, self.unit, self.beta_range, self.lead_s = total_sweeps, unit, beta_range, lead_s
-        self.rungs, self.scale = rungs, scale
+        self.rungs = rungs
 
     def __iter__(self):
         return ((betas, sweeps) for betas, sweeps, _ in self.tagged())
@@ -170,15 +147,14 @@ class LeadThenLong:
         """The restarts as ``(betas, sweeps, long)``: ``long`` is False in the lead, True after it."""
         started, used = time.perf_counter(), 0
         if self.lead_s > 0:
-            for betas, sweeps in LubyRestarts(self.total_sweeps, self.unit, self.beta_range, rungs=self.rungs,
-                                              scale=self.scale):
+            for betas, sweeps in LubyRestarts(self.total_sweeps, self.unit, self.beta_range, rungs=self.rungs):
                 yield betas, sweeps, False
                 used += sweeps
                 if time.perf_counter() - started >= self.lead_s:
                     break
         if used < self.total_sweeps or self.lead_s <= 0:  # (a budget of 0: the lead's one empty restart)
             for betas, sweeps in LubyRestarts(self.total_sweeps - used, LONG_SWEEPS, self.beta_range,
-                                              fixed_level=LONG_LEVEL, rungs=self.rungs, scale=self.scale):
+                                              fixed_level=LONG_LEVEL, rungs=self.rungs):
                 yield betas, sweeps, True
 
 
@@ -193,8 +169,8 @@ class LubyRestarts:
 
     With ``fixed_level``, every restart runs :func:`ladder` of that level, whatever its length; with
     ``betas``, every restart runs those. ``rungs``: the level-0 ladder's replicas (:func:`ladder`) from the
-    second restart on, times ``scale`` (:func:`rungs_scale`); the first runs at most :data:`FIRST_RUNGS`, on every
-    board (typical puzzles are solved within it, where a denser ladder only costs more a sweep). A budget of 0 sweeps is one restart of 0 sweeps (a read of the
+    second restart on; the first runs at most :data:`FIRST_RUNGS` (typical puzzles are solved within it, where
+    a denser ladder only costs more a sweep). A budget of 0 sweeps is one restart of 0 sweeps (a read of the
     random initial states).
 
     >>> import itertools
@@ -208,9 +184,9 @@ class LubyRestarts:
     """
 
     def __init__(self, total_sweeps: int, unit: int, beta_range: tuple[float, float], fixed_level: int | None = None,
-                 betas: np.ndarray | None = None, rungs: int = RUNGS, scale: float = 1.0):
+                 betas: np.ndarray | None = None, rungs: int = RUNGS):
         self.total_sweeps, self.unit, self.beta_range = total_sweeps, unit, beta_range
-        self.fixed_level, self.betas, self.rungs, self.scale = fixed_level, betas, int(rungs), float(scale)
+        self.fixed_level, self.betas, self.rungs = fixed_level, betas, int(rungs)
 
     def __iter__(self):
         used, k = 0, 1
@@ -218,8 +194,8 @@ class LubyRestarts:
         while used < self.total_sweeps or (k == 1 and self.total_sweeps == 0):
             sweeps, level, _ = _engine.restart_of(k, 0, self.unit, self.total_sweeps - used, 1)
             level = level if self.fixed_level is None else self.fixed_level
-            rungs, scale = (min(self.rungs, FIRST_RUNGS), 1.0) if k == 1 else (self.rungs, self.scale)
-            yield (_ladder(hot, cold, int(level), rungs, scale) if self.betas is None else self.betas), int(sweeps)
+            rungs = min(self.rungs, FIRST_RUNGS) if k == 1 else self.rungs
+            yield (_ladder(hot, cold, int(level), rungs) if self.betas is None else self.betas), int(sweeps)
             used += sweeps
             k += 1
 

@@ -99,7 +99,7 @@ from qpicross.samplers.blockshift.layouts import make_params
 from qpicross.samplers.blockshift.structure import (beta_range_of, default_beta_range, infer_groups, infer_lines,
                                                   read_structure)
 from qpicross.samplers.blockshift.plans import (MAX_RESTART_SWEEPS, POPULATION_SWEEPS, RESTART_SWEEPS, LubyRestarts,
-                                                long_restarts, luby, population_restarts, restart_plan, rungs_scale)
+                                                long_restarts, luby, population_restarts, restart_plan)
 from qpicross.samplers.blockshift.restarts import ReadRunner, default_threads
 from qpicross.samplers.control import RunControl
 from qpicross.samplers.parameters import BYTES_PER_READ, SHIFT_PARAMETERS, describe, settle
@@ -258,7 +258,7 @@ class _Model:
         self.board = None if s.line_moves == 0 else _board.picross_board(variables, self.model, self.couplings,
                                                                          paints=s.paints, layout=s.layout)
         self.profile = self._profile(s)
-        self.plan, self.stream_plans = _plans(s, self.beta_range, 0 if self.board is None else int(self.board[0].n_cells))
+        self.plan, self.stream_plans = _plans(s, self.beta_range)
 
     @staticmethod
     def _lines(binary, s):
@@ -308,16 +308,14 @@ class _Model:
         return runner
 
 
-def _plans(s: SimpleNamespace, beta_range, cells: int = 0) -> tuple:
-    """The restart plan of a read's first stream, and the plans of its streams (cycled); ``cells``: the board's
-    (0 where the model has none), whose :func:`~.plans.rungs_scale` the ladders follow when ``s.rungs_follow_size``."""
+def _plans(s: SimpleNamespace, beta_range) -> tuple:
+    """The restart plan of a read's first stream, and the plans of its streams (cycled)."""
     if s.schedule == "luby":
-        ladders = dict(rungs=s.rungs, scale=rungs_scale(cells) if s.rungs_follow_size else 1.0)
-        plan = LubyRestarts(s.num_sweeps, s.restart_sweeps, beta_range, **ladders)  # lazily: a budget may be huge
+        plan = LubyRestarts(s.num_sweeps, s.restart_sweeps, beta_range, rungs=s.rungs)  # lazily: a budget may be huge
         if s.stream_plans == "long":  # no lead: the same restarts for the same seed on one thread
-            plan = long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, lead_s=0, **ladders)
+            plan = long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, lead_s=0, rungs=s.rungs)
         elif s.stream_plans == "mixed":
-            return plan, [plan, long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, **ladders)]
+            return plan, [plan, long_restarts(s.num_sweeps, s.restart_sweeps, beta_range, rungs=s.rungs)]
     elif s.schedule == "population":
         plan = population_restarts(s.num_sweeps, s.restart_sweeps, beta_range, int(s.population_steps))
     else:
