@@ -11,6 +11,8 @@
 * ``ablation.png`` -- what each part of the annealer buys: each configuration's TTS99 per puzzle (:func:`ablation`);
 * ``survey.png`` -- Wolter's survey puzzles: our TTS99 beside the survey's fastest and median solver
   (:func:`survey_figure`);
+* ``ladders.png`` -- the ladders page's interleaved runs, each change against the tree before it
+  (:func:`ladders_figure`);
 * ``stall.png`` -- why large puzzles stall: restarts watched sweep by sweep, energy and exchange acceptance
   (:func:`stall`);
 * ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
@@ -35,7 +37,7 @@ from benchmarks.report import load_rows, rows_by_config
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "stall", "survey_figure", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
+           "stall", "survey_figure", "ladders_figure", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -273,6 +275,39 @@ def survey_figure(out: Path) -> Path:
     return _save(fig, out / "survey.png")
 
 
+#: The interleaved runs of the ladders page: (its results files, this tree first, and what the change was).
+_LADDER_RUNS = ((("rungs_head.json", "rungs_293ae61.json"), "denser ladder (kept), 12 tail puzzles"),
+                (("size_unit_head.json", "size_unit_fbedce9.json"), "unit growing with the board (not kept)"),
+                (("size_rungs_head.json", "size_rungs_fbedce9.json"), "rungs growing with the board (not kept)"))
+
+
+def ladders_figure(out: Path) -> Path:
+    """The ladders page's interleaved runs (``make bench-rungs``, ``bench-size-unit``, ``bench-size-rungs``): each
+    puzzle's TTS99 with the change (up) against the tree before it (across), both with the same seeds on one core;
+    below the diagonal the change was faster. A tree that never solved a puzzle is drawn at the edge (``×``)."""
+    files = [name for names, _ in _LADDER_RUNS for name in names]
+    fig, ax = _figure(f"Ladders and restarts: each change against the tree before it (commits {_commits(*files)})",
+                      size=(7.5, 5.2))
+    edge = 1e3
+    for (head, base), label in _LADDER_RUNS:
+        mine, before = ({r["puzzle"]: r for r in _rows(name)} for name in (head, base))
+        pairs = [(_number(before[p]["tts99_s"]), _number(mine[p]["tts99_s"])) for p in mine if p in before]
+        pairs = [(x, y) for x, y in pairs if math.isfinite(x) or math.isfinite(y)]
+        both = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
+        line = ax.scatter([x for x, _ in both], [y for _, y in both], s=22, label=f"{label}: {len(both)} solved by both")
+        lost = [(x if math.isfinite(x) else edge, y if math.isfinite(y) else edge) for x, y in pairs if (x, y) not in both]
+        ax.scatter([x for x, _ in lost], [y for _, y in lost], marker="x", s=30, color=line.get_facecolor()[0])
+    ax.plot([0.1, edge], [0.1, edge], color="black", linewidth=0.7, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(0.1, edge * 1.5)
+    ax.set_ylim(0.1, edge * 1.5)
+    ax.set_xlabel(f"TTS99 of the tree before (s, one core; at {edge:.0f} s: never solved)")
+    ax.set_ylabel(f"TTS99 with the change (s; at {edge:.0f} s: never solved)")
+    ax.legend(fontsize=7.5, loc="upper left")
+    return _save(fig, out / "ladders.png")
+
+
 def frontier_sizes(out: Path) -> Path:
     """Plain SA on the thermometer encoding on random boards: the fraction of each size's boards solved, alone and
     after line logic (``make schedule-random``)."""
@@ -380,6 +415,7 @@ PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
     ("ablation.png", ablation),
     ("stall.png", stall),
     ("survey.png", survey_figure),
+    ("ladders.png", ladders_figure),
     ("frontier_sizes.png", frontier_sizes),
     ("embedding_chains.png", embedding_chains),
     ("tournament_long.png", tournament_long),

@@ -82,15 +82,18 @@ def traps_table(rows: list[dict]) -> str:
     lines = ["| puzzle | width × height | cells | reads solved | lowest energy of each read | broken lines | "
              "cells off the solution | cells between two reads |", "|---|---|---:|---:|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {_name(r)} | {r['cols']}×{r['rows']} | {r['cells']:,} ({r['painted']:,} painted) | "
+        painted = f"{r['painted']:,} painted" + ("" if r.get("unique", True) else "; more than one solution")
+        lines.append(f"| {_name(r)} | {r['cols']}×{r['rows']} | {r['cells']:,} ({painted}) | "
                      f"{r['solved']} of {r['reads']} | " + ", ".join(f"{e:g}" for e in r["energies"]) + " | "
                      + ", ".join(str(b) for b in r["broken_lines"]) + " | "
                      + ", ".join(f"{c:,}" for c in r["cells_off"]) + f" | {_spread(r['apart'])} |")
     budgets = sorted({r["budget_s"] for r in rows})
     return "\n".join(lines) + ("\n\nEach row: default reads on one core, seeds 0 to "
                                f"{max(r['reads'] for r in rows) - 1}, each until it solves or "
-                               f"{' or '.join(f'{b:g}' for b in budgets)} s; the solution: the SAT solver's, unique; "
-                               "cells off: where a read's best board differs from it; between two reads: the same "
+                               f"{' or '.join(f'{b:g}' for b in budgets)} s; the solution: the SAT solver's (the "
+                               "first it finds where there are several); cells off: where a read's best board differs "
+                               "from it (a read that solves a puzzle of several solutions may end on another); between "
+                               "two reads: the same "
                                "for each pair of reads (the fewest to the most).")
 
 

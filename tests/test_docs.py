@@ -57,6 +57,7 @@ def site(tmp_path_factory):
 def test_every_page_is_built(site):
     for page in ("index", "getting-started", "formulation", "samplers", "classical", "cloud", "input", "tuning",
                  "cli", "api", "results/index", "results/typical", "results/hard", "results/beyond",
+                 "results/ladders",
                  "results/parallel", "results/generic", "results/design", "results/archive", "results/archive-gpu",
                  "results/formulation-frontier", "results/frontier-tournament", "results/qpu-embedding",
                  "notebooks/01_formulation", "notebooks/04_formulation_study", "notebooks/05_your_own_annealer"):
