@@ -37,7 +37,8 @@ from benchmarks.report import load_rows, rows_by_config
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "stall", "survey_figure", "ladders_figure", "embedding_chains", "tournament_long", "gpu_throughput", "make_page_figures", "main"]
+           "stall", "survey_figure", "ladders_figure", "embedding_chains", "tournament_long", "gpu_throughput",
+           "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -294,8 +295,9 @@ def ladders_figure(out: Path) -> Path:
         pairs = [(_number(before[p]["tts99_s"]), _number(mine[p]["tts99_s"])) for p in mine if p in before]
         pairs = [(x, y) for x, y in pairs if math.isfinite(x) or math.isfinite(y)]
         both = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
-        line = ax.scatter([x for x, _ in both], [y for _, y in both], s=22, label=f"{label}: {len(both)} solved by both")
-        lost = [(x if math.isfinite(x) else edge, y if math.isfinite(y) else edge) for x, y in pairs if (x, y) not in both]
+        line = ax.scatter([x for x, _ in both], [y for _, y in both], s=22,
+                          label=f"{label}: {len(both)} solved by both")
+        lost = [(min(x, edge), min(y, edge)) for x, y in pairs if (x, y) not in both]  # inf: drawn at the edge
         ax.scatter([x for x, _ in lost], [y for _, y in lost], marker="x", s=30, color=line.get_facecolor()[0])
     ax.plot([0.1, edge], [0.1, edge], color="black", linewidth=0.7, linestyle="--")
     ax.set_xscale("log")

@@ -1,4 +1,4 @@
-"""Where the reads end on the puzzles the annealer leaves unsolved (issue 58, item 1): how many low states, how far apart.
+"""Where the reads end on the puzzles the annealer leaves unsolved (issue 58, item 1), and how far apart they are.
 
 The stall study (:mod:`benchmarks.stall`) shows restarts whose lowest energy stops falling early. This asks what
 those states are. For each puzzle: its solution from the exact SAT solver (checked unique), then ``reads`` default
@@ -50,7 +50,8 @@ def watch_reads(puzzle, reads: int = READS, budget_s: float = BUDGET_S, sweeps: 
         done.append(int(result.sampleset.info["sweeps"][0]))
         seconds.append(float(result.timing["sample_s"]))
     return {"puzzle": puzzle.name, "rows": puzzle.num_rows, "cols": puzzle.num_cols,
-            "cells": puzzle.num_rows * puzzle.num_cols, "painted": int(solution.sum()), "unique": exact.status == "unique",
+            "cells": puzzle.num_rows * puzzle.num_cols, "painted": int(solution.sum()),
+            "unique": exact.status == "unique",
             "sampler": "shift", "options": "threads=1", "budget_s": budget_s, "reads": reads,
             "solved": sum(e == 0 and b == 0 for e, b in zip(energies, broken)),  # ground state, board checked
             "energies": energies, "broken_lines": broken,

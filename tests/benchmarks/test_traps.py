@@ -7,9 +7,7 @@ import numpy as np
 from benchmarks.traps import traps_table, watch_reads
 from qpicross import Puzzle, anneal, check
 from qpicross.classical.sat import solve_sat
-
-#: A random 30x30 board's clues: three sweeps leave broken lines, so the distances are not all zero.
-RANDOM_30 = Puzzle.from_board(["".join(".#"[b] for b in row) for row in np.random.default_rng(3).integers(0, 2, (30, 30))])
+from tests.benchmarks.test_stall import RANDOM_30  # three sweeps leave broken lines: the distances are not all zero
 
 
 def test_the_reads_distances_are_those_of_the_boards_the_same_seeds_give():
