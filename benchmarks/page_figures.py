@@ -195,7 +195,7 @@ def stall(out: Path) -> Path:
     dashed."""
     import matplotlib.pyplot as plt
 
-    from benchmarks.stall import _name
+    from benchmarks.survey import survey_name
 
     rows = _rows("stall.json")
     fig, (energy, exchange) = plt.subplots(1, 2, figsize=(10, 4.2))
@@ -205,7 +205,8 @@ def stall(out: Path) -> Path:
     colours = dict(zip(puzzles, plt.get_cmap("tab10").colors))
     for r in rows:
         style = "-" if r["level"] == 0 else "--"
-        label = f"{_name(r).split(' (')[0]} {r['cols']}×{r['rows']}" if r["level"] == 0 else None  # width × height
+        name = survey_name(r['puzzle']).split(' (')[0]
+        label = f"{name} {r['cols']}×{r['rows']}" if r["level"] == 0 else None  # width × height
         points = r["checkpoints"]
         energy.plot([c["sweep"] for c in points], [c["best"] for c in points], style, color=colours[r["puzzle"]],
                     label=label)

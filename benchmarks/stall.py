@@ -37,6 +37,7 @@ import time
 
 import numpy as np
 
+from benchmarks.survey import survey_name
 from qpicross import build_formulation, load_puzzle
 
 __all__ = ["watch_restart", "exchanges", "stall_table", "main"]
@@ -142,13 +143,6 @@ def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | N
             "watched_s": watched_s, "free_lines": "rows" if data[2].prof_stride != 1 else "columns"}
 
 
-def _name(row: dict) -> str:
-    from benchmarks.survey import published_for
-
-    entry = published_for(row["puzzle"])
-    return row["puzzle"] if entry is None else f"{entry.name} ({row['puzzle']})"
-
-
 def stall_table(rows: list[dict]) -> str:
     """Markdown: each watched restart (:func:`watch_restart`'s rows of ``make bench-stall``) in a row, then what the
     rows say about the ladders as puzzles grow.
@@ -164,7 +158,8 @@ def stall_table(rows: list[dict]) -> str:
              "|---|---|---:|---|---:|---:|---|---:|---:|"]
     for r in rows:
         betas = r["betas"]
-        lines.append(f"| {_name(r)} | {r['cols']}×{r['rows']} | {r['variables']:,} | {r['level']}: {r['rungs']} rungs, "
+        lines.append(f"| {survey_name(r['puzzle'])} | {r['cols']}×{r['rows']} | {r['variables']:,} | "
+                     f"{r['level']}: {r['rungs']} rungs, "
                      f"β {betas[0]:.3g} → {betas[-1]:.3g} | {r['best_energy']:g} | {r['last_improvement_sweep']:,} of "
                      f"{r['sweeps']:,} | " + ", ".join(f"{a:.2f}" for a in r["exchange_acceptance"])
                      + f" | {r['round_trips']:,} | {1e6 * r['replica_sweep_s']:.3g} µs "
@@ -179,8 +174,9 @@ def stall_table(rows: list[dict]) -> str:
             worst = [min(r["exchange_acceptance"]) for r in mine]
             notes.append(f"Level {level}: the same {mine[0]['rungs']} inverse temperatures on every puzzle; the "
                          f"least-accepted pair's acceptance goes from {worst[0]:.2f} on the smallest "
-                         f"({_name(mine[0])}, {mine[0]['cells']:,} cells) to {worst[-1]:.2f} on the largest "
-                         f"({_name(mine[-1])}, {mine[-1]['cells']:,} cells).")
+                         f"({survey_name(mine[0]['puzzle'])}, {mine[0]['cells']:,} cells) to {worst[-1]:.2f} on the "
+                         "largest "
+                         f"({survey_name(mine[-1]['puzzle'])}, {mine[-1]['cells']:,} cells).")
     return "\n".join(lines) + "\n\n" + " ".join(notes)
 
 

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["SOLVERS", "SurveyPuzzle", "PUBLISHED", "parse_index", "published_for", "survey_median", "main"]
+__all__ = ["SOLVERS", "SurveyPuzzle", "PUBLISHED", "parse_index", "published_for", "survey_name", "survey_median",
+           "main"]
 
 #: The survey's solvers, in the index's column order (its author, and the solver where the column is named for
 #: the author).
@@ -102,6 +103,16 @@ PUBLISHED: dict[int, SurveyPuzzle] = {
 def published_for(puzzle: str) -> SurveyPuzzle | None:
     """The survey entry of a results row's puzzle name (a file stem), or ``None``."""
     return next((entry for entry in PUBLISHED.values() if puzzle in entry.files), None)
+
+
+def survey_name(puzzle: str) -> str:
+    """A results row's puzzle as a table shows it: the survey's name with the file stem, or the stem alone.
+
+    >>> survey_name("webpbn-00803"), survey_name("taai2011#1")
+    ('Light (webpbn-00803)', 'taai2011#1')
+    """
+    entry = published_for(puzzle)
+    return puzzle if entry is None else f"{entry.name} ({puzzle})"
 
 
 def survey_median(times: Sequence[float | None]) -> float:

@@ -1,12 +1,12 @@
 """Where the reads end on the puzzles the annealer leaves unsolved (issue 58, item 1), and how far apart they are.
 
 The stall study (:mod:`benchmarks.stall`) shows restarts whose lowest energy stops falling early. This asks what
-those states are. For each puzzle: its solution from the exact SAT solver (checked unique), then ``reads`` default
-reads (``qpicross anneal FILE --option threads=1 --seed S --time-limit BUDGET``, seeds 0, 1, ...), and for each
-read its lowest energy, its broken lines and the cells where its board differs from the solution; for each pair of
-reads, the cells where their two boards differ. Reads that end at the same low energy on boards hundreds of cells
-apart, and as far from the solution, are in different false minima: the landscape has many low states far apart
-(a glass), not one slope the chain descends slowly.
+those states are. For each puzzle: its solution from the exact SAT solver (the first it finds, and whether it is
+unique), then ``reads`` default reads (``qpicross anneal FILE --option threads=1 --seed S --time-limit BUDGET``,
+seeds 0, 1, ...), and for each read its lowest energy, its broken lines and the cells where its board differs from
+the solution; for each pair of reads, the cells where their two boards differ. Reads that end at the same low energy
+on boards hundreds of cells apart, and as far from the solution, are in different false minima: the landscape has
+many low states far apart (a glass), not one slope the chain descends slowly.
 
 ``python -m benchmarks.traps FILE... --json results/traps.json`` (``make bench-traps``).
 
@@ -25,6 +25,7 @@ import sys
 import numpy as np
 
 from qpicross import anneal, check, load_puzzle
+from benchmarks.survey import survey_name
 from qpicross.classical.sat import solve_sat
 
 __all__ = ["watch_reads", "traps_table", "main", "READS", "BUDGET_S"]
@@ -60,13 +61,6 @@ def watch_reads(puzzle, reads: int = READS, budget_s: float = BUDGET_S, sweeps: 
             "sweeps": done, "sample_s": seconds}
 
 
-def _name(row: dict) -> str:
-    from benchmarks.survey import published_for
-
-    entry = published_for(row["puzzle"])
-    return row["puzzle"] if entry is None else f"{entry.name} ({row['puzzle']})"
-
-
 def _spread(values) -> str:
     values = sorted(values)
     return "–" if not values else f"{values[0]:,}" if values[0] == values[-1] else f"{values[0]:,} to {values[-1]:,}"
@@ -84,7 +78,7 @@ def traps_table(rows: list[dict]) -> str:
              "cells off the solution | cells between two reads |", "|---|---|---:|---:|---|---|---|---|"]
     for r in rows:
         painted = f"{r['painted']:,} painted" + ("" if r.get("unique", True) else "; more than one solution")
-        lines.append(f"| {_name(r)} | {r['cols']}×{r['rows']} | {r['cells']:,} ({painted}) | "
+        lines.append(f"| {survey_name(r['puzzle'])} | {r['cols']}×{r['rows']} | {r['cells']:,} ({painted}) | "
                      f"{r['solved']} of {r['reads']} | " + ", ".join(f"{e:g}" for e in r["energies"]) + " | "
                      + ", ".join(str(b) for b in r["broken_lines"]) + " | "
                      + ", ".join(f"{c:,}" for c in r["cells_off"]) + f" | {_spread(r['apart'])} |")
@@ -94,8 +88,7 @@ def traps_table(rows: list[dict]) -> str:
                                f"{' or '.join(f'{b:g}' for b in budgets)} s; the solution: the SAT solver's (the "
                                "first it finds where there are several); cells off: where a read's best board differs "
                                "from it (a read that solves a puzzle of several solutions may end on another); between "
-                               "two reads: the same "
-                               "for each pair of reads (the fewest to the most).")
+                               "two reads: the same for each pair of reads (the fewest to the most).")
 
 
 def main(argv: list[str] | None = None) -> int:
