@@ -57,6 +57,7 @@ from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.stall import stall_table
 from benchmarks.traps import traps_table
+from benchmarks.window_exchange import window_table
 from benchmarks.survey import SOLVERS, published_for, survey_median
 from benchmarks.tournament import load_passes, passes_compared, tournament_table
 from benchmarks.ratios import geometric_interval, median_time_of_reads, tts99_of_reads
@@ -1370,6 +1371,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "size-unit": (_results("size_unit_head.json", "size_unit_fbedce9.json"), _interleaved),
     "size-rungs": (_results("size_rungs_head.json", "size_rungs_fbedce9.json"), _interleaved),
     "traps": (_results("traps.json"), traps_table),
+    "window-exchange": (_results("window_exchange.json"), window_table),
     "tournament-sample": (_results("bench_tournament_sample.json"),
                           lambda rows: _collections_summary(rows) + "\n\nThrough each file: " + trend_line(rows) + "."),
     "overview": (_results("bench_pure.json", "bench_hybrid.json"), overview_table),

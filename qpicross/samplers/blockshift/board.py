@@ -29,8 +29,8 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from qpicross.samplers.blockshift.engine import (paint, positions_to_sample, randint, save_positions,
-                                                 table_weights)
+from qpicross.samplers.blockshift.engine import (no_window_exchange, paint, positions_to_sample, randint,
+                                                 save_positions, table_weights)
 from qpicross.samplers.blockshift.joint import joint_start, joint_sweep
 from qpicross.samplers.blockshift.layouts import Board, BoardWork, Structure
 from qpicross.samplers.blockshift.compile_targets import kernel
@@ -313,6 +313,6 @@ def board_sample(out, work, data):
 
 #: The joint chain on the board: :func:`~.compile_targets.build`'s bindings.
 BOARD = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=save_positions, chain_sample=board_sample,
-             layout_random=board_random, layout_flip=board_flip, layout_delta=board_delta,
+             chain_exchange=no_window_exchange, layout_random=board_random, layout_flip=board_flip, layout_delta=board_delta,
              layout_factor=board_factor, layout_move=board_move, layout_weights=board_weights,
              layout_place=board_place)

@@ -35,7 +35,7 @@ import types
 import numba
 
 __all__ = ["kernel", "build", "cached", "OpenName", "OPEN_NAMES", "chain_start", "chain_sweep", "chain_save",
-           "chain_sample", "chain_views", "layout_random", "layout_flip", "layout_delta", "layout_factor",
+           "chain_sample", "chain_exchange", "chain_views", "layout_random", "layout_flip", "layout_delta", "layout_factor",
            "layout_move", "layout_weights", "layout_place"]
 
 #: Every kernel, by ``(module, name)``: ``(python function, njit options, CPU dispatcher)`` (marking a function of
@@ -101,6 +101,7 @@ class OpenName:
 #   chain_save      engine.keep_best, restart_begin, read;         the same
 #                   driver._keep_lowest
 #   chain_sample    engine.read, driver._keep_lowest               the same
+#   chain_exchange  engine.restart_sweeps (moves.window > 0)       the same (board.BOARD, fields.FIELDS: none)
 #   chain_views     driver.ladder_run, driver.ladder_close         driver.PROFILE_LAUNCH, driver.FIELDS_LAUNCH
 #   layout_*        joint.line_move, joint_start, joint_sweep      board.BOARD, fields.FIELDS
 #
@@ -112,6 +113,8 @@ chain_sweep = OpenName("chain_sweep", "chain_sweep(r, beta, table, moves, work, 
                        "one sweep of replica r at inverse temperature beta (Boltzmann factors in table)")
 chain_save = OpenName("chain_save", "chain_save(r, work)", "keep replica r's state as the best")
 chain_sample = OpenName("chain_sample", "chain_sample(out, work, data)", "the kept state as a 0/1 sample into out")
+chain_exchange = OpenName("chain_exchange", "chain_exchange(w, moves, work, data) -> kept",
+                          "swap a window of lines between neighbouring rungs (Metropolis), work.energy updated")
 chain_views = OpenName("chain_views", "chain_views(l, p, axis, R, pz, ld) -> (work, data)",
                        "ladder l's work for R replicas and model p's data, free axis axis, as the chain reads them")
 layout_random = OpenName("layout_random", "layout_random(r, work, data) -> energy",
@@ -129,7 +132,8 @@ layout_weights = OpenName("layout_weights", "layout_weights(r, c, beta, table, w
 layout_place = OpenName("layout_place", "layout_place(r, c, ok, beta, saved, work, data) -> change",
                         "the drawn placement work.chosen put in (if ok)")
 #: Every open name, by name: what :func:`build`'s bindings may bind.
-OPEN_NAMES = {name.__name__: name for name in (chain_start, chain_sweep, chain_save, chain_sample, chain_views,
+OPEN_NAMES = {name.__name__: name for name in (chain_start, chain_sweep, chain_save, chain_sample, chain_exchange,
+                                               chain_views,
                                                layout_random, layout_flip, layout_delta, layout_factor, layout_move,
                                                layout_weights, layout_place)}
 

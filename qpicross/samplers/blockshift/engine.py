@@ -10,17 +10,19 @@ its own xorshift64* stream, :func:`uniform`, a one-element ``uint64`` array), no
 * block moves: :func:`propose_start`, :func:`breaks_fit`; line moves: :func:`draw_placement`
   (forward partition sums, backward draw), :func:`sample_position`;
 * the board: :func:`paint`; Boltzmann tables: :func:`fill_table`, :func:`sweep_table`, :func:`table_weights`;
-* replicas: :func:`exchange_replicas`, :func:`keep_best`, :func:`coldest`;
+* replicas: :func:`exchange_replicas`, :func:`no_window_exchange` (the chains without one), :func:`keep_best`,
+  :func:`coldest`;
 * one restart of parallel tempering (or annealing, one replica): :func:`restart_begin`,
   :func:`restart_sweeps`, and :func:`read`, a restart in one call; the Luby sequence :func:`luby` and the
   restart plan :func:`restart_of` (restart ``k``'s sweeps, level and free axis).
 
-The restart calls its chain through four open names (:data:`~.compile_targets.OPEN_NAMES`), bound by
+The restart calls its chain through five open names (:data:`~.compile_targets.OPEN_NAMES`), bound by
 :func:`~.compile_targets.build` for each chain:
 ``chain_start(r, moves, work, data)`` (replica ``r`` at a random state; its energy),
 ``chain_sweep(r, beta, table, moves, work, data)`` (one sweep of replica ``r``; the energy change),
-``chain_save(r, work)`` (keep replica ``r``'s state as the best) and ``chain_sample(out, work, data)``
-(write the kept state as a 0/1 sample). ``work`` is the chain's layout of the replicas
+``chain_save(r, work)`` (keep replica ``r``'s state as the best), ``chain_sample(out, work, data)``
+(write the kept state as a 0/1 sample) and ``chain_exchange(w, moves, work, data)`` (with ``moves.window > 0``,
+after each sweep's replica exchange: a window of lines swapped between two neighbouring rungs). ``work`` is the chain's layout of the replicas
 (:mod:`~qpicross.samplers.blockshift.layouts`), ``data`` its model, ``moves`` a
 :class:`~.layouts.Moves`. A call's :class:`~.layouts.Params` hold the moves, the target and the energy
 scale: energies are ``constant + w * e`` for the chain's ``e`` (mismatches on the board layouts, the
@@ -46,12 +48,13 @@ import math
 
 import numpy as np
 
-from qpicross.samplers.blockshift.compile_targets import chain_sample, chain_save, chain_start, chain_sweep, kernel
+from qpicross.samplers.blockshift.compile_targets import (chain_exchange, chain_sample, chain_save, chain_start,
+                                                         chain_sweep, kernel)
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
-           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "keep_best", "coldest", "copy_row",
-           "save_positions", "positions_to_sample", "luby", "restart_of", "restart_begin", "reached", "restart_sweeps",
-           "read", "TOLERANCE"]
+           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "no_window_exchange", "keep_best",
+           "coldest", "copy_row", "save_positions", "positions_to_sample", "luby", "restart_of", "restart_begin",
+           "reached", "restart_sweeps", "read", "TOLERANCE"]
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)
@@ -284,6 +287,12 @@ def exchange_replicas(beta_of, slot_of, energy, w, rng, order):
 
 
 @kernel
+def no_window_exchange(w, moves, work, data):
+    """``chain_exchange`` of the chains that have no window exchange (the joint chain's): nothing, none kept."""
+    return 0
+
+
+@kernel
 def keep_best(e, best, r, work, params, status):
     """The lowest energy so far after replica ``r`` reached ``e``: on a new lowest, ``status[1]`` gets it
     (as ``constant + w * e``) and, unless ``params.return_last``, the chain keeps the replica's state
@@ -409,8 +418,12 @@ def restart_sweeps(s0, count, betas, best, params, work, data, signals):
             e = work.energy[r] + chain_sweep(r, beta, table, moves, work, data)
             work.energy[r] = e
             best = keep_best(e, best, r, work, params, status)
-        if R > 1:  # replica exchange between neighbouring temperatures
+        if R > 1:  # replica exchange between neighbouring temperatures, whole states and windows of lines
             exchange_replicas(work.beta_of, work.slot_of, work.energy, w, work.rng, work.order)
+            if moves.window > 0:
+                chain_exchange(w, moves, work, data)
+                for r in range(R):
+                    best = keep_best(work.energy[r], best, r, work, params, status)
         done += 1
         status[0] = done
     return done, best

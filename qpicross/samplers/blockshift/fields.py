@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from qpicross.samplers.blockshift.compile_targets import kernel
-from qpicross.samplers.blockshift.engine import TOLERANCE, copy_row, randint, uniform
+from qpicross.samplers.blockshift.engine import TOLERANCE, copy_row, no_window_exchange, randint, uniform
 from qpicross.samplers.blockshift.joint import joint_start, joint_sweep
 from qpicross.samplers.blockshift.layouts import FieldsWork, Structure
 
@@ -177,6 +177,6 @@ def fields_sample(out, work, data):
 
 #: The joint chain on local fields: :func:`~.compile_targets.build`'s bindings.
 FIELDS = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=fields_save, chain_sample=fields_sample,
-              layout_random=fields_random, layout_flip=fields_flip, layout_delta=fields_delta,
+              chain_exchange=no_window_exchange, layout_random=fields_random, layout_flip=fields_flip, layout_delta=fields_delta,
               layout_factor=fields_factor, layout_move=fields_move, layout_weights=fields_weights,
               layout_place=fields_place)

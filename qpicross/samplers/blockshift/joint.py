@@ -62,7 +62,7 @@ def joint_start(r, moves, work, data):
 def joint_sweep(r, beta, table, moves, work, data):
     """``chain_sweep``: a block move per block (when ``moves.block_moves``), a flip per free variable, then a line
     move per line (each with probability ``moves.line_moves``); the energy change."""
-    shift_probability, line_moves, block_moves = moves
+    shift_probability, line_moves, block_moves = moves.shift_probability, moves.line_moves, moves.block_moves
     model = data[0]
     group_ptr, chain_ptr, cur, rng = model.group_ptr, model.chain_ptr, work.cur[r], work.rng
     change = work.energy[r] - work.energy[r]  # a zero of the layout's energy type

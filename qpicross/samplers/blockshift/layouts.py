@@ -68,9 +68,10 @@ BoardWork.__doc__ = """State and scratch of one joint-chain restart on the board
 positions and its two boards (rows painted, columns painted)."""
 
 
-Moves = namedtuple("Moves", "shift_probability line_moves block_moves")
+Moves = namedtuple("Moves", "shift_probability line_moves block_moves window")
 Moves.__doc__ = """The chain's moves: a block move's chance of a shift by one (else a jump), each line's chance of
-a line move in a sweep, and whether block moves run."""
+a line move in a sweep, whether block moves run, and the most free lines a window exchange swaps between neighbouring
+rungs after each sweep (0: none; the profile chain's :func:`~qpicross.samplers.blockshift.profile.window_exchange`)."""
 Params = namedtuple("Params", "moves return_last target w constant")
 Params.__doc__ = """What every restart of a call runs with: its :class:`Moves`; ``return_last`` (a restart's sample
 is its coldest replica's last state, not its best); the ``target`` energy at which it stops; and the chain's energy
@@ -90,13 +91,13 @@ factor table, most blocks in a line, longest line, ``n_prof[p, axis]`` and ``n_f
 free lines with ``axis`` free, and its couplings (``edges``)."""
 
 
-def make_moves(shift_probability, line_moves, block_moves) -> Moves:
-    """:class:`Moves` with the types every compiled kernel takes (two floats and a bool)."""
-    return Moves(float(shift_probability), float(line_moves), bool(block_moves))
+def make_moves(shift_probability, line_moves, block_moves, window=0) -> Moves:
+    """:class:`Moves` with the types every compiled kernel takes (two floats, a bool and an int)."""
+    return Moves(float(shift_probability), float(line_moves), bool(block_moves), int(window))
 
 
 def make_params(moves, return_last, target, w=1.0, constant=0.0) -> Params:
-    """:class:`Params` with the types every compiled kernel takes (``moves`` any 3-sequence)."""
+    """:class:`Params` with the types every compiled kernel takes (``moves`` any 3- or 4-sequence)."""
     return Params(make_moves(*moves), bool(return_last), float(target), float(w), float(constant))
 
 

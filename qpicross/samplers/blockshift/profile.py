@@ -51,15 +51,18 @@ Examples:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from qpicross.samplers.blockshift.engine import (draw_placement, paint, positions_to_sample, save_positions,
-                                                 table_weights, uniform)
+from qpicross.samplers.blockshift.engine import (draw_placement, paint, positions_to_sample, randint,
+                                                 save_positions, table_weights, uniform)
 from qpicross.samplers.blockshift.layouts import Board, Profile, ProfileWork
 from qpicross.samplers.blockshift.compile_targets import kernel
 
 __all__ = ["profile_model", "profile_work", "column", "best_columns", "free_move", "random_replica", "replica_sweep",
-           "returned_state", "profile_start", "profile_sweep", "profile_sample", "PROFILE", "NONE"]
+           "returned_state", "swap_window", "window_attempt", "window_exchange", "profile_start", "profile_sweep",
+           "profile_sample", "PROFILE", "NONE"]
 
 #: Larger than any mismatch count: "no placement".
 NONE = 1 << 28
@@ -387,6 +390,93 @@ def returned_state(best_cur, out, work, data):
     positions_to_sample(best_cur, out, group_ptr, model.group_vars)
 
 
+@kernel
+def swap_window(r1, r2, t0, t1, work, data):
+    """Swap free lines ``t0`` to ``t1 - 1`` (of ``free_chains``) between replicas ``r1`` and ``r2``: their blocks
+    and the cells they paint (the profiled lines' costs and marginals are left to the caller)."""
+    model, board, pmodel = data
+    chain_ptr, free_chains = model.chain_ptr, pmodel.free_chains
+    cur, boards = work.cur, work.boards
+    for t in range(t0, t1):
+        c = free_chains[t]
+        for g in range(chain_ptr[c], chain_ptr[c + 1]):
+            cur[r1, g], cur[r2, g] = cur[r2, g], cur[r1, g]
+        base, step = board.cell0[c], board.stride[c]
+        for j in range(board.line_len[c]):
+            cell = base + j * step
+            boards[r1, 0, cell], boards[r2, 0, cell] = boards[r2, 0, cell], boards[r1, 0, cell]
+
+
+@kernel
+def window_attempt(r1, r2, window, w, work, data):
+    """One window exchange between replicas ``r1`` and ``r2``: a window of 1 to ``window`` consecutive free lines,
+    its length and place drawn uniformly, swapped and kept by Metropolis on both replicas' energies (see
+    :func:`window_exchange`). Returns whether it was kept (False where the two windows are the same)."""
+    board, pmodel = data[1], data[2]
+    free_chains, n_prof = pmodel.free_chains, len(pmodel.prof_chain)
+    n_free = len(free_chains)
+    rng, boards, pcost, cross = work.rng, work.boards, work.pcost, pmodel.cross
+    L = 1 + randint(rng, min(window, n_free))
+    t0 = randint(rng, n_free - L + 1)
+    flags = work.scratch[:n_prof]  # the profiled lines to recompute
+    col_scratch = work.scratch[pmodel.longest + 1:]
+    for j in range(n_prof):
+        flags[j] = 0
+    differ = False
+    for t in range(t0, t0 + L):
+        c = free_chains[t]
+        base, step = board.cell0[c], board.stride[c]
+        for j in range(board.line_len[c]):
+            cell = base + j * step
+            if boards[r1, 0, cell] != boards[r2, 0, cell]:
+                flags[cross[cell]] = 1
+                differ = True
+    if not differ:
+        return False
+    swap_window(r1, r2, t0, t0 + L, work, data)
+    d1, d2 = 0, 0
+    for j in range(n_prof):
+        if flags[j] != 0:
+            d1 += column(j, boards[r1, 0], work.dp, col_scratch, work.marg[r1], False, data) - pcost[r1, j]
+            d2 += column(j, boards[r2, 0], work.dp, col_scratch, work.marg[r2], False, data) - pcost[r2, j]
+    x = -(work.beta_of[r1] * (w * d1) + work.beta_of[r2] * (w * d2))
+    if not (x >= 0.0 or uniform(rng) < math.exp(x)):
+        swap_window(r1, r2, t0, t0 + L, work, data)
+        return False
+    for j in range(n_prof):
+        if flags[j] != 0:
+            pcost[r1, j] = column(j, boards[r1, 0], work.dp, col_scratch, work.marg[r1], True, data)
+            pcost[r2, j] = column(j, boards[r2, 0], work.dp, col_scratch, work.marg[r2], True, data)
+    work.energy[r1] += d1
+    work.energy[r2] += d2
+    return True
+
+
+@kernel
+def window_exchange(w, moves, work, data):
+    """``chain_exchange``: swap a window of consecutive free lines between each pair of neighbouring rungs, each
+    kept by Metropolis on both replicas' energies; returns how many were kept.
+
+    After a sweep's replica exchange (``work.order``: the replicas by increasing inverse temperature), for each
+    neighbouring pair ``r1, r2`` in turn (:func:`window_attempt`): a window length ``L`` from 1 to
+    ``moves.window`` (at most the free lines) and a first line, drawn uniformly, a proposal that does not
+    depend on the state and is its own inverse; the two replicas' lines in the window are swapped and kept
+    with probability ``min(1, exp(-beta1 w dE1 - beta2 w dE2))``, so the ladder's joint distribution (each
+    rung's ``exp(-beta E)``) is kept. Only the profiled lines that cross a cell where the two windows differ
+    are recomputed. Replica exchange moves a whole state between rungs; this moves a part of one, so that a
+    colder replica can take the rows a warmer one has right without those it has wrong
+    (``make bench-window`` measures how often it is kept).
+    """
+    R, n_free = len(work.energy), len(data[2].free_chains)
+    kept = 0
+    if R < 2 or n_free == 0 or moves.window < 1:
+        return kept
+    for i in range(R - 1):
+        if window_attempt(work.order[i], work.order[i + 1], moves.window, w, work, data):
+            kept += 1
+    return kept
+
+
 # -- the chain as the engine calls it (data: (structure, board, profile)) ----------------------------------------
 
 
@@ -411,4 +501,4 @@ def profile_sample(out, work, data):
 
 #: The profile chain: :func:`~.compile_targets.build`'s bindings.
 PROFILE = dict(chain_start=profile_start, chain_sweep=profile_sweep, chain_save=save_positions,
-               chain_sample=profile_sample)
+               chain_sample=profile_sample, chain_exchange=window_exchange)

@@ -254,7 +254,8 @@ class _Model:
         self.beta_range = beta_range_of(self.model.linear, self.couplings[2]) if s.beta_range is None else \
             tuple(float(b) for b in s.beta_range)
         target = -np.inf if s.target_energy is None else float(s.target_energy) - binary.offset
-        self.params = make_params((s.shift_probability, s.line_moves, s.block_moves), s.return_state == "last", target)
+        moves = (s.shift_probability, s.line_moves, s.block_moves, s.window_exchange)
+        self.params = make_params(moves, s.return_state == "last", target)
         self.board = None if s.line_moves == 0 else _board.picross_board(variables, self.model, self.couplings,
                                                                          paints=s.paints, layout=s.layout)
         self.profile = self._profile(s)

@@ -160,3 +160,50 @@ def test_it_runs_exactly_where_it_applies():
             chain(chain="profile", **({"paints": paints} if params else {}), **params)
     with pytest.raises(ValueError, match="chain must be"):
         chain(paints=paints, chain="rows")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_window_exchanges_keep_each_replicas_board_energy_and_column_minima(seed):
+    """After sweeps with window exchanges (``window_exchange``), every replica's board is the one its block positions
+    paint, and its energy, each column's fewest mismatches and each cell's minima are those recomputed from scratch;
+    some exchanges were kept, so the check is not of an unchanged ladder."""
+    from qpicross.samplers.blockshift import chains
+    from qpicross.samplers.blockshift.engine import seed_rng
+    from qpicross.samplers.blockshift.layouts import Signals
+    from qpicross.samplers.blockshift.sampler import _Model, _settings
+
+    rng = np.random.default_rng(seed)
+    puzzle = Puzzle.from_board((rng.random((9, 8)) < 0.55).tolist())
+    f = build_formulation(puzzle)
+    bqm = f.bqm()
+    model = _Model(bqm, _settings(bqm, {"layout": f.layout(), "window_exchange": 4}))
+    arrays, w, constant = model.board
+    pmodel = model.profile[0]
+    data = (model.model, arrays, pmodel)
+    betas = np.geomspace(0.2, 2.0, 5)
+    work = _profile.profile_work(len(betas), len(model.model.group_ptr) - 1, len(model.model.group_vars), arrays,
+                                 pmodel)
+    params = model.params._replace(w=w, constant=constant, target=-np.inf)
+    assert params.moves.window == 4
+    signals = Signals(np.zeros(1, np.int8), np.zeros(2))
+    seed_rng(work.rng, seed)
+    best = chains.PROFILE.restart_begin(betas, w, params.moves, work, data)
+    kept = 0
+    for s in range(40):
+        _, best = chains.PROFILE.restart_sweeps(s, 1, betas, best, params, work, data, signals)
+        kept += chains.PROFILE.window_exchange(w, params.moves, work, data)
+    assert kept > 0
+    n_prof = len(pmodel.prof_chain)
+    dp, scratch = np.zeros_like(work.dp), np.zeros_like(work.scratch)
+    marg = np.zeros_like(work.marg[0])
+    for r in range(len(betas)):
+        painted = np.zeros(puzzle.num_rows * puzzle.num_cols, np.int64)
+        for i, clue in enumerate(puzzle.rows):  # rows free: each row's blocks from the replica's positions
+            c = pmodel.free_chains[i]
+            for k, g in enumerate(range(model.model.chain_ptr[c], model.model.chain_ptr[c + 1])):
+                start = arrays.seg_start[model.model.group_ptr[g] + work.cur[r, g]]
+                painted[i * puzzle.num_cols + start: i * puzzle.num_cols + start + clue[k]] = 1
+        assert np.array_equal(work.boards[r, 0], painted)
+        costs = [_profile.column(j, work.boards[r, 0], dp, scratch, marg, True, data) for j in range(n_prof)]
+        assert work.pcost[r].tolist() == costs and work.energy[r] == sum(costs)
+        assert np.array_equal(work.marg[r], marg)
