@@ -79,7 +79,7 @@ def exchange_rates(puzzle, windows=WINDOWS, sweeps: int = SWEEPS, burn_in: int =
     return {"puzzle": puzzle.name, "rows": puzzle.num_rows, "cols": puzzle.num_cols, "free_lines": n_free,
             "level": level, "rungs": R, "betas": [round(float(b * w), 4) for b in betas], "seed": seed,
             "burn_in": burn_in, "sweeps": sweeps, "replica_attempts": sweeps * (R - 1),
-            "replica_kept": kept_replicas, "best_energy": float(constant + w * best),
+            "replica_kept": kept_replicas, "best_energy": float(constant + w * best + bqm.offset),  # the BQM's
             "mean_energy_by_rung": [round(float(e), 2) for e in w * energy_sum / sweeps],
             "windows": [{"window": W, "lines": size, "attempts": sweeps * (R - 1), "kept": kept}
                         for W, size, kept in zip(windows, sizes, kept_windows)],
@@ -100,7 +100,8 @@ def window_table(rows: list[dict]) -> str:
     | x | 3×2 | 4 | 50 % (55 of 110) | 10 % (11 of 110) |
     """
     sizes = [w["window"] for w in rows[0]["windows"]] if rows else []
-    head = " | ".join(f"windows of 1 to {W} lines" if W else "windows of 1 to all lines" for W in sizes)
+    head = " | ".join("windows of 1 line" if W == 1 else f"windows of 1 to {W} lines" if W else
+                      "windows of 1 to all lines" for W in sizes)
     lines = [f"| puzzle | width × height | lowest energy | replica exchanges kept | {head} |",
              "|---|---|---:|---:|" + "---:|" * len(sizes)]
     for r in rows:
@@ -113,8 +114,8 @@ def window_table(rows: list[dict]) -> str:
                      f"{2 ** r['level']} units long), seed 0; {r['burn_in']:,} sweeps, then {r['sweeps']:,} sweeps "
                      "each followed by the window exchanges of each size in turn (one between each neighbouring pair "
                      "of rungs, the window's length and place drawn uniformly); replica exchanges: the engine's, "
-                     "whole states, after every sweep between every neighbouring pair; lowest energy: the ladder's, "
-                     "at the end.")
+                     "whole states, after every sweep between every neighbouring pair; lowest energy: the ladder's "
+                     "lowest in all its sweeps.")
     return "\n".join(lines)
 
 

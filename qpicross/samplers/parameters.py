@@ -423,11 +423,11 @@ SHIFT_PARAMETERS: dict[str, Parameter] = {
         "``i`` (from 0) rows when ``i + k`` is even. Which axis is the easier one depends on the puzzle (by "
         "factors of ten and more on some tournament puzzles); a puzzle and its transpose are the same "
         'problem, so the default favours neither. A single restart (``schedule="fixed"``) samples rows.')),
-    "window_exchange": integer(0, 1 << 20).about(4, (
+    "window_exchange": integer(0, 1 << 20).about(0, (
         "With tempering on the profile chain: after each sweep's replica exchange, each pair of neighbouring "
         "rungs swaps a window of 1 to this many consecutive free lines (its length and place drawn uniformly), "
         "kept by Metropolis on both replicas' energies (:func:`~qpicross.samplers.blockshift.profile."
-        "window_exchange`; ``make bench-window`` measures how often); 0: none. Default 4. The joint chain and "
+        "window_exchange`; ``make bench-window`` measures how often); 0 (default): none. The joint chain and "
         "population annealing have none.")),
     "population": integer(1, MAX_POPULATION).about(POPULATION, (
         'With ``schedule="population"``: the members of each run (1 to '
