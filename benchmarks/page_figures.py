@@ -280,16 +280,17 @@ def survey_figure(out: Path) -> Path:
 #: The interleaved runs of the ladders page: (its results files, this tree first, and what the change was).
 _LADDER_RUNS = ((("rungs_head.json", "rungs_293ae61.json"), "denser ladder (kept), 12 tail puzzles"),
                 (("size_unit_head.json", "size_unit_fbedce9.json"), "unit growing with the board (not kept)"),
-                (("size_rungs_head.json", "size_rungs_fbedce9.json"), "rungs growing with the board (not kept)"))
+                (("size_rungs_head.json", "size_rungs_fbedce9.json"), "rungs growing with the board (not kept)"),
+                (("window_head.json", "window_25ad9b1.json"), "window exchanges (not kept), 12 tail puzzles"))
 
 
 def ladders_figure(out: Path) -> Path:
-    """The ladders page's interleaved runs (``make bench-rungs``, ``bench-size-unit``, ``bench-size-rungs``): each
-    puzzle's TTS99 with the change (up) against the tree before it (across), both with the same seeds on one core;
-    below the diagonal the change was faster. A tree that never solved a puzzle is drawn at the edge (``×``)."""
+    """The ladders page's interleaved runs (``make bench-rungs``, ``bench-size-unit``, ``bench-size-rungs``,
+    ``bench-window-ablation``): each puzzle's TTS99 with the change (up) against the tree before it (across), both
+    with the same seeds on one core; below the diagonal the change was faster. A tree that never solved a puzzle is drawn at the edge (``×``)."""
     files = [name for names, _ in _LADDER_RUNS for name in names]
-    fig, ax = _figure(f"Ladders and restarts: each change against the tree before it (commits {_commits(*files)})",
-                      size=(7.5, 5.2))
+    fig, ax = _figure("Ladders, restarts, exchanges: each change against the tree before it "
+                      f"(commits {_commits(*files)})", size=(7.5, 5.2))
     edge = 1e3
     for (head, base), label in _LADDER_RUNS:
         mine, before = ({r["puzzle"]: r for r in _rows(name)} for name in (head, base))

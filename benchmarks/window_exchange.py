@@ -9,9 +9,9 @@ energies: a colder replica could take the rows a warmer one has right. This meas
 For each puzzle: one ladder of the profile chain with rows free (the ladder a restart ``2^level`` units long runs,
 :func:`~qpicross.samplers.blockshift.plans.ladder`, seed 0), ``burn_in`` sweeps, then ``sweeps`` sweeps, each
 followed by the window exchanges of each of ``windows`` in turn (one between each neighbouring pair of rungs, of 1
-to ``N`` lines, ``N`` the entry; 0: up to all the free lines). It counts the replica exchanges the sweeps kept (the engine's, whole states) and the window exchanges
-kept, and the mean energy of each rung. Where neighbouring rungs hold different minima, a window of their rows
-brings its own lines' mismatches with the other rows and is not kept.
+to ``N`` lines, ``N`` the entry; 0: up to all the free lines). It counts the replica exchanges the sweeps kept (the
+engine's, whole states) and the window exchanges kept, and the mean energy of each rung. Where neighbouring rungs
+hold different minima, a window of one's rows brings mismatches with the other's rows around it and is not kept.
 
 ``python -m benchmarks.window_exchange FILE... --json results/window_exchange.json`` (``make bench-window``).
 

@@ -313,6 +313,6 @@ def board_sample(out, work, data):
 
 #: The joint chain on the board: :func:`~.compile_targets.build`'s bindings.
 BOARD = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=save_positions, chain_sample=board_sample,
-             chain_exchange=no_window_exchange, layout_random=board_random, layout_flip=board_flip, layout_delta=board_delta,
-             layout_factor=board_factor, layout_move=board_move, layout_weights=board_weights,
+             chain_exchange=no_window_exchange, layout_random=board_random, layout_flip=board_flip,
+             layout_delta=board_delta, layout_factor=board_factor, layout_move=board_move, layout_weights=board_weights,
              layout_place=board_place)

@@ -35,8 +35,8 @@ import types
 import numba
 
 __all__ = ["kernel", "build", "cached", "OpenName", "OPEN_NAMES", "chain_start", "chain_sweep", "chain_save",
-           "chain_sample", "chain_exchange", "chain_views", "layout_random", "layout_flip", "layout_delta", "layout_factor",
-           "layout_move", "layout_weights", "layout_place"]
+           "chain_sample", "chain_exchange", "chain_views", "layout_random", "layout_flip", "layout_delta",
+           "layout_factor", "layout_move", "layout_weights", "layout_place"]
 
 #: Every kernel, by ``(module, name)``: ``(python function, njit options, CPU dispatcher)`` (marking a function of
 #: the same module and name again replaces it).
@@ -133,9 +133,8 @@ layout_place = OpenName("layout_place", "layout_place(r, c, ok, beta, saved, wor
                         "the drawn placement work.chosen put in (if ok)")
 #: Every open name, by name: what :func:`build`'s bindings may bind.
 OPEN_NAMES = {name.__name__: name for name in (chain_start, chain_sweep, chain_save, chain_sample, chain_exchange,
-                                               chain_views,
-                                               layout_random, layout_flip, layout_delta, layout_factor, layout_move,
-                                               layout_weights, layout_place)}
+                                               chain_views, layout_random, layout_flip, layout_delta, layout_factor,
+                                               layout_move, layout_weights, layout_place)}
 
 
 def build(target, bindings: dict) -> types.SimpleNamespace:

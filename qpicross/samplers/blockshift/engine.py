@@ -21,9 +21,10 @@ The restart calls its chain through five open names (:data:`~.compile_targets.OP
 ``chain_start(r, moves, work, data)`` (replica ``r`` at a random state; its energy),
 ``chain_sweep(r, beta, table, moves, work, data)`` (one sweep of replica ``r``; the energy change),
 ``chain_save(r, work)`` (keep replica ``r``'s state as the best), ``chain_sample(out, work, data)``
-(write the kept state as a 0/1 sample) and ``chain_exchange(w, moves, work, data)`` (with ``moves.window > 0``,
-after each sweep's replica exchange: a window of lines swapped between two neighbouring rungs). ``work`` is the chain's layout of the replicas
-(:mod:`~qpicross.samplers.blockshift.layouts`), ``data`` its model, ``moves`` a
+(write the kept state as a 0/1 sample) and ``chain_exchange(w, moves, work, data)`` (with
+``moves.window > 0``, after each sweep's replica exchange: windows of lines swapped between neighbouring
+rungs). ``work`` is the chain's layout of the replicas (:mod:`~qpicross.samplers.blockshift.layouts`),
+``data`` its model, ``moves`` a
 :class:`~.layouts.Moves`. A call's :class:`~.layouts.Params` hold the moves, the target and the energy
 scale: energies are ``constant + w * e`` for the chain's ``e`` (mismatches on the board layouts, the
 BQM's energy without offset with ``w = 1`` on the fields); its :class:`~.layouts.Signals` the stop flag
@@ -52,9 +53,9 @@ from qpicross.samplers.blockshift.compile_targets import (chain_exchange, chain_
                                                          chain_sweep, kernel)
 
 __all__ = ["uniform", "randint", "seed_rng", "propose_start", "breaks_fit", "sample_position", "draw_placement",
-           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "no_window_exchange", "keep_best",
-           "coldest", "copy_row", "save_positions", "positions_to_sample", "luby", "restart_of", "restart_begin",
-           "reached", "restart_sweeps", "read", "TOLERANCE"]
+           "table_weights", "paint", "fill_table", "sweep_table", "exchange_replicas", "no_window_exchange",
+           "keep_best", "coldest", "copy_row", "save_positions", "positions_to_sample", "luby", "restart_of",
+           "restart_begin", "reached", "restart_sweeps", "read", "TOLERANCE"]
 
 _SHIFT_A = np.uint64(12)
 _SHIFT_B = np.uint64(25)

@@ -177,6 +177,6 @@ def fields_sample(out, work, data):
 
 #: The joint chain on local fields: :func:`~.compile_targets.build`'s bindings.
 FIELDS = dict(chain_start=joint_start, chain_sweep=joint_sweep, chain_save=fields_save, chain_sample=fields_sample,
-              chain_exchange=no_window_exchange, layout_random=fields_random, layout_flip=fields_flip, layout_delta=fields_delta,
-              layout_factor=fields_factor, layout_move=fields_move, layout_weights=fields_weights,
-              layout_place=fields_place)
+              chain_exchange=no_window_exchange, layout_random=fields_random, layout_flip=fields_flip,
+              layout_delta=fields_delta, layout_factor=fields_factor, layout_move=fields_move,
+              layout_weights=fields_weights, layout_place=fields_place)
