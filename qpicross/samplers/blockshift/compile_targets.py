@@ -51,7 +51,10 @@ def kernel(function=None, **options):
     device function cannot), so the counts on its array views and arguments guard nothing, and they were about
     half of a profile sweep's time (``make bench-no-slowdown``). A kernel that allocates says ``_nrt=True``
     (it does not compile otherwise). numba's cache does not key on these options: after changing them, delete
-    the ``*.nbi`` / ``*.nbc`` files under ``__pycache__`` or a cached kernel keeps the old ones.
+    the ``*.nbi`` / ``*.nbc`` files under ``__pycache__`` or a cached kernel keeps the old ones. Nor does it key
+    on the kernels a kernel calls from other modules: after editing ``profile.py``, ``engine.read`` (which calls
+    into it) keeps its cached machine code until those files are deleted (``find qpicross -name '*.nb[ic]'
+    -delete``; a fresh install has none).
     """
     options = {"_nrt": False, **options}
 
