@@ -34,13 +34,14 @@ import argparse
 import math
 import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
 from benchmarks.survey import survey_name
 from qpicross import build_formulation, load_puzzle
 
-__all__ = ["watch_restart", "exchanges", "stall_table", "main"]
+__all__ = ["start_ladder", "watch_restart", "exchanges", "stall_table", "main"]
 
 #: The ladders watched (levels of :func:`~qpicross.samplers.blockshift.plans.ladder`) and their sweeps: the restart
 #: unit's 8 000 and the long restarts' unit, 8 000 at level 2 (``LONG_SWEEPS``), each four times over.
@@ -78,32 +79,45 @@ def _holders(slot_of: np.ndarray) -> np.ndarray:
     return holders
 
 
-def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | None = None) -> dict:
-    """The first restart of a default read of ``puzzle`` on the ladder of ``level`` (:func:`~qpicross.samplers.
-    blockshift.plans.ladder` with ``rungs``: by default ``FIRST_RUNGS``, a read's first restart's, the plan's before issue 58
-    gave its later restarts 8), ``sweeps`` sweeps without a target, one sweep a call: what the module docstring
-    lists, as a JSON-ready dict."""
+def start_ladder(puzzle, level: int, rungs: int, seed: int = 0) -> SimpleNamespace:
+    """One restart of a default read of ``puzzle`` begun as the sampler begins it (its settings, self-tuned inverse
+    temperatures, seed and chain, rows free) on the ladder of ``level`` with ``rungs``
+    (:func:`~qpicross.samplers.blockshift.plans.ladder`), without a target, for a caller to run sweep by sweep: the
+    sampler's ``model`` and ``runner``, the ``betas``, the chain's ``data``, ``params``, ``signals`` and ``work``,
+    the lowest energy ``best`` (the chain's) and ``offset`` (a chain energy ``e`` is the BQM's ``offset + w e``)."""
     from qpicross.samplers.blockshift.chains import PROFILE  # the kernels: only where a restart is watched
     from qpicross.samplers.blockshift.layouts import Signals
-    from qpicross.samplers.blockshift.plans import FIRST_RUNGS, ladder
+    from qpicross.samplers.blockshift.plans import ladder
     from qpicross.samplers.blockshift.sampler import _Model, _settings
     from qpicross.samplers.control import RunControl, stop_flag
 
     f = build_formulation(puzzle)
     bqm = f.bqm()
-    settings = _settings(bqm, {"layout": f.layout(), "seed": seed, "threads": 1})
-    model = _Model(bqm, settings)
+    model = _Model(bqm, _settings(bqm, {"layout": f.layout(), "seed": seed, "threads": 1}))
     runner = model.runner(RunControl())
-    betas = ladder(model.beta_range, level, FIRST_RUNGS if rungs is None else rungs)
-    rungs = len(betas)
+    betas = ladder(model.beta_range, level, rungs)
     data = (runner.model, runner.board[0], runner._chain_of(0))
     params = runner.board_params._replace(target=-math.inf)
-    offset = float(params.constant + model.binary.offset)  # the kernels' energies are w x mismatches, the BQM's with these
     signals = Signals(stop_flag(), np.array([0.0, math.inf]))
-
-    work = runner._buffers(rungs)
+    work = runner._buffers(len(betas))
     PROFILE.seed_rng(work.rng, seed)
     best = PROFILE.restart_begin(betas, params.w, params.moves, work, data)
+    return SimpleNamespace(model=model, runner=runner, betas=betas, data=data, params=params, signals=signals,
+                           work=work, best=best, offset=float(params.constant + model.binary.offset))
+
+
+def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | None = None) -> dict:
+    """The first restart of a default read of ``puzzle`` on the ladder of ``level`` (:func:`~qpicross.samplers.
+    blockshift.plans.ladder` with ``rungs``: by default ``FIRST_RUNGS``, a read's first restart's, the plan's before issue 58
+    gave its later restarts 8), ``sweeps`` sweeps without a target, one sweep a call: what the module docstring
+    lists, as a JSON-ready dict."""
+    from qpicross.samplers.blockshift.chains import PROFILE
+    from qpicross.samplers.blockshift.plans import FIRST_RUNGS
+
+    run = start_ladder(puzzle, level, FIRST_RUNGS if rungs is None else rungs, seed)
+    model, runner, betas, data, params, signals = run.model, run.runner, run.betas, run.data, run.params, run.signals
+    work, best, offset = run.work, run.best, run.offset
+    rungs = len(betas)
     accepted, trips = np.zeros(rungs - 1), 0
     last_end = np.full(rungs, -1)  # each replica's last end of the ladder: 0 hottest, 1 coldest, -1 neither yet
     window, window_sweeps, checkpoints, improved = np.zeros(rungs), 0, [], 0

@@ -7,11 +7,12 @@ consecutive free lines between two neighbouring rungs of the tempering ladder, k
 energies: a colder replica could take the rows a warmer one has right. This measures whether it is kept.
 
 For each puzzle: one ladder of the profile chain with rows free (the ladder a restart ``2^level`` units long runs,
-:func:`~qpicross.samplers.blockshift.plans.ladder`, seed 0), ``burn_in`` sweeps, then ``sweeps`` sweeps, each
-followed by the window exchanges of each of ``windows`` in turn (one between each neighbouring pair of rungs, of 1
-to ``N`` lines, ``N`` the entry; 0: up to all the free lines). It counts the replica exchanges the sweeps kept (the
-engine's, whole states) and the window exchanges kept, and the mean energy of each rung. Where neighbouring rungs
-hold different minima, a window of one's rows brings mismatches with the other's rows around it and is not kept.
+:func:`~qpicross.samplers.blockshift.plans.ladder`, seed 0, begun as the stall study begins one), ``burn_in``
+sweeps, then ``sweeps`` sweeps, each followed by the window exchanges of each of ``windows`` in turn (one between
+each neighbouring pair of rungs, of 1 to ``N`` lines, ``N`` the entry; 0: up to all the free lines). It counts the
+replica exchanges the sweeps kept (the engine's, whole states; exactly, as the stall study counts them) and the
+window exchanges kept, and the mean energy of each rung. Where neighbouring rungs hold different minima, a window of
+one's rows brings mismatches with the other's rows around it and is not kept.
 
 ``python -m benchmarks.window_exchange FILE... --json results/window_exchange.json`` (``make bench-window``).
 
@@ -30,8 +31,9 @@ import time
 
 import numpy as np
 
+from benchmarks.stall import _holders, exchanges, start_ladder
 from benchmarks.survey import survey_name
-from qpicross import build_formulation, load_puzzle
+from qpicross import load_puzzle
 
 __all__ = ["exchange_rates", "window_table", "main", "WINDOWS", "SWEEPS", "BURN_IN", "LEVEL"]
 
@@ -42,44 +44,31 @@ WINDOWS, SWEEPS, BURN_IN, LEVEL = (1, 2, 4, 8, 0), 2000, 1000, 2
 def exchange_rates(puzzle, windows=WINDOWS, sweeps: int = SWEEPS, burn_in: int = BURN_IN, level: int = LEVEL,
                    seed: int = 0) -> dict:
     """The replica and window exchanges one profile-chain ladder of ``puzzle`` keeps: the row of ``make
-    bench-window``."""
-    from qpicross.samplers.blockshift import chains, profile as _profile
-    from qpicross.samplers.blockshift.engine import seed_rng
-    from qpicross.samplers.blockshift.layouts import Signals
-    from qpicross.samplers.blockshift.plans import ladder
-    from qpicross.samplers.blockshift.sampler import _Model, _settings
+    bench-window``. The ladder is begun as :func:`benchmarks.stall.start_ladder` begins it, with the plan's
+    :data:`~qpicross.samplers.blockshift.plans.RUNGS`; the replica exchanges kept are counted by
+    :func:`benchmarks.stall.exchanges`."""
+    from qpicross.samplers.blockshift.chains import PROFILE
+    from qpicross.samplers.blockshift.plans import RUNGS
 
-    f = build_formulation(puzzle)
-    bqm = f.bqm()
-    model = _Model(bqm, _settings(bqm, {"layout": f.layout()}))
-    arrays, w, constant = model.board
-    rows_free = model.profile[0]  # profile_lines' first axis: rows free
-    betas = ladder(model.beta_range, level)
-    R = len(betas)
-    work = _profile.profile_work(R, len(model.model.group_ptr) - 1, len(model.model.group_vars), arrays, rows_free)
-    data = (model.model, arrays, rows_free)
-    params = model.params._replace(w=w, constant=constant)
-    signals = Signals(np.zeros(1, np.int8), np.zeros(2))
-    kernels = chains.PROFILE
-    n_free = len(rows_free.free_chains)
+    run = start_ladder(puzzle, level, RUNGS, seed)
+    betas, params, work, data, signals = run.betas, run.params, run.work, run.data, run.signals
+    w, R, n_free = params.w, len(run.betas), len(run.data[2].free_chains)
     sizes = [n_free if W == 0 else min(W, n_free) for W in windows]
     started = time.perf_counter()
-    seed_rng(work.rng, seed)
-    best = kernels.restart_begin(betas, w, params.moves, work, data)
-    done, best = kernels.restart_sweeps(0, burn_in, betas, best, params, work, data, signals)
+    _, best = PROFILE.restart_sweeps(0, burn_in, betas, run.best, params, work, data, signals)
     kept_replicas, kept_windows = 0, [0] * len(windows)
     energy_sum = np.zeros(R)
     for s in range(burn_in, burn_in + sweeps):
-        before = work.beta_of.copy()
-        _, best = kernels.restart_sweeps(s, 1, betas, best, params, work, data, signals)
-        kept_replicas += int((work.beta_of != before).sum()) // 2  # each kept exchange moves two replicas
+        before = _holders(work.slot_of)
+        _, best = PROFILE.restart_sweeps(s, 1, betas, best, params, work, data, signals)
+        kept_replicas += int(exchanges(before, _holders(work.slot_of)).sum())
         for k, size in enumerate(sizes):
-            kept_windows[k] += kernels.window_exchange(w, params.moves._replace(window=size), work, data)
-        energy_sum += work.energy[np.argsort(work.beta_of)]
+            kept_windows[k] += PROFILE.window_exchange(w, params.moves._replace(window=size), work, data)
+        energy_sum += work.energy[_holders(work.slot_of)]
     return {"puzzle": puzzle.name, "rows": puzzle.num_rows, "cols": puzzle.num_cols, "free_lines": n_free,
             "level": level, "rungs": R, "betas": [round(float(b * w), 4) for b in betas], "seed": seed,
             "burn_in": burn_in, "sweeps": sweeps, "replica_attempts": sweeps * (R - 1),
-            "replica_kept": kept_replicas, "best_energy": float(constant + w * best + bqm.offset),  # the BQM's
+            "replica_kept": kept_replicas, "best_energy": run.offset + w * float(best),  # the BQM's
             "mean_energy_by_rung": [round(float(e), 2) for e in w * energy_sum / sweeps],
             "windows": [{"window": W, "lines": size, "attempts": sweeps * (R - 1), "kept": kept}
                         for W, size, kept in zip(windows, sizes, kept_windows)],
