@@ -73,7 +73,7 @@ def interleave(trees: list[tuple[str, Path, Path]], specs: list[str], bench_args
     """
     puzzles = single_specs(specs)
     own = journal is None
-    journal = Path(tempfile.mkdtemp(prefix="interleave-")) if own else Path(journal)
+    journal = Path(tempfile.mkdtemp(prefix="interleave-")) if own else Path(journal).resolve()  # runs elsewhere
     journal.mkdir(parents=True, exist_ok=True)
     key = {"trees": {label: repository_state(Path(tree)) for label, tree, _ in trees}, "bench_args": bench_args}
     worst = 0
