@@ -13,6 +13,8 @@
   (:func:`survey_figure`);
 * ``ladders.png`` -- the ladders page's interleaved runs, each change against the tree before it
   (:func:`ladders_figure`);
+* ``tail_target.png`` -- issue 58's tail target: the tail set's TTS99 on this tree against ``d7e996d``, with the
+  target's line (the page of the hardest puzzles; :func:`tail_target`);
 * ``stall.png`` -- why large puzzles stall: restarts watched sweep by sweep, energy and exchange acceptance
   (:func:`stall`);
 * ``frontier_sizes.png`` -- plain SA's solved fraction on random boards against size, alone and after line logic;
@@ -37,7 +39,7 @@ from benchmarks.report import load_rows, rows_by_config
 from benchmarks.restate import _number
 
 __all__ = ["PAGE_FIGURES", "tournament_figure", "tts_against_size", "time_to_target_curves", "ablation", "frontier_sizes",
-           "stall", "survey_figure", "ladders_figure", "embedding_chains", "tournament_long", "gpu_throughput",
+           "stall", "survey_figure", "ladders_figure", "tail_target", "embedding_chains", "tournament_long", "gpu_throughput",
            "make_page_figures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,6 +286,30 @@ _LADDER_RUNS = ((("rungs_head.json", "rungs_293ae61.json"), "denser ladder (kept
                 (("window_head.json", "window_25ad9b1.json"), "window exchanges (not kept), 12 tail puzzles"))
 
 
+def _paired(ax, head: str, base: str, label: str, edge: float) -> None:
+    """Each puzzle of two interleaved files as a point: TTS99 of ``base`` across, of ``head`` up; a puzzle one of
+    them never solved at ``edge`` (``×``), one neither solved left out."""
+    mine, before = ({r["puzzle"]: r for r in _rows(name)} for name in (head, base))
+    pairs = [(_number(before[p]["tts99_s"]), _number(mine[p]["tts99_s"])) for p in mine if p in before]
+    pairs = [(x, y) for x, y in pairs if math.isfinite(x) or math.isfinite(y)]
+    both = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
+    line = ax.scatter([x for x, _ in both], [y for _, y in both], s=22, label=f"{label}: {len(both)} solved by both")
+    lost = [(min(x, edge), min(y, edge)) for x, y in pairs if (x, y) not in both]  # inf: drawn at the edge
+    ax.scatter([x for x, _ in lost], [y for _, y in lost], marker="x", s=30, color=line.get_facecolor()[0])
+
+
+def _paired_axes(ax, edge: float, across: str, up: str, low: float = 0.1) -> None:
+    """:func:`_paired`'s axes, log from ``low`` to past ``edge``, with the diagonal (equal TTS99)."""
+    ax.plot([low, edge], [low, edge], color="black", linewidth=0.7, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, edge * 1.5)
+    ax.set_ylim(low, edge * 1.5)
+    ax.set_xlabel(f"{across} (s, one core; at {edge:.0f} s: never solved)")
+    ax.set_ylabel(f"{up} (s; at {edge:.0f} s: never solved)")
+    ax.legend(fontsize=7.5, loc="upper left")
+
+
 def ladders_figure(out: Path) -> Path:
     """The ladders page's interleaved runs (``make bench-rungs``, ``bench-size-unit``, ``bench-size-rungs``,
     ``bench-window-ablation``): each puzzle's TTS99 with the change (up) against the tree before it (across), both
@@ -293,23 +319,30 @@ def ladders_figure(out: Path) -> Path:
                       f"(commits {_commits(*files)})", size=(7.5, 5.2))
     edge = 1e3
     for (head, base), label in _LADDER_RUNS:
-        mine, before = ({r["puzzle"]: r for r in _rows(name)} for name in (head, base))
-        pairs = [(_number(before[p]["tts99_s"]), _number(mine[p]["tts99_s"])) for p in mine if p in before]
-        pairs = [(x, y) for x, y in pairs if math.isfinite(x) or math.isfinite(y)]
-        both = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
-        line = ax.scatter([x for x, _ in both], [y for _, y in both], s=22,
-                          label=f"{label}: {len(both)} solved by both")
-        lost = [(min(x, edge), min(y, edge)) for x, y in pairs if (x, y) not in both]  # inf: drawn at the edge
-        ax.scatter([x for x, _ in lost], [y for _, y in lost], marker="x", s=30, color=line.get_facecolor()[0])
-    ax.plot([0.1, edge], [0.1, edge], color="black", linewidth=0.7, linestyle="--")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(0.1, edge * 1.5)
-    ax.set_ylim(0.1, edge * 1.5)
-    ax.set_xlabel(f"TTS99 of the tree before (s, one core; at {edge:.0f} s: never solved)")
-    ax.set_ylabel(f"TTS99 with the change (s; at {edge:.0f} s: never solved)")
-    ax.legend(fontsize=7.5, loc="upper left")
+        _paired(ax, head, base, label, edge)
+    _paired_axes(ax, edge, "TTS99 of the tree before", "TTS99 with the change")
     return _save(fig, out / "ladders.png")
+
+
+#: The tail target's runs (``make bench-tail-target``), the first whose files are committed drawn: the target's own,
+#: else the preview.
+_TAIL_TARGET_RUNS = ((("tail_target_head.json", "tail_target_d7e996d.json"), "10 reads or 600 s a puzzle and tree"),
+                     (("tail_target_head_75s.json", "tail_target_d7e996d_75s.json"), "preview: 75 s a puzzle and tree"))
+
+
+def tail_target(out: Path) -> Path:
+    """Issue 58's tail target: each of the 35 taai2011 tail puzzles' TTS99 on today's tree (up) against ``d7e996d``
+    (across), interleaved on one core with the same seeds, with the diagonal and the target's line (3x lower)."""
+    (head, base), label = next((run for run in _TAIL_TARGET_RUNS if all((RESULTS / f).is_file() for f in run[0])),
+                               _TAIL_TARGET_RUNS[0])
+    fig, ax = _figure(f"The taai2011 tail set: this tree against d7e996d (commits {_commits(head, base)})",
+                      size=(7.5, 5.2))
+    edge = 1e3
+    _paired(ax, head, base, label, edge)
+    ax.plot([3.0, edge], [1.0, edge / 3], color="tab:red", linewidth=0.9, linestyle=":",
+            label="the target: 3× lower than d7e996d")
+    _paired_axes(ax, edge, "TTS99 of d7e996d", "TTS99 of this tree", low=1.0)
+    return _save(fig, out / "tail_target.png")
 
 
 def frontier_sizes(out: Path) -> Path:
@@ -420,6 +453,7 @@ PAGE_FIGURES: list[tuple[str, Callable[[Path], Path]]] = [
     ("stall.png", stall),
     ("survey.png", survey_figure),
     ("ladders.png", ladders_figure),
+    ("tail_target.png", tail_target),
     ("frontier_sizes.png", frontier_sizes),
     ("embedding_chains.png", embedding_chains),
     ("tournament_long.png", tournament_long),
