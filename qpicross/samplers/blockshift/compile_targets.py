@@ -30,11 +30,16 @@ Examples:
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import os
+import re
 import types
+from pathlib import Path
 
 import numba
 
-__all__ = ["kernel", "build", "cached", "OpenName", "OPEN_NAMES", "chain_start", "chain_sweep", "chain_save",
+__all__ = ["kernel", "build", "cached", "clear_stale_cache", "CACHE_STAMP", "OpenName", "OPEN_NAMES", "chain_start", "chain_sweep", "chain_save",
            "chain_sample", "chain_exchange", "chain_views", "layout_random", "layout_flip", "layout_delta",
            "layout_factor", "layout_move", "layout_weights", "layout_place"]
 
@@ -50,19 +55,76 @@ def kernel(function=None, **options):
     ``_nrt=False`` compiles the kernel without numba's reference counting: a kernel allocates nothing (a CUDA
     device function cannot), so the counts on its array views and arguments guard nothing, and they were about
     half of a profile sweep's time (``make bench-no-slowdown``). A kernel that allocates says ``_nrt=True``
-    (it does not compile otherwise). numba's cache does not key on these options: after changing them, delete
-    the ``*.nbi`` / ``*.nbc`` files under ``__pycache__`` or a cached kernel keeps the old ones. Nor does it key
-    on the kernels a kernel calls from other modules: after editing ``profile.py``, ``engine.read`` (which calls
-    into it) keeps its cached machine code until those files are deleted (``find qpicross -name '*.nb[ic]'
-    -delete``; a fresh install has none).
+    (it does not compile otherwise).
+
+    numba keys a kernel's cached machine code on its own file alone: not on these options, nor on the kernels it
+    calls from other modules (after an edit of ``profile.py``, ``engine.read``, which calls into it, would keep
+    the old callee). So the first kernel marked in a folder checks that folder's cache against its sources
+    (:func:`clear_stale_cache`): after any edit of any of them, every kernel there compiles afresh once.
     """
     options = {"_nrt": False, **options}
 
     def mark(f):
         dispatcher = numba.njit(cache=True, **options)(f)
+        _check_cache(dispatcher, f)
         _KERNELS[(f.__module__, f.__name__)] = (f, options, dispatcher)
         return dispatcher
     return mark(function) if function is not None else mark
+
+
+#: The file, in a cache folder, that holds the digest of the sources its cached kernels were compiled from.
+CACHE_STAMP = "qpicross-kernels.sha256"
+_CHECKED: set[str] = set()  # the cache folders checked in this process
+_MARKS_OR_BUILDS = re.compile(r"@kernel|[^_a-z]build\(")
+
+
+def clear_stale_cache(folder: Path, sources) -> int:
+    """Delete numba's cached kernels (``*.nbi``, ``*.nbc``) in ``folder`` unless they were compiled from exactly
+    ``sources`` (paths: every file the kernels there are made from), and record those: the digest of their names
+    and bytes in ``folder / CACHE_STAMP``. Returns how many files it deleted. An unreadable or unwritable folder
+    is left as it is (numba then compiles without it, or keeps its own).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> source = folder / "k.py"
+    >>> _ = source.write_text("x = 1"), (folder / "k.f-1.py311.nbi").write_text("")
+    >>> clear_stale_cache(folder, [source]), clear_stale_cache(folder, [source])  # no stamp yet: cleared once
+    (1, 0)
+    """
+    digest = hashlib.sha256()
+    try:
+        for path in sorted(Path(p) for p in sources):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        stamp = folder / CACHE_STAMP
+        if stamp.is_file() and stamp.read_text().strip() == digest.hexdigest():
+            return 0
+        removed = 0
+        for path in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+            path.unlink(missing_ok=True)
+            removed += 1
+        folder.mkdir(parents=True, exist_ok=True)  # a first run: stamped empty, its kernels then cached
+        scratch = folder / f"{CACHE_STAMP}.{os.getpid()}"  # processes starting at once each write their own
+        scratch.write_text(digest.hexdigest() + "\n")
+        scratch.replace(stamp)
+        return removed
+    except OSError:
+        return 0
+
+
+def _check_cache(dispatcher, f) -> None:
+    """:func:`clear_stale_cache` on the folder numba caches ``f``'s kernel in, the first time a kernel is marked
+    there, against the kernels' modules beside ``f``'s: the Python files there that mark kernels (and so may call
+    each other's) or :func:`build` them (whose bindings a copy is compiled with)."""
+    try:
+        folder = Path(dispatcher._cache._cache_path)  # numba's choice: __pycache__ beside the module, or its own
+        if str(folder) in _CHECKED:
+            return
+        _CHECKED.add(str(folder))
+        sources = [path for path in sorted(Path(inspect.getfile(f)).parent.glob("*.py"))
+                   if _MARKS_OR_BUILDS.search(path.read_text(encoding="utf-8", errors="replace"))]
+    except Exception:  # another numba's internals: leave the cache as numba keeps it
+        return
+    clear_stale_cache(folder, sources)
 
 
 def _reaches(kernels: dict, open_names: set) -> set[int]:
