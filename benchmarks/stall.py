@@ -79,9 +79,10 @@ def _holders(slot_of: np.ndarray) -> np.ndarray:
     return holders
 
 
-def start_ladder(puzzle, level: int, rungs: int, seed: int = 0) -> SimpleNamespace:
+def start_ladder(puzzle, level: int, rungs: int, seed: int = 0, axis: int = 0) -> SimpleNamespace:
     """One restart of a default read of ``puzzle`` begun as the sampler begins it (its settings, self-tuned inverse
-    temperatures, seed and chain, rows free) on the ladder of ``level`` with ``rungs``
+    temperatures, seed and chain; rows free, or with ``axis=1`` columns, as every other restart of a read has them)
+    on the ladder of ``level`` with ``rungs``
     (:func:`~qpicross.samplers.blockshift.plans.ladder`), without a target, for a caller to run sweep by sweep: the
     sampler's ``model`` and ``runner``, the ``betas``, the chain's ``data``, ``params``, ``signals`` and ``work``,
     the lowest energy ``best`` (the chain's) and ``offset`` (a chain energy ``e`` is the BQM's ``offset + w e``)."""
@@ -96,10 +97,10 @@ def start_ladder(puzzle, level: int, rungs: int, seed: int = 0) -> SimpleNamespa
     model = _Model(bqm, _settings(bqm, {"layout": f.layout(), "seed": seed, "threads": 1}))
     runner = model.runner(RunControl())
     betas = ladder(model.beta_range, level, rungs)
-    data = (runner.model, runner.board[0], runner._chain_of(0))
+    data = (runner.model, runner.board[0], runner._chain_of(0, restart=axis))  # restart 1 (from 0): the columns free
     params = runner.board_params._replace(target=-math.inf)
     signals = Signals(stop_flag(), np.array([0.0, math.inf]))
-    work = runner._buffers(len(betas))
+    work = runner._buffers(len(betas), restart=axis)
     PROFILE.seed_rng(work.rng, seed)
     best = PROFILE.restart_begin(betas, params.w, params.moves, work, data)
     return SimpleNamespace(model=model, runner=runner, betas=betas, data=data, params=params, signals=signals,
