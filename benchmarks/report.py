@@ -56,6 +56,7 @@ from benchmarks.memory import memory_table
 from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
 from benchmarks.stall import stall_table
+from benchmarks.line_windows import windows_table
 from benchmarks.traps import traps_table
 from benchmarks.window_exchange import window_table
 from benchmarks.survey import SOLVERS, published_for, survey_median
@@ -1372,6 +1373,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "size-unit": (_results("size_unit_head.json", "size_unit_fbedce9.json"), _interleaved),
     "size-rungs": (_results("size_rungs_head.json", "size_rungs_fbedce9.json"), _interleaved),
     "traps": (_results("traps.json"), traps_table),
+    "line-windows": (_results("line_windows.json"), windows_table),
     "window-exchange": (_results("window_exchange.json"), window_table),
     "window-ablation": (_results("window_head.json", "window_25ad9b1.json"), _interleaved),
     "tournament-sample": (_results("bench_tournament_sample.json"),
