@@ -1368,6 +1368,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "stall": (_results("stall.json"), stall_table),
     "rungs": (_results("rungs_head.json", "rungs_293ae61.json"), _interleaved),
     "rungs-survey": (_results("rungs_head_survey.json", "rungs_293ae61_survey.json"), _interleaved),
+    "tail-target": (_results("tail_target_head.json", "tail_target_d7e996d.json"), _interleaved),
     "tail-target-75s": (_results("tail_target_head_75s.json", "tail_target_d7e996d_75s.json"), _interleaved),
     "long-ladder": (_results("long_ladder_head.json", "long_ladder_06de9bf.json"), _interleaved),
     "size-unit": (_results("size_unit_head.json", "size_unit_fbedce9.json"), _interleaved),
