@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def _figure(title: str, size=(7.5, 3.6)):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=size)
-    ax.set_title(title, fontsize=10)
+    # A title wider than the figure would widen the saved image (tight bounding box) and shrink the plot in it.
+    ax.set_title("\n".join(textwrap.fill(line, width=int(size[0] * 13)) for line in title.split("\n")), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     return fig, ax
 
@@ -300,7 +302,7 @@ def _paired(ax, head: str, base: str, label: str, edge: float) -> None:
 
 def _paired_axes(ax, edge: float, across: str, up: str, low: float = 0.1) -> None:
     """:func:`_paired`'s axes, log from ``low`` to past ``edge``, with the diagonal (equal TTS99)."""
-    ax.plot([low, edge], [low, edge], color="black", linewidth=0.7, linestyle="--")
+    ax.plot([low, edge], [low, edge], color="black", linewidth=0.7, linestyle="--", label="equal TTS99")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(low, edge * 1.5)
