@@ -1345,6 +1345,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "no-slowdown-setup": (_results("noslow_head_session5.json", "noslow_53ebd6e_session5.json"), _engine_ratios),
     "no-slowdown-d7e996d": (_results("noslow_head_session18.json", "noslow_d7e996d_session18.json"), _engine_ratios),
     "no-slowdown-window": (_results("noslow_head_window.json", "noslow_60ddd6f_window.json"), _engine_ratios),
+    "no-slowdown-cache": (_results("noslow_head_cache.json", "noslow_dee47f8_cache.json"), _engine_ratios),
     "no-slowdown-runcontrol": (_results("noslow_head_runcontrol.json", "noslow_abf5b8b_runcontrol.json"),
                                _engine_ratios),
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
