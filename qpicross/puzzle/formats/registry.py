@@ -72,11 +72,13 @@ def _format_for(path: Path, format: str | None, table: dict) -> str:
     if fmt is None and table is MULTI_READERS:
         fmt = txt_format(path)
     if fmt is None or fmt not in table:
+        line, text = _not_a_clue_line(path) if path.suffix.lower() == ".txt" else (None, "")
         raise PuzzleFormatError(
-            f"cannot tell the format from the extension {path.suffix!r}; "
-            f"use one of {', '.join(sorted(EXTENSIONS))} (or a .txt: a tournament file starting with '$', or "
+            f"cannot tell the format from the extension {path.suffix!r}"
+            + (f" (it starts as clue lines, but line {line} is not one: {text!r})" if line else "")
+            + f"; use one of {', '.join(sorted(EXTENSIONS))} (or a .txt: a tournament file starting with '$', or "
             f"clue lines starting with a number) or pass --format / format=",
-            str(path),
+            str(path), line,
         )
     return fmt
 
@@ -102,11 +104,32 @@ def txt_format(path: str | os.PathLike) -> str | None:
     return _sniff(Path(path)) if Path(path).suffix.lower() == ".txt" else None
 
 
+def _head(path: Path) -> bytes | None:
+    """The first :data:`_SNIFF_BYTES` bytes of a file, without a UTF-8 byte-order mark; ``None`` if unreadable."""
+    try:
+        return read_bounded(path, _SNIFF_BYTES, head=True).removeprefix(b"\xef\xbb\xbf")
+    except UnreadableFileError:
+        return None
+
+
+def _not_a_clue_line(path: Path) -> tuple[int | None, str]:
+    """For a file whose head starts with a number but is not all clue lines (a typo in a clue file, or other text):
+    the number of the first line in its head that is not a clue line, and that line (at most 40 characters);
+    ``(None, "")`` for any other file."""
+    head = _head(path)
+    if not head or not head[:1].isdigit() or _CLUES_HEAD.fullmatch(head):
+        return None, ""
+    bad = re.search(rb"[^0-9 \t\r\n]", head).start()
+    start = head.rfind(b"\n", 0, bad) + 1
+    end = head.find(b"\n", bad)
+    text = head[start:end if end >= 0 else len(head)].decode("utf-8", "replace").strip()
+    return head.count(b"\n", 0, bad) + 1, text[:40]
+
+
 def _sniff(path: Path) -> str | None:
     """``"tournament"``, ``"clues"`` or ``None`` from the head of a file, whatever its extension."""
-    try:
-        head = read_bounded(path, _SNIFF_BYTES, head=True).removeprefix(b"\xef\xbb\xbf")
-    except UnreadableFileError:
+    head = _head(path)
+    if head is None:
         return None
     if head.lstrip(b"\r\n").startswith(b"$"):
         return "tournament"

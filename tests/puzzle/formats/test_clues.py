@@ -85,12 +85,27 @@ def test_a_txt_of_clues_is_told_from_a_tournament_file_and_from_other_text(tmp_p
     assert [txt_format(f) for f in (clues, tournament, notes)] == ["clues", "tournament", None]
     assert load_puzzle(clues).name == "a"
     assert [p.name for p in load_puzzles(tournament)] == ["set#1", "set#2"]
-    with pytest.raises(PuzzleFormatError, match=r"notes\.txt: cannot tell the format from the extension '\.txt'; "
+    with pytest.raises(PuzzleFormatError, match=r"notes\.txt:1: cannot tell the format from the extension '\.txt' "
+                                                 r"\(it starts as clue lines, but line 1 is not one: '1\. buy milk'\); "
                                                  r".*clue lines starting with a number"):
         load_puzzle(notes)
     # a directory takes both kinds of .txt, and leaves the other text out
     assert [p.name for p in expand_puzzle_specs([tmp_path])] == ["a", "set#1", "set#2"]
     assert [p.name for p in expand_puzzle_specs([tmp_path], format="clues")] == ["a"]
+
+
+def test_a_typo_near_the_top_of_a_clue_file_is_named_by_its_line(tmp_path):
+    # within the head the reader sniffs, a typo makes the layout unknown; the error still names the line
+    path = tmp_path / "typo.txt"
+    path.write_text("1\n1 1\n\n1\nx 1\n")
+    with pytest.raises(PuzzleFormatError, match=r"typo\.txt:5: cannot tell the format .* line 5 is not one: 'x 1'"):
+        load_puzzle(path)
+    with pytest.raises(PuzzleFormatError, match=r"typo\.txt:5: expected a non-negative integer"):
+        load_puzzle(path, format="clues")
+    # text that does not start with a number names no line
+    path.write_text("hello\n")
+    with pytest.raises(PuzzleFormatError, match=r"typo\.txt: cannot tell the format from the extension '\.txt'; "):
+        load_puzzle(path)
 
 
 def test_an_explicit_format_reads_any_extension(tmp_path):
