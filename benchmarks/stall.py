@@ -41,7 +41,7 @@ import numpy as np
 from benchmarks.survey import survey_name
 from qpicross import build_formulation, load_puzzle
 
-__all__ = ["start_ladder", "watch_restart", "exchanges", "stall_table", "main"]
+__all__ = ["start_ladder", "watch_sweeps", "watch_restart", "exchanges", "stall_table", "main"]
 
 #: The ladders watched (levels of :func:`~qpicross.samplers.blockshift.plans.ladder`) and their sweeps: the restart
 #: unit's 8 000 and the long restarts' unit, 8 000 at level 2 (``LONG_SWEEPS``), each four times over.
@@ -107,6 +107,24 @@ def start_ladder(puzzle, level: int, rungs: int, seed: int = 0, axis: int = 0) -
                            work=work, best=best, offset=float(params.constant + model.binary.offset))
 
 
+def watch_sweeps(run, betas, sweeps: int, last_end: np.ndarray):
+    """Run ``sweeps`` sweeps of ``run`` (:func:`start_ladder`) on ``betas``, one a call, keeping ``run.best``; after
+    each, yield the sweep's index, the replica at each rung, which pairs swapped (:func:`exchanges`) and whether the
+    hottest rung's replica ends a round trip. ``last_end`` (one per replica: 0 the hottest rung, 1 the coldest, -1
+    neither yet) is updated in place, so that a caller may go on where another call stopped."""
+    from qpicross.samplers.blockshift.chains import PROFILE
+
+    for sweep in range(sweeps):
+        before = _holders(run.work.slot_of)
+        _, lower = PROFILE.restart_sweeps(sweep, 1, betas, run.best, run.params, run.work, run.data, run.signals)
+        run.best = min(run.best, lower)
+        after = _holders(run.work.slot_of)
+        hottest, coldest = after[0], after[-1]
+        trip = bool(last_end[hottest] == 1)
+        last_end[hottest], last_end[coldest] = 0, 1
+        yield sweep, after, exchanges(before, after), trip
+
+
 def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | None = None) -> dict:
     """The first restart of a default read of ``puzzle`` on the ladder of ``level`` (:func:`~qpicross.samplers.
     blockshift.plans.ladder` with ``rungs``: by default ``FIRST_RUNGS``, a read's first restart's, the plan's before issue 58
@@ -117,22 +135,17 @@ def watch_restart(puzzle, level: int, sweeps: int, seed: int = 0, rungs: int | N
 
     run = start_ladder(puzzle, level, FIRST_RUNGS if rungs is None else rungs, seed)
     model, runner, betas, data, params, signals = run.model, run.runner, run.betas, run.data, run.params, run.signals
-    work, best, offset = run.work, run.best, run.offset
+    work, offset = run.work, run.offset
     rungs = len(betas)
     accepted, trips = np.zeros(rungs - 1), 0
-    last_end = np.full(rungs, -1)  # each replica's last end of the ladder: 0 hottest, 1 coldest, -1 neither yet
     window, window_sweeps, checkpoints, improved = np.zeros(rungs), 0, [], 0
+    best = run.best
     started = time.perf_counter()
-    for sweep in range(sweeps):
-        before = _holders(work.slot_of)
-        _, lower = PROFILE.restart_sweeps(sweep, 1, betas, best, params, work, data, signals)
-        if lower < best:
-            best, improved = lower, sweep + 1
-        after = _holders(work.slot_of)
-        accepted += exchanges(before, after)
-        hottest, coldest = after[0], after[-1]
-        trips += int(last_end[hottest] == 1)
-        last_end[hottest], last_end[coldest] = 0, 1
+    for sweep, after, swapped, trip in watch_sweeps(run, betas, sweeps, np.full(rungs, -1)):
+        if run.best < best:
+            best, improved = run.best, sweep + 1
+        accepted += swapped
+        trips += trip
         window += work.energy[after]
         window_sweeps += 1
         if (sweep + 1) & sweep == 0 or sweep + 1 == sweeps:  # sweeps 1, 2, 4, ... and the last
