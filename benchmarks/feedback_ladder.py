@@ -3,9 +3,9 @@ does a ladder of the same size, placed where the replicas stop flowing, mix wher
 does not?
 
 Each replica is labelled by the end of the ladder it visited last (the hottest or the coldest rung), and ``f`` at
-a rung is the fraction of the labelled replicas there whose last end was the hottest. On a ladder whose
-replicas flow freely ``f`` falls evenly from 1 at the hottest rung to 0 at the coldest; where they do not, ``f``
-drops steeply between two rungs. The feedback step (:func:`feedback_betas`) moves the rungs towards those drops:
+a rung is the fraction of the labelled replicas there whose last end was the hottest. On the ladder the
+method seeks ``f`` falls from 1 at the hottest rung to 0 at the coldest by as much at every pair; where replicas do
+not flow, ``f`` drops steeply between two rungs. The feedback step (:func:`feedback_betas`) moves the rungs towards those drops:
 in temperature ``T = 1/β`` the new rungs follow the density ``η(T) ∝ sqrt(|df/dT| / ΔT)``, ``ΔT`` the old
 spacing, the two ends kept. The step is repeated on runs twice as long each time (``ROUNDS``).
 
