@@ -162,8 +162,19 @@ def feedback_table(rows: list[dict]) -> str:
         at = f"sweep {run['first_zero_sweep']:,}" if run["first_zero_sweep"] else "never 0"
         return f"{run['best_energy']:g} ({at})"
 
+    first = {}
+    for row in rows:
+        first.setdefault(row["puzzle"], len(first))
+    rows = sorted(rows, key=lambda row: (first[row["puzzle"]], row["seed"]))
+    tally = {}
     for row in rows:
         default, tuned = (next(r for r in row["runs"] if r["ladder"] == name) for name in ("default", "feedback"))
+        counts = tally.setdefault(row["puzzle"], [0, 0, 0, 0, 0])  # restarts, default at 0, feedback at 0, lower
+        counts[0] += 1                                             # with feedback, lower with the default
+        counts[1] += default["first_zero_sweep"] is not None
+        counts[2] += tuned["first_zero_sweep"] is not None
+        counts[3] += tuned["best_energy"] < default["best_energy"]
+        counts[4] += default["best_energy"] < tuned["best_energy"]
         lines.append(f"| {survey_name(row['puzzle'])} | {row['cols']}×{row['rows']} | {row['seed']} | "
                      f"{energy(default)} | {energy(tuned)} | "
                      + " | ".join(", ".join(f"{a:.2f}" for a in r["exchange_acceptance"]) for r in (default, tuned))
@@ -171,7 +182,10 @@ def feedback_table(rows: list[dict]) -> str:
                      + " | ".join(", ".join(f"{b:.3g}" for b in r["betas"]) for r in (default, tuned)) + " |")
     sweeps = sorted({r["sweeps"] for r in rows})
     tuning = rows[0]["tuning_rounds"] if rows else []
-    return "\n".join(lines) + (
+    summary = "; ".join(f"{survey_name(name)}: at 0 in {d} of {n} restarts on the default ladder, {t} of {n} on the "
+                        f"feedback ladder; lower with feedback in {lo}, with the default in {hi}"
+                        for name, (n, d, t, lo, hi) in tally.items())
+    return "\n".join(lines) + ("\n\n" + summary + "." if summary else "") + (
         f"\n\nEach row: a fresh restart of {' or '.join(f'{n:,}' for n in sweeps)} sweeps from that seed on the default "
         f"level-{rows[0].get('level', LEVEL) if rows else LEVEL} ladder and on the ladder tuned by feedback, "
         f"the tuning paid apart ({' + '.join(f'{n:,}' for n in tuning)} sweeps of one restart, a step after each); "

@@ -55,6 +55,7 @@ from benchmarks.gpu_throughput import throughput_table
 from benchmarks.memory import memory_table
 from benchmarks.tables import measured_by
 from benchmarks.restate import _number, has_moved, threads_of
+from benchmarks.feedback_ladder import feedback_table
 from benchmarks.stall import stall_table
 from benchmarks.line_windows import windows_table
 from benchmarks.traps import traps_table
@@ -1367,6 +1368,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
     "stall": (_results("stall.json"), stall_table),
+    "feedback-ladder": (_results("feedback_ladder.json", "feedback_ladder_1.json", "feedback_ladder_lion_2.json",
+                                 "feedback_ladder_lion_3.json"), feedback_table),
     "rungs": (_results("rungs_head.json", "rungs_293ae61.json"), _interleaved),
     "rungs-survey": (_results("rungs_head_survey.json", "rungs_293ae61_survey.json"), _interleaved),
     "tail-target": (_results("tail_target_head.json", "tail_target_d7e996d.json"), _interleaved),
