@@ -1253,6 +1253,8 @@ def survey_table(rows: Sequence[dict], default: str = "shift", presolve: str = "
 _PASSES = ("tournament_taai2011.json", "tournament_tcga2012.json")
 #: The same passes with ``--presolve`` (``make bench-tournament-presolve``), where they have been run.
 _PRESOLVE_PASSES = ("tournament_taai2011_presolve.json", "tournament_tcga2012_presolve.json")
+#: The same passes with restart streams on both cores (``make bench-tournament-cores``), where they have been run.
+_CORES_PASSES = ("tournament_taai2011_cores2.json", "tournament_tcga2012_cores2.json")
 
 
 def overview_table(rows: Sequence[dict]) -> str:
@@ -1352,8 +1354,8 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "campaign": (_results("campaign_53ebd6e.json", "campaign.json"),
                  lambda rows: _by_commit(counts_table, "campaign_53ebd6e.json", "campaign.json")),
     "tournament-pass": (_results(*_PASSES),
-                        lambda rows: tournament_table([p for p in _results(*_PASSES, *_PRESOLVE_PASSES)
-                                                       if p.is_file()])),
+                        lambda rows: tournament_table([p for p in _results(*_PASSES, *_PRESOLVE_PASSES,
+                                                                           *_CORES_PASSES) if p.is_file()])),
     "tournament-pass-compared": (_results(*_PASSES_COMPARED),
                                  lambda rows: "The taai2011 pass, " + passes_compared(
                                      *(json.loads(p.read_text()) for p in _results(*_PASSES_COMPARED))) + "."),
@@ -1395,7 +1397,7 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
 #: Results files a section reads besides its own: the targets table gathers every headline run.
 _ALSO_READ: dict[str, list[Path]] = {
     "overview": _results("survey.json", "survey_presolve.json", *_PASSES, *_PRESOLVE_PASSES),
-    "tournament-pass": _results(*_PRESOLVE_PASSES),
+    "tournament-pass": _results(*_PRESOLVE_PASSES, *_CORES_PASSES),
     "targets": _results("bench_tournament_sample.json", "bench_tournament.json", "bench_hard.json", "bench_hybrid.json",
                         "ablation_shift.json", "ablation_shift_fixed.json", *_PASSES),
 }

@@ -77,8 +77,9 @@ def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> st
     if not isinstance(passes, Mapping):
         passes = load_passes(passes)
     lines = []
-    for name in dict.fromkeys(key.removesuffix("_presolve") for key in passes):
-        first = passes.get(name) or passes[f"{name}_presolve"]
+    for name in dict.fromkeys(_file_of(key) for key in passes):
+        runs = [passes[key] for key in (name, *(name + suffix for suffix in _VARIANTS)) if key in passes]
+        first = runs[0]
         s = first["summary"]
         ran = "every one run" if s["run"] == s["puzzles"] else f"{s['run']} run"
         lines.append(f"**{name}** ({s['puzzles']} puzzles, {ran}):\n")
@@ -88,25 +89,44 @@ def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> st
             for program, machine, solved, total, median, p99, slowest, within, _source in ANCHORS:
                 lines.append(f"| {program} | {machine} | {solved} | {total} | {median or '–'} | {p99 or '–'} | "
                              f"{slowest or '–'} | {within} |")
-        runs = [passes[key] for key in (name, f"{name}_presolve") if key in passes]
         lines += [_pass_row(data) for data in runs] + [""]
         for data in runs:
             share = tail_line(data.get("results", []), data["summary"]["total_s"])
             logic = _logic_line(data["summary"])
             if share and len(runs) > 1:  # which pass the line is about
-                share = ("With `--presolve`: " if data["meta"].get("config", {}).get("presolve") else
-                         "The default: ") + share[0].lower() + share[1:]
+                share = _which_pass(data) + share[0].lower() + share[1:]
             if logic:
                 logic = (f"Line logic {logic}" if share else f"With `--presolve`, line logic {logic}")
             lines += [" ".join(line for line in (share, logic) if line)] + [""] if share or logic else []
     return "\n".join(lines).rstrip()
 
 
+#: The passes of a file beside its default one, by the suffix of their results file: ``make
+#: bench-tournament-presolve`` (line logic first) and ``make bench-tournament-cores`` (restart streams on both cores).
+_VARIANTS = ("_presolve", "_cores2")
+
+
+def _file_of(key: str) -> str:
+    """The tournament file a pass's name is of: ``taai2011_presolve`` -> ``taai2011``."""
+    for suffix in _VARIANTS:
+        key = key.removesuffix(suffix)
+    return key
+
+
+def _which_pass(data: dict) -> str:
+    """The words that start a pass's line where its file has several: what it ran with."""
+    if data["meta"].get("config", {}).get("presolve"):
+        return "With `--presolve`: "
+    cores = data["meta"]["cores"]
+    return f"On {cores} cores: " if cores > 1 else "The default: "
+
+
 def _pass_row(data: dict) -> str:
     meta, s = data["meta"], data["summary"]
     cores = meta["cores"]
     config = meta.get("config", {})
-    sampler = config.get("sampler", "shift") + (" --presolve" if config.get("presolve") else "")
+    sampler = (config.get("sampler", "shift") + (" --presolve" if config.get("presolve") else "")
+               + (f" --option threads={cores}" if cores > 1 else ""))
     slowest = f"{_seconds(s['slowest_s'])} ({s['slowest_puzzle']})" if s.get("slowest_puzzle") else "–"
     load = meta.get("load_average"), meta.get("load_average_after")
     load = f", load average {load[0][0]:g} → {load[1][0]:g}" if all(load) else ""
