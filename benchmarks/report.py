@@ -1127,12 +1127,6 @@ def _with_presolve(rows: Sequence[dict]) -> str:
     return summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift+presolve"], baseline="shift")
 
 
-def _on_both_cores(rows: Sequence[dict]) -> str:
-    """The default on one core (``shift``) and each read's restart streams on both cores (``shift-2-cores``, ``make
-    bench-survey-cores``) on the same puzzles: the summary, then puzzle by puzzle (ratios in wall and core seconds)."""
-    return summary_table(rows) + "\n\n" + puzzle_table(rows, ["shift", "shift-2-cores"], baseline="shift")
-
-
 def _collections_summary(rows: Sequence[dict]) -> str:
     table = summary_table(rows, by=by_collection)
     return table + "\n\nOver all of them: " + distribution_line(rows) + "."
@@ -1375,7 +1369,6 @@ SECTIONS: dict[str, tuple[list[Path], Callable[[list[dict]], str]]] = {
     "tail": (_results("tail_default.json", "tail_presolve.json"), _with_presolve),
     "survey": (_results("survey.json", "survey_presolve.json"), _with_presolve),
     "survey-published": (_results("survey.json", "survey_presolve.json"), survey_table),
-    "survey-cores": (_results("survey.json", "survey_cores2.json"), _on_both_cores),
     "stall": (_results("stall.json"), stall_table),
     "feedback-ladder": (_results("feedback_ladder.json", "feedback_ladder_1.json", "feedback_ladder_lion_2.json",
                                  "feedback_ladder_lion_3.json"), feedback_table),
