@@ -58,8 +58,8 @@ def load_passes(paths) -> dict[str, dict]:
 
 def tournament_table(passes: Mapping[str, dict] | list[str | os.PathLike]) -> str:
     """Markdown: for each puzzle file, the anchors (taai2011 only) and qpicross's pass, one row each; a pass with
-    ``--presolve`` (``make bench-tournament-presolve``: ``FILE_presolve``) is a row of its file's table, with a line
-    on what line logic settled.
+    ``--presolve`` (``make bench-tournament-presolve``: ``FILE_presolve``, with a line on what line logic settled) or
+    on both cores (``make bench-tournament-cores``: ``FILE_cores2``) is a row of its file's table (:data:`_VARIANTS`).
 
     >>> pass_ = {"meta": {"cores": 1, "commit": "abc1234", "config": {"sampler": "shift", "presolve": True}},
     ...          "summary": {"puzzles": 2, "run": 2, "solved": 2, "total_s": 3.5, "median_s": 1.75, "p99_s": 2.0,
